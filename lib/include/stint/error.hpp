@@ -1,0 +1,56 @@
+#pragma once
+/// Errors: every failure libstint reports is a stint::Error carrying a stable code.
+/// The library never prints or exits; one boundary per tool (run_tool) prints
+/// `<tool>: error: <message>` and maps the code to an exit status.
+
+#include <stdexcept>
+#include <string>
+#include <string_view>
+
+namespace stint {
+
+/// Stable error codes. The table in error.cpp holds each code's name, Slurm's
+/// message for it and the exit status a tool returns.
+enum class Errc {
+  ok = 0,
+  usage,                   ///< bad command line (exit 255 like Slurm's getopt errors)
+  invalid_argument,        ///< a value the user gave does not parse
+  invalid_time,            ///< --time and friends
+  invalid_partition,       ///< "Invalid partition name specified"
+  invalid_account,         ///< "Invalid account or account/partition combination specified"
+  invalid_qos,             ///< "Invalid qos specification"
+  invalid_gres,            ///< "Invalid generic resource (gres) specification"
+  invalid_node_name,       ///< "Invalid node name specified"
+  invalid_job_id,          ///< "Invalid job id specified"
+  node_config_unavailable, ///< "Requested node configuration is not available"
+  time_limit_exceeds,      ///< "Requested time limit is invalid (missing or exceeds some limit)"
+  job_state_invalid,       ///< "Job/step already completing or completed" and similar
+  access_denied,           ///< "Access/permission denied"
+  batch_script_invalid,    ///< not a script, empty script, unreadable script
+  config_invalid,          ///< stint.yaml or the JSON cluster spec has an error
+  store,                   ///< SQLite failed
+  daemon_unavailable,      ///< stintd could not be reached or started
+  protocol,                ///< a malformed request or reply
+  io,                      ///< a file or socket operation failed
+  internal,                ///< a bug
+};
+
+/// The name of a code, e.g. "invalid_partition" (used in the RPC protocol).
+std::string_view errc_name(Errc code);
+/// The inverse of errc_name; unknown names map to Errc::internal.
+Errc errc_from_name(std::string_view name);
+/// Slurm's wording for the code, e.g. "Invalid partition name specified".
+std::string_view errc_slurm_message(Errc code);
+/// The exit status a tool returns for the code (1 for most, 255 for usage errors).
+int errc_exit_status(Errc code);
+
+class Error : public std::runtime_error {
+ public:
+  Error(Errc code, std::string message) : std::runtime_error(std::move(message)), m_code(code) {}
+  Errc code() const noexcept { return m_code; }
+
+ private:
+  Errc m_code;
+};
+
+}  // namespace stint

@@ -1,0 +1,174 @@
+#pragma once
+/// The model: plain types for jobs, their requests and allocations, and the
+/// job lifecycle. No I/O here; see store.hpp for persistence.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stint {
+
+using JobId = std::uint32_t;
+/// Seconds since the Unix epoch, or a duration in seconds.
+using Seconds = std::int64_t;
+/// A time limit or duration with no bound (Slurm's UNLIMITED / INFINITE).
+inline constexpr Seconds k_infinite = -1;
+/// A time that has not happened (yet), e.g. the start of a pending job.
+inline constexpr Seconds k_no_time = 0;
+
+/// The lifecycle of a job, with Slurm's names and short codes.
+///   pending ──▶ running ──▶ completing ──▶ completed | failed | cancelled | timeout
+///      │           │                        node_fail | out_of_memory | preempted
+///      └──▶ cancelled (before it ran)       (completing is brief: the job has ended,
+///                                            its result is being recorded)
+enum class JobState : std::uint8_t {
+  pending,        ///< PD: waiting for resources, priority, a dependency, ...
+  running,        ///< R: its tasks run
+  suspended,      ///< S: stopped by preemption (SUSPEND mode)
+  completing,     ///< CG: ended, result being collected
+  completed,      ///< CD: every task exited 0
+  failed,         ///< F: a task exited non-zero or was killed by a signal
+  cancelled,      ///< CA: scancel, or an unmeetable dependency
+  timeout,        ///< TO: over its time limit
+  node_fail,      ///< NF: its stepd vanished (crash, reboot)
+  preempted,      ///< PR: preempted with PreemptMode=CANCEL
+  out_of_memory,  ///< OOM: over its memory
+  requeued,       ///< RQ: shown in sacct for an attempt that was requeued
+};
+
+std::string_view state_name(JobState s);        ///< "PENDING"
+std::string_view state_code(JobState s);        ///< "PD"
+std::optional<JobState> state_from_name(std::string_view name);  ///< "PENDING", "PD", "pending"
+bool is_terminal(JobState s);  ///< completed .. requeued: the job will not run again as is
+bool is_active(JobState s);    ///< running, suspended, completing: holds resources
+/// Whether the lifecycle allows from -> to. Every state change goes through a
+/// caller that checks this (see sched/lifecycle).
+bool transition_allowed(JobState from, JobState to);
+
+/// Why a pending job is not running, with Slurm's reason names.
+enum class Reason : std::uint8_t {
+  none,
+  priority,              ///< Priority: higher priority jobs go first
+  resources,             ///< Resources: it is next, but does not fit now
+  partition_time_limit,  ///< PartitionTimeLimit
+  partition_down,        ///< PartitionDown
+  partition_inactive,    ///< PartitionInactive
+  req_node_not_avail,    ///< ReqNodeNotAvail
+  job_held_user,         ///< JobHeldUser
+  job_held_admin,        ///< JobHeldAdmin
+  dependency,            ///< Dependency
+  dependency_never_satisfied,  ///< DependencyNeverSatisfied
+  begin_time,            ///< BeginTime
+  non_zero_exit_code,    ///< NonZeroExitCode (an ended job's reason)
+  time_limit,            ///< TimeLimit
+  node_fail,             ///< NodeFail
+  launch_failed,         ///< launch failed requeued held (Slurm: JobLaunchFailure)
+};
+std::string_view reason_name(Reason r);
+std::optional<Reason> reason_from_name(std::string_view name);
+
+/// What a user asked for: the result of sbatch's options, #SBATCH directives and
+/// SBATCH_* variables. Optional fields were not given; defaults are applied at submit.
+struct JobSpec {
+  std::string name;                          ///< -J; default: script name or "wrap"
+  std::optional<std::string> partition;      ///< -p
+  std::optional<std::string> account;        ///< -A
+  std::optional<std::string> qos;            ///< -q
+  std::optional<std::uint32_t> nodes;        ///< -N (minimum node count)
+  std::optional<std::uint32_t> ntasks;       ///< -n
+  std::optional<std::uint32_t> ntasks_per_node;
+  std::optional<std::uint32_t> cpus_per_task;  ///< -c
+  std::optional<std::uint64_t> mem_per_node_mb;  ///< --mem (0: all of the node's memory)
+  std::optional<std::uint64_t> mem_per_cpu_mb;   ///< --mem-per-cpu
+  std::optional<std::uint32_t> gpus;             ///< -G/--gpus (total)
+  std::optional<std::uint32_t> gpus_per_node;    ///< --gpus-per-node or --gres=gpu:N
+  std::string gpu_type;                          ///< gpu:TYPE:N
+  std::optional<Seconds> time_limit;             ///< -t; k_infinite for UNLIMITED
+  std::string stdout_pattern;                    ///< -o; empty: slurm-%j.out
+  std::string stderr_pattern;                    ///< -e; empty: with stdout
+  std::string work_dir;                          ///< -D; default: submit dir
+  std::string export_spec;                       ///< --export; empty means ALL
+  bool hold = false;                             ///< -H
+  std::int32_t nice = 0;                         ///< --nice
+  std::string comment;                           ///< --comment
+  std::string script;                            ///< the batch script's text
+  std::string script_name;                       ///< its file name ("" for --wrap/stdin)
+  std::vector<std::string> script_args;          ///< arguments after the script
+  /// The environment to run with, already filtered by --export, in order.
+  std::vector<std::pair<std::string, std::string>> environment;
+  std::string submit_dir;
+  std::string submit_host;
+};
+
+/// The resources a job holds on one node.
+struct NodeAlloc {
+  std::string node;                ///< node name
+  std::uint32_t cpus = 0;
+  std::vector<std::uint32_t> cpu_ids;  ///< virtual CPU indices on that node
+  std::uint64_t mem_mb = 0;
+  std::vector<std::uint32_t> gpu_ids;  ///< GPU indices on that node
+  std::uint32_t tasks = 1;             ///< tasks of the job on this node
+  /// The stint-stepd supervising this node's task: pid and its start time in
+  /// clock ticks since boot (/proc/PID/stat field 22), so a reused pid is not mistaken.
+  std::int64_t stepd_pid = 0;
+  std::uint64_t stepd_start_ticks = 0;
+};
+
+/// The per-node shape a job needs, derived from its spec (see sched/request).
+struct ResourceRequest {
+  std::uint32_t nodes = 1;
+  std::uint32_t tasks = 1;
+  std::uint32_t tasks_per_node = 1;  ///< the most tasks on any one node
+  std::uint32_t cpus_per_task = 1;
+  std::uint32_t cpus_per_node = 1;
+  std::uint64_t mem_per_node_mb = 0;  ///< 0 with whole_node_mem: all of a node's memory
+  bool whole_node_mem = false;
+  std::uint32_t gpus_per_node = 0;
+  std::string gpu_type;
+};
+
+/// A job as the controller knows it: the request, the decisions, the outcome.
+struct Job {
+  JobId id = 0;
+  JobSpec spec;
+  ResourceRequest req;
+  std::uint32_t user_id = 0;
+  std::uint32_t group_id = 0;
+  std::string user_name;
+  std::string partition;  ///< resolved partition
+  std::string account;    ///< resolved account
+  std::string qos = "normal";
+  Seconds time_limit = k_infinite;  ///< resolved, in seconds
+  JobState state = JobState::pending;
+  Reason reason = Reason::none;
+  Reason hold_reason = Reason::none;  ///< job_held_user / job_held_admin while held
+  std::uint32_t priority = 0;
+  Seconds submit_time = k_no_time;
+  Seconds eligible_time = k_no_time;
+  Seconds start_time = k_no_time;
+  Seconds end_time = k_no_time;
+  std::vector<NodeAlloc> alloc;  ///< empty unless it ran or runs
+  /// How it ended: exit status of the batch script (0..255) and the signal that
+  /// killed it (0 if none), as sacct's ExitCode "status:signal".
+  int exit_status = 0;
+  int exit_signal = 0;
+  std::uint64_t user_cpu_us = 0;
+  std::uint64_t sys_cpu_us = 0;
+  std::uint64_t max_rss_kb = 0;
+  std::uint32_t restart_count = 0;
+  std::string stdout_path;  ///< resolved output file (absolute)
+  std::string stderr_path;  ///< resolved error file (absolute; equals stdout when joined)
+
+  std::uint32_t total_cpus() const;
+  std::uint32_t total_gpus() const;
+  /// Node names of the allocation in order (parse::compress_hostlist folds them).
+  std::vector<std::string> node_names() const;
+};
+
+/// Slurm's exit code text: "status:signal".
+std::string exit_code_text(int status, int signal);
+
+}  // namespace stint

@@ -1,0 +1,81 @@
+#pragma once
+/// The state database: SQLite in WAL mode, schema versioned by PRAGMA
+/// user_version. stintd is the only writer; tools open it read-only and keep
+/// working while stintd is down. Nothing outside store/ touches SQL.
+///
+/// The job's environment and script are not in the database: they live in the
+/// job's spool folder, readable by its owner only.
+
+#include <stint/model.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stint {
+
+/// Which jobs to read. Empty lists match everything.
+struct JobFilter {
+  std::vector<JobId> ids;
+  std::vector<JobState> states;
+  std::vector<std::string> users;       ///< user names
+  std::vector<std::string> partitions;
+  std::vector<std::string> names;
+  std::vector<std::string> accounts;
+  bool active_only = false;  ///< pending, running, suspended, completing
+  Seconds ended_after = 0;   ///< with !active_only: skip jobs that ended before this
+};
+
+class Store {
+ public:
+  enum class Mode { read_only, read_write };
+
+  /// Opens (read_write: creating and migrating) the database at `path`.
+  /// read_only on a missing file throws Errc::store; callers that may run
+  /// before stintd ever did use Store::exists first.
+  static std::unique_ptr<Store> open(const std::string& path, Mode mode);
+  static bool exists(const std::string& path);
+  ~Store();
+  Store(const Store&) = delete;
+  Store& operator=(const Store&) = delete;
+
+  /// The schema version this build writes, and the one in the file.
+  static int current_schema_version();
+  int schema_version();
+
+  /// A write transaction (BEGIN IMMEDIATE); rolled back unless committed.
+  class Transaction {
+   public:
+    explicit Transaction(Store& s);
+    ~Transaction();
+    void commit();
+    Transaction(const Transaction&) = delete;
+    Transaction& operator=(const Transaction&) = delete;
+
+   private:
+    Store& m_store;
+    bool m_done = false;
+  };
+
+  // Writes (stintd only).
+  /// The next job id (kept in the meta table; first id is 1).
+  JobId allocate_job_id();
+  void insert_job(const Job& job);
+  void update_job(const Job& job);
+  void set_meta(const std::string& key, const std::string& value);
+
+  // Reads.
+  std::optional<Job> job(JobId id);
+  /// Matching jobs in id order.
+  std::vector<Job> jobs(const JobFilter& filter);
+  std::size_t job_count();
+  std::optional<std::string> meta(const std::string& key);
+
+ private:
+  struct Impl;
+  explicit Store(std::unique_ptr<Impl> impl);
+  std::unique_ptr<Impl> m_impl;
+};
+
+}  // namespace stint

@@ -1,0 +1,24 @@
+#pragma once
+/// The tools' entry points: each executable's main is one call to one of these.
+/// Each parses its own command line, does its work through the library, prints,
+/// and returns the exit status; errors are printed by the one boundary in
+/// cli/boundary.cpp as `<tool>: error: <message>`.
+
+#include <string_view>
+
+namespace stint {
+
+std::string_view version();
+
+namespace tools {
+int sbatch(int argc, char** argv);
+int squeue(int argc, char** argv);
+int scancel(int argc, char** argv);
+int sinfo(int argc, char** argv);
+int scontrol(int argc, char** argv);
+int sacct(int argc, char** argv);
+int stint(int argc, char** argv);     ///< init, config show, daemon status|stop, version
+int stintd(int argc, char** argv);    ///< the controller daemon
+int stepd(int argc, char** argv);     ///< stint-stepd, one task of one job on one node
+}  // namespace tools
+}  // namespace stint

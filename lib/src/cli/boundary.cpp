@@ -1,0 +1,29 @@
+#include "cli/boundary.hpp"
+
+#include <stint/error.hpp>
+
+#include <csignal>
+#include <cstdio>
+#include <exception>
+
+#include <fmt/core.h>
+
+namespace stint::cli {
+
+int run_tool(std::string_view tool, const std::function<int()>& body) {
+  // A tool piped into `head` ends quietly instead of dying on SIGPIPE mid-line.
+  std::signal(SIGPIPE, SIG_IGN);
+  try {
+    return body();
+  } catch (const Error& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "{}: error: {}\n", tool, e.what());
+    return errc_exit_status(e.code());
+  } catch (const std::exception& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "{}: error: {}\n", tool, e.what());
+    return 1;
+  }
+}
+
+}  // namespace stint::cli

@@ -1,0 +1,20 @@
+#pragma once
+// JSON forms of the model, shared by the RPC protocol and the store.
+// Internal header: keeps nlohmann-json out of the public ones.
+
+#include <stint/model.hpp>
+
+#include <nlohmann/json.hpp>
+
+namespace stint {
+
+nlohmann::json to_json(const JobSpec& spec);
+JobSpec job_spec_from_json(const nlohmann::json& j);
+
+nlohmann::json to_json(const ResourceRequest& r);
+ResourceRequest resource_request_from_json(const nlohmann::json& j);
+
+nlohmann::json to_json(const std::vector<NodeAlloc>& alloc);
+std::vector<NodeAlloc> alloc_from_json(const nlohmann::json& j);
+
+}  // namespace stint

@@ -1,0 +1,65 @@
+#pragma once
+// The contract between stintd and stint-stepd: a launch file stintd writes into
+// the job's spool folder before starting stepd, and a result file stepd writes
+// (fsynced, renamed into place) when the task has ended. stepd is started as
+// `stint-stepd <launch file>`.
+//
+// Signals stintd sends to a stepd:
+//   SIGTERM                      cancel: SIGTERM to the task's process group,
+//                                SIGKILL after kill_wait; result.cancelled = true
+//   SIGUSR1 via sigqueue(value)  deliver signal `value` to the task's process
+//                                group (scancel -s), nothing else
+
+#include <stint/model.hpp>
+
+#include <csignal>
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stint {
+
+inline constexpr int k_stepd_forward_signal = SIGUSR1;
+
+struct TaskLaunch {
+  JobId job_id = 0;
+  std::uint32_t node_index = 0;  ///< 0..nodes-1 (SLURM_NODEID)
+  std::string node_name;
+  std::vector<std::string> argv;  ///< argv[0] is the program (the batch script)
+  std::vector<std::pair<std::string, std::string>> env;  ///< the complete environment
+  std::string work_dir;
+  std::string stdout_path;
+  std::string stderr_path;  ///< same as stdout_path: both to one file
+  bool open_append = false;  ///< --open-mode=append
+  std::vector<std::uint32_t> cpu_ids;  ///< virtual CPUs; stepd folds them onto real ones
+  Seconds time_limit = k_infinite;
+  Seconds kill_wait = 30;
+  std::uint32_t uid = 0;  ///< run as this user when stepd runs as root
+  std::uint32_t gid = 0;
+  std::string result_path;  ///< where to write the TaskResult
+  std::string socket_path;  ///< stintd's socket, to report the end (best effort)
+};
+
+struct TaskResult {
+  JobId job_id = 0;
+  std::uint32_t node_index = 0;
+  int exit_status = 0;  ///< WEXITSTATUS, 0 when signalled
+  int exit_signal = 0;  ///< WTERMSIG, 0 when it exited
+  bool timed_out = false;     ///< killed by stepd at the time limit
+  bool cancelled = false;     ///< killed by stepd on stintd's SIGTERM
+  bool launch_failed = false; ///< the task never started (exec, cwd, output file)
+  std::string error;          ///< why, when launch_failed
+  Seconds start_time = 0;
+  Seconds end_time = 0;
+  std::uint64_t user_cpu_us = 0;
+  std::uint64_t sys_cpu_us = 0;
+  std::uint64_t max_rss_kb = 0;
+};
+
+std::string to_json_text(const TaskLaunch& l);
+TaskLaunch task_launch_from_json_text(const std::string& text);  ///< throws Errc::protocol
+std::string to_json_text(const TaskResult& r);
+TaskResult task_result_from_json_text(const std::string& text);  ///< throws Errc::protocol
+
+}  // namespace stint

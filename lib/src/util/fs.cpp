@@ -1,0 +1,99 @@
+#include "util/fs.hpp"
+
+#include <stint/error.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <fcntl.h>
+#include <string_view>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/core.h>
+
+namespace stint::fs {
+namespace {
+
+[[noreturn]] void throw_io(std::string_view what, const std::string& path) {
+  throw Error(Errc::io, fmt::format("{} {}: {}", what, path, std::strerror(errno)));
+}
+
+void write_all(int fd, const std::string& content, const std::string& path) {
+  std::size_t done = 0;
+  while (done < content.size()) {
+    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw_io("Unable to write", path);
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+std::string parent_of(const std::string& path) {
+  auto slash = path.rfind('/');
+  if (slash == std::string::npos) return ".";
+  if (slash == 0) return "/";
+  return path.substr(0, slash);
+}
+
+}  // namespace
+
+void write_file_atomic(const std::string& path, const std::string& content, unsigned mode) {
+  std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  if (fd < 0) throw_io("Unable to create", tmp);
+  try {
+    write_all(fd, content, tmp);
+    if (::fsync(fd) != 0) throw_io("Unable to sync", tmp);
+  } catch (...) {
+    ::close(fd);
+    ::unlink(tmp.c_str());
+    throw;
+  }
+  ::close(fd);
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    int saved = errno;
+    ::unlink(tmp.c_str());
+    errno = saved;
+    throw_io("Unable to rename into", path);
+  }
+  // The rename is durable only once the folder itself is synced.
+  int dir = ::open(parent_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dir >= 0) {
+    ::fsync(dir);
+    ::close(dir);
+  }
+}
+
+std::string read_file(const std::string& path) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) throw_io("Unable to open file", path);
+  std::string out;
+  char buf[65536];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      ::close(fd);
+      throw_io("Unable to read", path);
+    }
+    if (n == 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fd);
+  return out;
+}
+
+bool exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+void make_dirs(const std::string& path, unsigned mode) {
+  if (path.empty() || exists(path)) return;
+  make_dirs(parent_of(path), mode);
+  if (::mkdir(path.c_str(), mode) != 0 && errno != EEXIST) throw_io("Unable to create", path);
+}
+
+}  // namespace stint::fs
