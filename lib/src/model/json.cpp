@@ -1,0 +1,171 @@
+#include "model/json.hpp"
+
+#include <stint/error.hpp>
+
+namespace stint {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+void put_opt(json& j, const char* key, const std::optional<T>& v) {
+  if (v) j[key] = *v;
+}
+
+template <typename T>
+void get_opt(const json& j, const char* key, std::optional<T>& out) {
+  auto it = j.find(key);
+  if (it != j.end() && !it->is_null()) out = it->get<T>();
+}
+
+template <typename T>
+void get_or(const json& j, const char* key, T& out) {
+  auto it = j.find(key);
+  if (it != j.end() && !it->is_null()) out = it->get<T>();
+}
+
+}  // namespace
+
+json to_json(const JobSpec& s) {
+  json j = json::object();
+  j["name"] = s.name;
+  put_opt(j, "partition", s.partition);
+  put_opt(j, "account", s.account);
+  put_opt(j, "qos", s.qos);
+  put_opt(j, "nodes", s.nodes);
+  put_opt(j, "ntasks", s.ntasks);
+  put_opt(j, "ntasks_per_node", s.ntasks_per_node);
+  put_opt(j, "cpus_per_task", s.cpus_per_task);
+  put_opt(j, "mem_per_node_mb", s.mem_per_node_mb);
+  put_opt(j, "mem_per_cpu_mb", s.mem_per_cpu_mb);
+  put_opt(j, "gpus", s.gpus);
+  put_opt(j, "gpus_per_node", s.gpus_per_node);
+  if (!s.gpu_type.empty()) j["gpu_type"] = s.gpu_type;
+  put_opt(j, "time_limit", s.time_limit);
+  j["stdout_pattern"] = s.stdout_pattern;
+  j["stderr_pattern"] = s.stderr_pattern;
+  j["work_dir"] = s.work_dir;
+  j["export_spec"] = s.export_spec;
+  j["hold"] = s.hold;
+  j["nice"] = s.nice;
+  j["comment"] = s.comment;
+  j["script"] = s.script;
+  j["script_name"] = s.script_name;
+  j["script_args"] = s.script_args;
+  json env = json::array();
+  for (const auto& [k, v] : s.environment) env.push_back(json::array({k, v}));
+  j["environment"] = std::move(env);
+  j["submit_dir"] = s.submit_dir;
+  j["submit_host"] = s.submit_host;
+  return j;
+}
+
+JobSpec job_spec_from_json(const json& j) {
+  if (!j.is_object()) throw Error(Errc::protocol, "job spec is not an object");
+  JobSpec s;
+  try {
+    get_or(j, "name", s.name);
+    get_opt(j, "partition", s.partition);
+    get_opt(j, "account", s.account);
+    get_opt(j, "qos", s.qos);
+    get_opt(j, "nodes", s.nodes);
+    get_opt(j, "ntasks", s.ntasks);
+    get_opt(j, "ntasks_per_node", s.ntasks_per_node);
+    get_opt(j, "cpus_per_task", s.cpus_per_task);
+    get_opt(j, "mem_per_node_mb", s.mem_per_node_mb);
+    get_opt(j, "mem_per_cpu_mb", s.mem_per_cpu_mb);
+    get_opt(j, "gpus", s.gpus);
+    get_opt(j, "gpus_per_node", s.gpus_per_node);
+    get_or(j, "gpu_type", s.gpu_type);
+    get_opt(j, "time_limit", s.time_limit);
+    get_or(j, "stdout_pattern", s.stdout_pattern);
+    get_or(j, "stderr_pattern", s.stderr_pattern);
+    get_or(j, "work_dir", s.work_dir);
+    get_or(j, "export_spec", s.export_spec);
+    get_or(j, "hold", s.hold);
+    get_or(j, "nice", s.nice);
+    get_or(j, "comment", s.comment);
+    get_or(j, "script", s.script);
+    get_or(j, "script_name", s.script_name);
+    get_or(j, "script_args", s.script_args);
+    if (auto it = j.find("environment"); it != j.end() && it->is_array()) {
+      for (const auto& kv : *it) {
+        s.environment.emplace_back(kv.at(0).get<std::string>(), kv.at(1).get<std::string>());
+      }
+    }
+    get_or(j, "submit_dir", s.submit_dir);
+    get_or(j, "submit_host", s.submit_host);
+  } catch (const json::exception& e) {
+    throw Error(Errc::protocol, std::string("malformed job spec: ") + e.what());
+  }
+  return s;
+}
+
+json to_json(const ResourceRequest& r) {
+  return json{{"nodes", r.nodes},
+              {"tasks", r.tasks},
+              {"tasks_per_node", r.tasks_per_node},
+              {"cpus_per_task", r.cpus_per_task},
+              {"cpus_per_node", r.cpus_per_node},
+              {"mem_per_node_mb", r.mem_per_node_mb},
+              {"whole_node_mem", r.whole_node_mem},
+              {"gpus_per_node", r.gpus_per_node},
+              {"gpu_type", r.gpu_type}};
+}
+
+ResourceRequest resource_request_from_json(const json& j) {
+  ResourceRequest r;
+  try {
+    get_or(j, "nodes", r.nodes);
+    get_or(j, "tasks", r.tasks);
+    get_or(j, "tasks_per_node", r.tasks_per_node);
+    get_or(j, "cpus_per_task", r.cpus_per_task);
+    get_or(j, "cpus_per_node", r.cpus_per_node);
+    get_or(j, "mem_per_node_mb", r.mem_per_node_mb);
+    get_or(j, "whole_node_mem", r.whole_node_mem);
+    get_or(j, "gpus_per_node", r.gpus_per_node);
+    get_or(j, "gpu_type", r.gpu_type);
+  } catch (const json::exception& e) {
+    throw Error(Errc::protocol, std::string("malformed resource request: ") + e.what());
+  }
+  return r;
+}
+
+json to_json(const std::vector<NodeAlloc>& alloc) {
+  json arr = json::array();
+  for (const auto& a : alloc) {
+    arr.push_back(json{{"node", a.node},
+                       {"cpus", a.cpus},
+                       {"cpu_ids", a.cpu_ids},
+                       {"mem_mb", a.mem_mb},
+                       {"gpu_ids", a.gpu_ids},
+                       {"tasks", a.tasks},
+                       {"stepd_pid", a.stepd_pid},
+                       {"stepd_start_ticks", a.stepd_start_ticks}});
+  }
+  return arr;
+}
+
+std::vector<NodeAlloc> alloc_from_json(const json& j) {
+  std::vector<NodeAlloc> out;
+  if (!j.is_array()) return out;
+  try {
+    for (const auto& e : j) {
+      NodeAlloc a;
+      get_or(e, "node", a.node);
+      get_or(e, "cpus", a.cpus);
+      get_or(e, "cpu_ids", a.cpu_ids);
+      get_or(e, "mem_mb", a.mem_mb);
+      get_or(e, "gpu_ids", a.gpu_ids);
+      get_or(e, "tasks", a.tasks);
+      get_or(e, "stepd_pid", a.stepd_pid);
+      get_or(e, "stepd_start_ticks", a.stepd_start_ticks);
+      out.push_back(std::move(a));
+    }
+  } catch (const json::exception& e) {
+    throw Error(Errc::protocol, std::string("malformed allocation: ") + e.what());
+  }
+  return out;
+}
+
+}  // namespace stint
