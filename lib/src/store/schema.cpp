@@ -1,0 +1,52 @@
+#include "store/schema.hpp"
+
+namespace stint::store_schema {
+
+const std::vector<std::string_view>& migrations() {
+  static const std::vector<std::string_view> k_migrations = {
+      // 1: meta and jobs. The request and the allocation are JSON (they are read
+      // and written whole); everything a query filters or sorts on is a column.
+      R"sql(
+CREATE TABLE meta (
+  key   TEXT PRIMARY KEY,
+  value TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE jobs (
+  id            INTEGER PRIMARY KEY,
+  name          TEXT    NOT NULL,
+  user_id       INTEGER NOT NULL,
+  group_id      INTEGER NOT NULL,
+  user_name     TEXT    NOT NULL,
+  partition     TEXT    NOT NULL,
+  account       TEXT    NOT NULL,
+  qos           TEXT    NOT NULL,
+  state         INTEGER NOT NULL,
+  reason        INTEGER NOT NULL,
+  hold_reason   INTEGER NOT NULL,
+  priority      INTEGER NOT NULL,
+  submit_time   INTEGER NOT NULL,
+  eligible_time INTEGER NOT NULL,
+  start_time    INTEGER NOT NULL,
+  end_time      INTEGER NOT NULL,
+  time_limit    INTEGER NOT NULL,
+  exit_status   INTEGER NOT NULL,
+  exit_signal   INTEGER NOT NULL,
+  user_cpu_us   INTEGER NOT NULL,
+  sys_cpu_us    INTEGER NOT NULL,
+  max_rss_kb    INTEGER NOT NULL,
+  restart_count INTEGER NOT NULL,
+  stdout_path   TEXT    NOT NULL,
+  stderr_path   TEXT    NOT NULL,
+  request       TEXT    NOT NULL,
+  alloc         TEXT    NOT NULL,
+  spec          TEXT    NOT NULL
+);
+CREATE INDEX jobs_by_state ON jobs (state);
+CREATE INDEX jobs_by_end ON jobs (end_time);
+INSERT INTO meta (key, value) VALUES ('next_job_id', '1');
+)sql",
+  };
+  return k_migrations;
+}
+
+}  // namespace stint::store_schema

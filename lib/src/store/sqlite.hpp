@@ -1,0 +1,53 @@
+#pragma once
+// A thin RAII layer over the SQLite C API: a connection and prepared statements
+// that throw stint::Error(Errc::store) with SQLite's message.
+
+#include <sqlite3.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace stint::sql {
+
+class Statement;
+
+class Connection {
+ public:
+  Connection(const std::string& path, bool read_only);
+  ~Connection();
+  Connection(const Connection&) = delete;
+  Connection& operator=(const Connection&) = delete;
+
+  void exec(std::string_view sql);
+  sqlite3* handle() const { return m_db; }
+  [[noreturn]] void fail(std::string_view what) const;
+
+ private:
+  sqlite3* m_db = nullptr;
+};
+
+class Statement {
+ public:
+  Statement(Connection& c, std::string_view sql);
+  ~Statement();
+  Statement(const Statement&) = delete;
+  Statement& operator=(const Statement&) = delete;
+
+  Statement& bind(int index, std::int64_t v);
+  Statement& bind(int index, std::string_view v);
+  /// true while a row is available.
+  bool step();
+  /// Steps once, expecting no row.
+  void run();
+  void reset();
+
+  std::int64_t int64(int col) const { return sqlite3_column_int64(m_stmt, col); }
+  std::string text(int col) const;
+
+ private:
+  Connection& m_conn;
+  sqlite3_stmt* m_stmt = nullptr;
+};
+
+}  // namespace stint::sql

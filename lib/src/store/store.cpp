@@ -1,0 +1,283 @@
+#include <stint/error.hpp>
+#include <stint/store.hpp>
+
+#include <sys/stat.h>
+
+#include <fmt/core.h>
+
+#include "model/json.hpp"
+#include "store/schema.hpp"
+#include "store/sqlite.hpp"
+
+namespace stint {
+namespace {
+
+// Column order shared by INSERT, UPDATE and SELECT.
+constexpr std::string_view k_job_columns =
+    "id, name, user_id, group_id, user_name, partition, account, qos, state, reason, "
+    "hold_reason, priority, submit_time, eligible_time, start_time, end_time, time_limit, "
+    "exit_status, exit_signal, user_cpu_us, sys_cpu_us, max_rss_kb, restart_count, "
+    "stdout_path, stderr_path, request, alloc, spec";
+constexpr int k_job_column_count = 28;
+
+// The spec in the database leaves out what may be large or private: the
+// environment and the script live in the job's spool folder.
+std::string spec_for_db(const JobSpec& spec) {
+  nlohmann::json j = to_json(spec);
+  j.erase("environment");
+  j.erase("script");
+  return j.dump();
+}
+
+void bind_job(sql::Statement& st, const Job& job) {
+  int i = 1;
+  st.bind(i++, static_cast<std::int64_t>(job.id));
+  st.bind(i++, job.spec.name);
+  st.bind(i++, static_cast<std::int64_t>(job.user_id));
+  st.bind(i++, static_cast<std::int64_t>(job.group_id));
+  st.bind(i++, job.user_name);
+  st.bind(i++, job.partition);
+  st.bind(i++, job.account);
+  st.bind(i++, job.qos);
+  st.bind(i++, static_cast<std::int64_t>(job.state));
+  st.bind(i++, static_cast<std::int64_t>(job.reason));
+  st.bind(i++, static_cast<std::int64_t>(job.hold_reason));
+  st.bind(i++, static_cast<std::int64_t>(job.priority));
+  st.bind(i++, job.submit_time);
+  st.bind(i++, job.eligible_time);
+  st.bind(i++, job.start_time);
+  st.bind(i++, job.end_time);
+  st.bind(i++, job.time_limit);
+  st.bind(i++, static_cast<std::int64_t>(job.exit_status));
+  st.bind(i++, static_cast<std::int64_t>(job.exit_signal));
+  st.bind(i++, static_cast<std::int64_t>(job.user_cpu_us));
+  st.bind(i++, static_cast<std::int64_t>(job.sys_cpu_us));
+  st.bind(i++, static_cast<std::int64_t>(job.max_rss_kb));
+  st.bind(i++, static_cast<std::int64_t>(job.restart_count));
+  st.bind(i++, job.stdout_path);
+  st.bind(i++, job.stderr_path);
+  st.bind(i++, to_json(job.req).dump());
+  st.bind(i++, to_json(job.alloc).dump());
+  st.bind(i++, spec_for_db(job.spec));
+}
+
+template <typename E>
+E enum_from(std::int64_t v, E fallback, std::int64_t max) {
+  return (v >= 0 && v <= max) ? static_cast<E>(v) : fallback;
+}
+
+Job read_job(const sql::Statement& st) {
+  Job job;
+  int i = 0;
+  job.id = static_cast<JobId>(st.int64(i++));
+  std::string name = st.text(i++);
+  job.user_id = static_cast<std::uint32_t>(st.int64(i++));
+  job.group_id = static_cast<std::uint32_t>(st.int64(i++));
+  job.user_name = st.text(i++);
+  job.partition = st.text(i++);
+  job.account = st.text(i++);
+  job.qos = st.text(i++);
+  job.state = enum_from(st.int64(i++), JobState::failed,
+                        static_cast<std::int64_t>(JobState::requeued));
+  job.reason = enum_from(st.int64(i++), Reason::none,
+                         static_cast<std::int64_t>(Reason::launch_failed));
+  job.hold_reason = enum_from(st.int64(i++), Reason::none,
+                              static_cast<std::int64_t>(Reason::launch_failed));
+  job.priority = static_cast<std::uint32_t>(st.int64(i++));
+  job.submit_time = st.int64(i++);
+  job.eligible_time = st.int64(i++);
+  job.start_time = st.int64(i++);
+  job.end_time = st.int64(i++);
+  job.time_limit = st.int64(i++);
+  job.exit_status = static_cast<int>(st.int64(i++));
+  job.exit_signal = static_cast<int>(st.int64(i++));
+  job.user_cpu_us = static_cast<std::uint64_t>(st.int64(i++));
+  job.sys_cpu_us = static_cast<std::uint64_t>(st.int64(i++));
+  job.max_rss_kb = static_cast<std::uint64_t>(st.int64(i++));
+  job.restart_count = static_cast<std::uint32_t>(st.int64(i++));
+  job.stdout_path = st.text(i++);
+  job.stderr_path = st.text(i++);
+  try {
+    job.req = resource_request_from_json(nlohmann::json::parse(st.text(i++)));
+    job.alloc = alloc_from_json(nlohmann::json::parse(st.text(i++)));
+    job.spec = job_spec_from_json(nlohmann::json::parse(st.text(i++)));
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(Errc::store, fmt::format("job {}: corrupt row: {}", job.id, e.what()));
+  }
+  job.spec.name = std::move(name);
+  return job;
+}
+
+template <typename T, typename F>
+bool matches_any(const std::vector<T>& wanted, F&& pred) {
+  if (wanted.empty()) return true;
+  for (const auto& w : wanted) {
+    if (pred(w)) return true;
+  }
+  return false;
+}
+
+bool matches(const Job& job, const JobFilter& f) {
+  if (f.active_only && is_terminal(job.state)) return false;
+  if (!f.active_only && f.ended_after > 0 && is_terminal(job.state) &&
+      job.end_time < f.ended_after)
+    return false;
+  return matches_any(f.states, [&](JobState s) { return s == job.state; }) &&
+         matches_any(f.users, [&](const std::string& u) { return u == job.user_name; }) &&
+         matches_any(f.partitions, [&](const std::string& p) { return p == job.partition; }) &&
+         matches_any(f.names, [&](const std::string& n) { return n == job.spec.name; }) &&
+         matches_any(f.accounts, [&](const std::string& a) { return a == job.account; });
+}
+
+}  // namespace
+
+struct Store::Impl {
+  sql::Connection conn;
+  bool read_only;
+
+  Impl(const std::string& path, bool ro) : conn(path, ro), read_only(ro) {}
+};
+
+bool Store::exists(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0;
+}
+
+int Store::current_schema_version() {
+  return static_cast<int>(store_schema::migrations().size());
+}
+
+std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {
+  bool ro = mode == Mode::read_only;
+  if (ro && !exists(path))
+    throw Error(Errc::store, fmt::format("no database at {} (stintd has not run yet)", path));
+  auto impl = std::make_unique<Impl>(path, ro);
+  std::unique_ptr<Store> store(new Store(std::move(impl)));
+  if (!ro) {
+    // WAL lets the tools read while stintd writes; NORMAL syncs at checkpoints,
+    // which keeps the database consistent across a crash of stintd.
+    store->m_impl->conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+    int have = store->schema_version();
+    const auto& all = store_schema::migrations();
+    if (have > static_cast<int>(all.size()))
+      throw Error(Errc::store, fmt::format("database {} has schema version {}, newer than this "
+                                           "stint ({}): upgrade stint",
+                                           path, have, all.size()));
+    for (std::size_t v = static_cast<std::size_t>(have); v < all.size(); ++v) {
+      Transaction tx(*store);
+      store->m_impl->conn.exec(all[v]);
+      store->m_impl->conn.exec(fmt::format("PRAGMA user_version={}", v + 1));
+      tx.commit();
+    }
+  } else {
+    int have = store->schema_version();
+    if (have != current_schema_version())
+      throw Error(Errc::store,
+                  fmt::format("database {} has schema version {}, this stint reads {}", path, have,
+                              current_schema_version()));
+  }
+  return store;
+}
+
+Store::Store(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+Store::~Store() = default;
+
+int Store::schema_version() {
+  sql::Statement st(m_impl->conn, "PRAGMA user_version");
+  return st.step() ? static_cast<int>(st.int64(0)) : 0;
+}
+
+Store::Transaction::Transaction(Store& s) : m_store(s) {
+  m_store.m_impl->conn.exec("BEGIN IMMEDIATE");
+}
+
+Store::Transaction::~Transaction() {
+  if (!m_done) {
+    try {
+      m_store.m_impl->conn.exec("ROLLBACK");
+    } catch (...) {
+      // Nothing more to do: SQLite rolls back an unfinished transaction on close.
+    }
+  }
+}
+
+void Store::Transaction::commit() {
+  m_store.m_impl->conn.exec("COMMIT");
+  m_done = true;
+}
+
+JobId Store::allocate_job_id() {
+  auto current = meta("next_job_id");
+  JobId id = current ? static_cast<JobId>(std::stoul(*current)) : 1;
+  set_meta("next_job_id", std::to_string(id + 1));
+  return id;
+}
+
+void Store::insert_job(const Job& job) {
+  sql::Statement st(m_impl->conn, fmt::format("INSERT INTO jobs ({}) VALUES (?{})", k_job_columns,
+                                              std::string_view(",?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                                                               "?,?,?,?,?,?,?,?,?,?,?")
+                                                  .substr(0, 2 * (k_job_column_count - 1))));
+  bind_job(st, job);
+  st.run();
+}
+
+void Store::update_job(const Job& job) {
+  sql::Statement st(m_impl->conn, fmt::format("REPLACE INTO jobs ({}) VALUES (?{})", k_job_columns,
+                                              std::string_view(",?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+                                                               "?,?,?,?,?,?,?,?,?,?,?")
+                                                  .substr(0, 2 * (k_job_column_count - 1))));
+  bind_job(st, job);
+  st.run();
+}
+
+void Store::set_meta(const std::string& key, const std::string& value) {
+  sql::Statement st(m_impl->conn, "REPLACE INTO meta (key, value) VALUES (?, ?)");
+  st.bind(1, key).bind(2, value);
+  st.run();
+}
+
+std::optional<std::string> Store::meta(const std::string& key) {
+  sql::Statement st(m_impl->conn, "SELECT value FROM meta WHERE key = ?");
+  st.bind(1, key);
+  if (!st.step()) return std::nullopt;
+  return st.text(0);
+}
+
+std::optional<Job> Store::job(JobId id) {
+  sql::Statement st(m_impl->conn, fmt::format("SELECT {} FROM jobs WHERE id = ?", k_job_columns));
+  st.bind(1, static_cast<std::int64_t>(id));
+  if (!st.step()) return std::nullopt;
+  return read_job(st);
+}
+
+std::vector<Job> Store::jobs(const JobFilter& filter) {
+  std::string sql = fmt::format("SELECT {} FROM jobs", k_job_columns);
+  // The common queries (squeue: active jobs; one job id) use an index; the
+  // remaining filters are applied to the decoded rows.
+  if (filter.active_only) {
+    sql += fmt::format(" WHERE state IN ({},{},{},{})", static_cast<int>(JobState::pending),
+                       static_cast<int>(JobState::running), static_cast<int>(JobState::suspended),
+                       static_cast<int>(JobState::completing));
+  }
+  sql += " ORDER BY id";
+  sql::Statement st(m_impl->conn, sql);
+  std::vector<Job> out;
+  while (st.step()) {
+    Job job = read_job(st);
+    if (!filter.ids.empty()) {
+      bool wanted = false;
+      for (JobId id : filter.ids) wanted = wanted || id == job.id;
+      if (!wanted) continue;
+    }
+    if (matches(job, filter)) out.push_back(std::move(job));
+  }
+  return out;
+}
+
+std::size_t Store::job_count() {
+  sql::Statement st(m_impl->conn, "SELECT count(*) FROM jobs");
+  return st.step() ? static_cast<std::size_t>(st.int64(0)) : 0;
+}
+
+}  // namespace stint

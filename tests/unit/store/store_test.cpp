@@ -1,0 +1,132 @@
+#include <stint/error.hpp>
+#include <stint/store.hpp>
+
+#include <cstdlib>
+#include <string>
+#include <unistd.h>
+
+#include <catch2/catch.hpp>
+
+namespace {
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char tmpl[] = "/tmp/stint-store-XXXXXX";
+    path = ::mkdtemp(tmpl);
+  }
+  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
+};
+
+stint::Job sample_job(stint::JobId id) {
+  stint::Job job;
+  job.id = id;
+  job.spec.name = "train";
+  job.spec.script_args = {"a", "b c"};
+  job.spec.environment = {{"SECRET", "x"}};
+  job.spec.script = "#!/bin/sh\necho hi\n";
+  job.spec.time_limit = 600;
+  job.user_name = "alice";
+  job.partition = "gpu";
+  job.account = "lab";
+  job.state = stint::JobState::running;
+  job.submit_time = 1000;
+  job.start_time = 1010;
+  job.req.cpus_per_node = 4;
+  job.req.gpus_per_node = 2;
+  stint::NodeAlloc a;
+  a.node = "node-1";
+  a.cpus = 4;
+  a.cpu_ids = {0, 1, 2, 3};
+  a.gpu_ids = {0, 1};
+  a.mem_mb = 2048;
+  a.stepd_pid = 4242;
+  job.alloc.push_back(a);
+  return job;
+}
+
+}  // namespace
+
+TEST_CASE("a new database is created at the current schema version", "[store]") {
+  TempDir dir;
+  auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+  CHECK(store->schema_version() == stint::Store::current_schema_version());
+  CHECK(store->job_count() == 0);
+}
+
+TEST_CASE("job ids are allocated in order and survive reopening", "[store]") {
+  TempDir dir;
+  std::string db = dir.path + "/stint.db";
+  {
+    auto store = stint::Store::open(db, stint::Store::Mode::read_write);
+    stint::Store::Transaction tx(*store);
+    CHECK(store->allocate_job_id() == 1);
+    CHECK(store->allocate_job_id() == 2);
+    tx.commit();
+  }
+  auto store = stint::Store::open(db, stint::Store::Mode::read_write);
+  CHECK(store->allocate_job_id() == 3);
+}
+
+TEST_CASE("a job round-trips without its environment and script", "[store]") {
+  TempDir dir;
+  std::string db = dir.path + "/stint.db";
+  auto writer = stint::Store::open(db, stint::Store::Mode::read_write);
+  writer->insert_job(sample_job(7));
+
+  auto reader = stint::Store::open(db, stint::Store::Mode::read_only);
+  auto job = reader->job(7);
+  REQUIRE(job);
+  CHECK(job->spec.name == "train");
+  CHECK(job->spec.script_args == std::vector<std::string>{"a", "b c"});
+  CHECK(job->spec.time_limit == 600);
+  CHECK(job->spec.environment.empty());
+  CHECK(job->spec.script.empty());
+  CHECK(job->state == stint::JobState::running);
+  CHECK(job->req.gpus_per_node == 2);
+  REQUIRE(job->alloc.size() == 1);
+  CHECK(job->alloc[0].gpu_ids == std::vector<std::uint32_t>{0, 1});
+  CHECK(job->alloc[0].stepd_pid == 4242);
+  CHECK_FALSE(reader->job(8));
+}
+
+TEST_CASE("updates replace the row and filters select jobs", "[store]") {
+  TempDir dir;
+  auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+  for (stint::JobId id = 1; id <= 4; ++id) store->insert_job(sample_job(id));
+  auto job = sample_job(2);
+  job.state = stint::JobState::completed;
+  job.end_time = 2000;
+  store->update_job(job);
+
+  stint::JobFilter active;
+  active.active_only = true;
+  CHECK(store->jobs(active).size() == 3);
+
+  stint::JobFilter by_id;
+  by_id.ids = {2, 4};
+  auto two = store->jobs(by_id);
+  REQUIRE(two.size() == 2);
+  CHECK(two[0].state == stint::JobState::completed);
+
+  stint::JobFilter by_user;
+  by_user.users = {"bob"};
+  CHECK(store->jobs(by_user).empty());
+  CHECK(store->job_count() == 4);
+}
+
+TEST_CASE("an uncommitted transaction leaves nothing behind", "[store]") {
+  TempDir dir;
+  auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+  {
+    stint::Store::Transaction tx(*store);
+    store->insert_job(sample_job(1));
+  }
+  CHECK(store->job_count() == 0);
+}
+
+TEST_CASE("opening a missing database read-only is an error", "[store]") {
+  TempDir dir;
+  CHECK_THROWS_AS(stint::Store::open(dir.path + "/none.db", stint::Store::Mode::read_only),
+                  stint::Error);
+}
