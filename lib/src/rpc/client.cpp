@@ -1,0 +1,183 @@
+#include "rpc/client.hpp"
+
+#include <stint/error.hpp>
+#include <stint/tools.hpp>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <thread>
+#include <unistd.h>
+
+#include <fmt/core.h>
+
+extern char** environ;
+
+namespace stint::rpc {
+namespace {
+
+void write_all(int fd, const char* data, std::size_t size) {
+  while (size > 0) {
+    ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw Error(Errc::io, fmt::format("Unable to send to stintd: {}", std::strerror(errno)));
+    }
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+}
+
+// Reads exactly `size` bytes; returns the number read before end of input.
+std::size_t read_all(int fd, char* data, std::size_t size) {
+  std::size_t done = 0;
+  while (done < size) {
+    ssize_t n = ::read(fd, data + done, size - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw Error(Errc::io, fmt::format("Unable to read from stintd: {}", std::strerror(errno)));
+    }
+    if (n == 0) break;
+    done += static_cast<std::size_t>(n);
+  }
+  return done;
+}
+
+class Fd {
+ public:
+  explicit Fd(int fd) : m_fd(fd) {}
+  ~Fd() {
+    if (m_fd >= 0) ::close(m_fd);
+  }
+  Fd(const Fd&) = delete;
+  Fd& operator=(const Fd&) = delete;
+  int get() const { return m_fd; }
+
+ private:
+  int m_fd;
+};
+
+// Connects to the socket; -1 with errno set when nobody listens.
+int try_connect(const std::string& socket_path) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (socket_path.size() >= sizeof addr.sun_path)
+    throw Error(Errc::io, fmt::format("socket path too long: {}", socket_path));
+  std::memcpy(addr.sun_path, socket_path.c_str(), socket_path.size() + 1);
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) throw Error(Errc::io, fmt::format("socket: {}", std::strerror(errno)));
+  if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
+    int saved = errno;
+    ::close(fd);
+    errno = saved;
+    return -1;
+  }
+  return fd;
+}
+
+void start_daemon(const Paths& paths) {
+  ensure_state_dir(paths);
+  std::string exe = find_helper("stintd");
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  // Its own session: stintd must outlive the tool that started it and must not
+  // receive the terminal's signals.
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  std::string log = paths.log_dir() + "/stintd.log";
+  posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  std::vector<std::string> args = {exe, "--state-dir", paths.state_dir};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = ::posix_spawn(&pid, exe.c_str(), &actions, &attr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  if (rc != 0)
+    throw Error(Errc::daemon_unavailable,
+                fmt::format("Unable to start stintd ({}): {}", exe, std::strerror(rc)));
+}
+
+int connect_or_start(const Paths& paths, AutoStart autostart) {
+  int fd = try_connect(paths.socket());
+  if (fd >= 0) return fd;
+  if (autostart == AutoStart::no)
+    throw Error(Errc::daemon_unavailable,
+                fmt::format("Unable to contact stintd at {}: {}", paths.socket(),
+                            std::strerror(errno)));
+  start_daemon(paths);
+  // stintd binds its socket once its state is loaded; wait for that, bounded.
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
+  auto pause = std::chrono::milliseconds(1);
+  while (std::chrono::steady_clock::now() < deadline) {
+    fd = try_connect(paths.socket());
+    if (fd >= 0) return fd;
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(100));
+  }
+  throw Error(Errc::daemon_unavailable,
+              fmt::format("stintd did not start; see {}/stintd.log", paths.log_dir()));
+}
+
+}  // namespace
+
+void write_frame(int fd, const std::string& payload) {
+  if (payload.size() > k_max_frame) throw Error(Errc::protocol, "request too large");
+  auto n = static_cast<std::uint32_t>(payload.size());
+  char header[4] = {static_cast<char>(n >> 24), static_cast<char>(n >> 16),
+                    static_cast<char>(n >> 8), static_cast<char>(n)};
+  std::string frame(header, 4);
+  frame += payload;
+  write_all(fd, frame.data(), frame.size());
+}
+
+std::optional<std::string> read_frame(int fd, std::size_t max) {
+  unsigned char header[4];
+  std::size_t got = read_all(fd, reinterpret_cast<char*>(header), 4);
+  if (got == 0) return std::nullopt;
+  if (got < 4) throw Error(Errc::protocol, "short frame header");
+  std::size_t n = (std::size_t{header[0]} << 24) | (std::size_t{header[1]} << 16) |
+                  (std::size_t{header[2]} << 8) | std::size_t{header[3]};
+  if (n > max) throw Error(Errc::protocol, fmt::format("frame of {} bytes is too large", n));
+  std::string payload(n, '\0');
+  if (read_all(fd, payload.data(), n) != n) throw Error(Errc::protocol, "short frame");
+  return payload;
+}
+
+nlohmann::json call(const Paths& paths, const nlohmann::json& request, AutoStart autostart) {
+  Fd fd(connect_or_start(paths, autostart));
+  write_frame(fd.get(), request.dump());
+  auto reply_text = read_frame(fd.get());
+  if (!reply_text) throw Error(Errc::daemon_unavailable, "stintd closed the connection");
+  nlohmann::json reply;
+  try {
+    reply = nlohmann::json::parse(*reply_text);
+  } catch (const nlohmann::json::exception& e) {
+    throw Error(Errc::protocol, fmt::format("malformed reply from stintd: {}", e.what()));
+  }
+  if (!reply.is_object()) throw Error(Errc::protocol, "malformed reply from stintd");
+  if (!reply.value("ok", false)) {
+    throw Error(errc_from_name(reply.value("error", std::string("internal"))),
+                reply.value("message", std::string("request failed")));
+  }
+  return reply;
+}
+
+bool daemon_running(const Paths& paths) {
+  try {
+    call(paths, {{"op", "ping"}}, AutoStart::no);
+    return true;
+  } catch (const Error&) {
+    return false;
+  }
+}
+
+}  // namespace stint::rpc
