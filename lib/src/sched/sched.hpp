@@ -1,0 +1,90 @@
+#pragma once
+// The scheduler's pure functions: from a job's request and the cluster's free
+// resources to a decision. No I/O and no clock: time comes in as `now`.
+
+#include <stint/config.hpp>
+#include <stint/error.hpp>
+#include <stint/model.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace stint::sched {
+
+/// The per-node shape a spec asks for, on the nodes of `partition` (their
+/// shape decides whole-node memory and the default memory). Throws
+/// Errc::invalid_argument for contradictory requests (e.g. more nodes than tasks).
+ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& partition_nodes,
+                             const Config& config);
+
+/// Whether a request could ever run on the partition's nodes when they are all
+/// idle (submit-time check); nullopt if it can, else the error to refuse with
+/// (its message is the detail line Slurm prints before "submission failed").
+std::optional<Error> never_fits(const ResourceRequest& req,
+                               const std::vector<NodeDef>& partition_nodes);
+
+/// One node's resources and what is in use on it.
+struct NodeUsage {
+  NodeDef def;
+  std::vector<bool> cpu_used;  ///< per virtual CPU
+  std::vector<bool> gpu_used;  ///< per GPU
+  std::uint64_t mem_used_mb = 0;
+  bool available = true;  ///< up (not down or drained)
+
+  explicit NodeUsage(NodeDef d);
+  std::uint32_t free_cpus() const;
+  std::uint32_t free_gpus() const;
+  std::uint64_t free_mem_mb() const;
+  bool idle() const;
+  void take(const NodeAlloc& a);
+  void give_back(const NodeAlloc& a);
+};
+
+/// The cluster's nodes by name, in config order.
+class Cluster {
+ public:
+  explicit Cluster(const std::vector<NodeDef>& nodes);
+  /// Marks the resources of every active job as used.
+  void take_jobs(const std::vector<const Job*>& active);
+  NodeUsage* find(const std::string& name);
+  const std::vector<NodeUsage>& nodes() const { return m_nodes; }
+  std::vector<NodeUsage>& nodes() { return m_nodes; }
+
+ private:
+  std::vector<NodeUsage> m_nodes;
+};
+
+/// Picks nodes (first fit in config order, lowest CPU and GPU indices) for
+/// `req` among the nodes named in `allowed`; nullopt if it does not fit now.
+std::optional<std::vector<NodeAlloc>> fit(const ResourceRequest& req, const Cluster& cluster,
+                                          const std::vector<std::string>& allowed);
+
+/// The order pending jobs are considered in: partition PriorityTier (higher
+/// first), priority (higher first), submit time, job id.
+struct QueueKey {
+  std::uint32_t priority_tier = 0;
+  std::uint32_t priority = 0;
+  Seconds submit_time = 0;
+  JobId id = 0;
+};
+bool goes_before(const QueueKey& a, const QueueKey& b);
+
+/// A job's priority until the multifactor plugin lands: a fixed base lowered by
+/// nice, never below 1.
+std::uint32_t job_priority(const Job& job);
+
+struct Decision {
+  std::vector<std::pair<JobId, std::vector<NodeAlloc>>> starts;
+  std::map<JobId, Reason> reasons;  ///< for every pending job that does not start
+};
+
+/// One scheduling pass: walks the pending jobs in queue order and starts what
+/// fits. Within a partition a job that does not fit blocks the ones behind it
+/// (reason Resources for it, Priority for them), as sched/builtin does.
+/// `cluster` is updated with the starts.
+Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, const Config& config,
+                  Seconds now);
+
+}  // namespace stint::sched
