@@ -1,0 +1,147 @@
+// JSON forms of the launch and result files (see launch.hpp). Keys are the
+// field names. Reading is lenient about absent fields (they keep their
+// defaults, so an older stintd's file still reads) and strict about types.
+
+#include "stepd/launch.hpp"
+
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+
+#include <stint/error.hpp>
+
+namespace stint {
+namespace {
+
+using nlohmann::json;
+
+template <typename T>
+void get_or(const json& j, const char* key, T& out) {
+  auto it = j.find(key);
+  if (it != j.end() && !it->is_null()) out = it->get<T>();
+}
+
+// Environment values and arguments are bytes, not always UTF-8; a stray byte
+// must not make the job unlaunchable, so it becomes U+FFFD instead of throwing.
+std::string dump(const json& j) { return j.dump(-1, ' ', false, json::error_handler_t::replace); }
+
+json parse_object(const std::string& text, const char* what) {
+  json j;
+  try {
+    j = json::parse(text);
+  } catch (const json::exception& e) {
+    throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
+  }
+  if (!j.is_object()) throw Error(Errc::protocol, fmt::format("malformed {}: not an object", what));
+  return j;
+}
+
+void require(const json& j, const char* key, const char* what) {
+  if (!j.contains(key)) throw Error(Errc::protocol, fmt::format("malformed {}: no {}", what, key));
+}
+
+}  // namespace
+
+std::string to_json_text(const TaskLaunch& l) {
+  json j = json::object();
+  j["job_id"] = l.job_id;
+  j["node_index"] = l.node_index;
+  j["node_name"] = l.node_name;
+  j["argv"] = l.argv;
+  json env = json::array();
+  for (const auto& [k, v] : l.env) env.push_back(json::array({k, v}));
+  j["env"] = std::move(env);
+  j["work_dir"] = l.work_dir;
+  j["stdout_path"] = l.stdout_path;
+  j["stderr_path"] = l.stderr_path;
+  j["open_append"] = l.open_append;
+  j["cpu_ids"] = l.cpu_ids;
+  j["time_limit"] = l.time_limit;
+  j["kill_wait"] = l.kill_wait;
+  j["uid"] = l.uid;
+  j["gid"] = l.gid;
+  j["result_path"] = l.result_path;
+  j["socket_path"] = l.socket_path;
+  return dump(j);
+}
+
+TaskLaunch task_launch_from_json_text(const std::string& text) {
+  constexpr const char* what = "launch file";
+  json j = parse_object(text, what);
+  require(j, "job_id", what);
+  require(j, "argv", what);
+  TaskLaunch l;
+  try {
+    get_or(j, "job_id", l.job_id);
+    get_or(j, "node_index", l.node_index);
+    get_or(j, "node_name", l.node_name);
+    get_or(j, "argv", l.argv);
+    if (auto it = j.find("env"); it != j.end() && !it->is_null()) {
+      if (!it->is_array()) throw Error(Errc::protocol, "malformed launch file: env is not a list");
+      for (const auto& pair : *it) {
+        if (!pair.is_array() || pair.size() != 2)
+          throw Error(Errc::protocol, "malformed launch file: env entry is not [name, value]");
+        l.env.emplace_back(pair[0].get<std::string>(), pair[1].get<std::string>());
+      }
+    }
+    get_or(j, "work_dir", l.work_dir);
+    get_or(j, "stdout_path", l.stdout_path);
+    get_or(j, "stderr_path", l.stderr_path);
+    get_or(j, "open_append", l.open_append);
+    get_or(j, "cpu_ids", l.cpu_ids);
+    get_or(j, "time_limit", l.time_limit);
+    get_or(j, "kill_wait", l.kill_wait);
+    get_or(j, "uid", l.uid);
+    get_or(j, "gid", l.gid);
+    get_or(j, "result_path", l.result_path);
+    get_or(j, "socket_path", l.socket_path);
+  } catch (const json::exception& e) {
+    throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
+  }
+  if (l.argv.empty()) throw Error(Errc::protocol, "malformed launch file: argv is empty");
+  return l;
+}
+
+std::string to_json_text(const TaskResult& r) {
+  json j = json::object();
+  j["job_id"] = r.job_id;
+  j["node_index"] = r.node_index;
+  j["exit_status"] = r.exit_status;
+  j["exit_signal"] = r.exit_signal;
+  j["timed_out"] = r.timed_out;
+  j["cancelled"] = r.cancelled;
+  j["launch_failed"] = r.launch_failed;
+  j["error"] = r.error;
+  j["start_time"] = r.start_time;
+  j["end_time"] = r.end_time;
+  j["user_cpu_us"] = r.user_cpu_us;
+  j["sys_cpu_us"] = r.sys_cpu_us;
+  j["max_rss_kb"] = r.max_rss_kb;
+  return dump(j);
+}
+
+TaskResult task_result_from_json_text(const std::string& text) {
+  constexpr const char* what = "result file";
+  json j = parse_object(text, what);
+  require(j, "job_id", what);
+  TaskResult r;
+  try {
+    get_or(j, "job_id", r.job_id);
+    get_or(j, "node_index", r.node_index);
+    get_or(j, "exit_status", r.exit_status);
+    get_or(j, "exit_signal", r.exit_signal);
+    get_or(j, "timed_out", r.timed_out);
+    get_or(j, "cancelled", r.cancelled);
+    get_or(j, "launch_failed", r.launch_failed);
+    get_or(j, "error", r.error);
+    get_or(j, "start_time", r.start_time);
+    get_or(j, "end_time", r.end_time);
+    get_or(j, "user_cpu_us", r.user_cpu_us);
+    get_or(j, "sys_cpu_us", r.sys_cpu_us);
+    get_or(j, "max_rss_kb", r.max_rss_kb);
+  } catch (const json::exception& e) {
+    throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
+  }
+  return r;
+}
+
+}  // namespace stint
