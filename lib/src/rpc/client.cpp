@@ -93,7 +93,7 @@ void start_daemon(const Paths& paths) {
   std::string log = paths.log_dir() + "/stintd.log";
   posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  std::vector<std::string> args = {exe, "--state-dir", paths.state_dir};
+  std::vector<std::string> args = {exe, "--detached", "--state-dir", paths.state_dir};
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

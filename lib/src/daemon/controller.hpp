@@ -1,0 +1,89 @@
+#pragma once
+// The controller's state and its operations: what stintd holds in memory (the
+// jobs that are not finished) and every change to it, each written through to
+// the store before the request that caused it is answered.
+
+#include <stint/config.hpp>
+#include <stint/model.hpp>
+#include <stint/paths.hpp>
+#include <stint/store.hpp>
+
+#include <map>
+#include <memory>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "util/clock.hpp"
+
+namespace stint::daemon {
+
+/// Who sent a request, from SO_PEERCRED.
+struct Caller {
+  std::uint32_t uid = 0;
+  std::uint32_t gid = 0;
+  std::int64_t pid = 0;
+};
+
+class Controller {
+ public:
+  Controller(Paths paths, Config config, std::unique_ptr<Store> store, const Clock& clock);
+
+  /// Handles one request and returns the reply ({"ok": true, ...}); a refused
+  /// request is thrown as stint::Error and changes nothing.
+  nlohmann::json handle(const nlohmann::json& request, const Caller& caller);
+
+  /// Loads the unfinished jobs and reconciles RUNNING ones with what is alive:
+  /// result files are collected, tasks whose stepd vanished end NODE_FAIL.
+  void recover();
+  /// Runs a scheduling pass and starts what fits.
+  void schedule();
+  /// Collects the results of ended tasks; true if any job changed.
+  bool collect();
+  /// A stepd this process started has exited (from SIGCHLD).
+  void stepd_exited(std::int64_t pid);
+
+  bool idle() const { return m_live.empty(); }
+  bool shutdown_requested() const { return m_shutdown; }
+  const Paths& paths() const { return m_paths; }
+  const Config& config() const { return m_config; }
+  Seconds now() const { return m_clock.now(); }
+
+  // Operations used by the request handlers (handlers/*.cpp).
+  Job& live_job(JobId id);  ///< throws Errc::invalid_job_id
+  Job* find_live(JobId id);
+  std::optional<Job> find_any(JobId id);  ///< live, else from the store
+  const std::map<JobId, Job>& live() const { return m_live; }
+  /// Whether `caller` may act on jobs of `uid` as their owner, or as an operator.
+  bool may_act_for(const Caller& caller, std::uint32_t uid) const;
+  bool is_operator(const Caller& caller) const;
+  /// Adds a newly accepted job: spool files first, then the database.
+  JobId add_job(Job job);
+  /// Persists a changed live job.
+  void save(const Job& job);
+  /// Ends a job in `state` (pending or running): persists it and drops it from
+  /// the live set.
+  void finish(Job& job, JobState state);
+  /// Asks the stepds of a running job to cancel it (SIGTERM; they report back).
+  void cancel_running(Job& job);
+  /// Delivers `signal` to a running job's tasks.
+  void signal_running(const Job& job, int signal);
+  void request_shutdown() { m_shutdown = true; }
+  void mark_dirty() { m_dirty = true; }
+  bool dirty() const { return m_dirty; }
+
+ private:
+  void launch(Job& job, std::vector<NodeAlloc> alloc);
+  void complete_from_results(Job& job);
+
+  Paths m_paths;
+  Config m_config;
+  std::unique_ptr<Store> m_store;
+  const Clock& m_clock;
+  std::map<JobId, Job> m_live;
+  std::uint32_t m_owner_uid = 0;  ///< owner of the state directory: its admin
+  bool m_shutdown = false;
+  bool m_dirty = true;
+};
+
+}  // namespace stint::daemon

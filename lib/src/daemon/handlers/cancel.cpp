@@ -1,0 +1,98 @@
+#include <stint/error.hpp>
+
+#include <algorithm>
+
+#include <fmt/core.h>
+
+#include "daemon/handlers/handlers.hpp"
+#include "util/proc.hpp"
+
+namespace stint::daemon {
+namespace {
+
+bool filter_matches(const Job& job, const Json& req) {
+  auto text = [&](const char* key) -> std::optional<std::string> {
+    auto it = req.find(key);
+    if (it == req.end() || !it->is_string()) return std::nullopt;
+    return it->get<std::string>();
+  };
+  if (auto u = text("user"); u && *u != job.user_name && *u != std::to_string(job.user_id))
+    return false;
+  if (auto p = text("partition"); p && *p != job.partition) return false;
+  if (auto n = text("name"); n && *n != job.spec.name) return false;
+  if (auto a = text("account"); a && *a != job.account) return false;
+  if (auto it = req.find("states"); it != req.end() && it->is_array() && !it->empty()) {
+    bool any = false;
+    for (const auto& s : *it) {
+      auto st = state_from_name(s.get<std::string>());
+      any = any || (st && *st == job.state);
+    }
+    if (!any) return false;
+  }
+  return true;
+}
+
+bool has_filter(const Json& req) {
+  for (const char* key : {"user", "partition", "name", "account", "states"}) {
+    if (req.contains(key)) return true;
+  }
+  return false;
+}
+
+// Cancels or signals one live job; the error, if it may not be.
+std::optional<Error> act(Controller& c, Job& job, int signal, const Caller& caller) {
+  if (!c.may_act_for(caller, job.user_id))
+    return Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
+  if (signal != 0) {
+    if (job.state != JobState::running)
+      return Error(Errc::job_state_invalid, "Job is pending execution");
+    c.signal_running(job, signal);
+    return std::nullopt;
+  }
+  if (job.state == JobState::pending) {
+    c.finish(job, JobState::cancelled);
+  } else {
+    c.cancel_running(job);
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Json handle_cancel(Controller& c, const Json& req, const Caller& caller) {
+  std::vector<JobId> ids = requested_ids(req);
+  int signal = req.value("signal", 0);
+  if (signal < 0 || signal > 64) throw Error(Errc::invalid_argument, "Invalid signal");
+  Json results = Json::array();
+
+  if (!ids.empty()) {
+    for (JobId id : ids) {
+      Job* job = c.find_live(id);
+      if (!job) {
+        bool ended = c.find_any(id).has_value();
+        results.push_back(job_result(
+            id, Error(ended ? Errc::job_state_invalid : Errc::invalid_job_id,
+                      std::string(errc_slurm_message(ended ? Errc::job_state_invalid
+                                                           : Errc::invalid_job_id)))));
+        continue;
+      }
+      if (!filter_matches(*job, req)) continue;
+      results.push_back(job_result(id, act(c, *job, signal, caller)));
+    }
+    return {{"results", results}};
+  }
+  if (!has_filter(req)) throw Error(Errc::invalid_job_id, "No job identification provided");
+
+  std::vector<JobId> matching;
+  for (const auto& [id, job] : c.live()) {
+    // Without a user filter, a plain user's filters reach only their own jobs.
+    if (filter_matches(job, req) && (c.is_operator(caller) || job.user_id == caller.uid))
+      matching.push_back(id);
+  }
+  for (JobId id : matching) {
+    if (Job* job = c.find_live(id)) results.push_back(job_result(id, act(c, *job, signal, caller)));
+  }
+  return {{"results", results}};
+}
+
+}  // namespace stint::daemon

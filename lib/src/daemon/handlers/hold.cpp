@@ -1,0 +1,64 @@
+#include <stint/error.hpp>
+
+#include "daemon/handlers/handlers.hpp"
+#include "sched/sched.hpp"
+
+namespace stint::daemon {
+namespace {
+
+std::optional<Error> hold_one(Controller& c, Job& job, bool user_hold, const Caller& caller) {
+  if (!c.may_act_for(caller, job.user_id))
+    return Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
+  if (job.state != JobState::pending)
+    return Error(Errc::job_state_invalid, "Job is no longer pending execution");
+  // An operator's plain hold is an admin hold, which the owner cannot release.
+  job.hold_reason =
+      user_hold || !c.is_operator(caller) ? Reason::job_held_user : Reason::job_held_admin;
+  job.reason = job.hold_reason;
+  job.priority = 0;
+  c.save(job);
+  return std::nullopt;
+}
+
+std::optional<Error> release_one(Controller& c, Job& job, const Caller& caller) {
+  if (!c.may_act_for(caller, job.user_id))
+    return Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
+  if (job.state != JobState::pending)
+    return Error(Errc::job_state_invalid, "Job is no longer pending execution");
+  if (job.hold_reason == Reason::job_held_admin && !c.is_operator(caller))
+    return Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
+  job.hold_reason = Reason::none;
+  job.reason = Reason::none;
+  job.priority = sched::job_priority(job);
+  c.save(job);
+  return std::nullopt;
+}
+
+template <typename Act>
+Json for_each_requested(Controller& c, const Json& req, Act&& act) {
+  Json results = Json::array();
+  for (JobId id : requested_ids(req)) {
+    Job* job = c.find_live(id);
+    if (!job) {
+      results.push_back(job_result(
+          id, c.find_any(id) ? Error(Errc::job_state_invalid, "Job is no longer pending execution")
+                             : Error(Errc::invalid_job_id, "Invalid job id specified")));
+      continue;
+    }
+    results.push_back(job_result(id, act(*job)));
+  }
+  return {{"results", results}};
+}
+
+}  // namespace
+
+Json handle_hold(Controller& c, const Json& req, const Caller& caller) {
+  bool user_hold = req.value("user_hold", false);
+  return for_each_requested(c, req, [&](Job& job) { return hold_one(c, job, user_hold, caller); });
+}
+
+Json handle_release(Controller& c, const Json& req, const Caller& caller) {
+  return for_each_requested(c, req, [&](Job& job) { return release_one(c, job, caller); });
+}
+
+}  // namespace stint::daemon

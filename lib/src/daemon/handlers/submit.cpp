@@ -1,0 +1,89 @@
+#include <stint/error.hpp>
+
+#include <algorithm>
+
+#include <fmt/core.h>
+
+#include "daemon/handlers/handlers.hpp"
+#include "model/json.hpp"
+#include "sched/sched.hpp"
+#include "util/proc.hpp"
+
+namespace stint::daemon {
+namespace {
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    std::size_t end = s.find(',', start);
+    if (end == std::string::npos) end = s.size();
+    out.push_back(s.substr(start, end - start));
+    start = end + 1;
+  }
+  return out;
+}
+
+const PartitionConfig& resolve_partition(const Config& config, const JobSpec& spec) {
+  if (!spec.partition || spec.partition->empty()) {
+    const PartitionConfig* p = config.default_partition();
+    if (!p) throw Error(Errc::invalid_partition, "No partition specified or system default partition");
+    return *p;
+  }
+  const PartitionConfig* first = nullptr;
+  for (const auto& name : split_commas(*spec.partition)) {
+    const PartitionConfig* p = config.find_partition(name);
+    if (!p) throw Error(Errc::invalid_partition, fmt::format("invalid partition specified: {}", name));
+    if (!first) first = p;
+  }
+  return *first;
+}
+
+}  // namespace
+
+// The message of an Error thrown here is the detail line sbatch prints before
+// "Batch job submission failed: <Slurm's text for the code>"; it is empty when
+// Slurm prints only that line.
+Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
+  Job job;
+  job.spec = job_spec_from_json(req.at("spec"));
+  const JobSpec& spec = job.spec;
+  if (spec.script.empty()) throw Error(Errc::batch_script_invalid, "Batch script is empty!");
+  if (spec.script.rfind("#!", 0) != 0)
+    throw Error(Errc::batch_script_invalid,
+                "This does not look like a batch script.  The first line must start with #! "
+                "followed by the path to an interpreter.");
+
+  const Config& config = c.config();
+  const PartitionConfig& part = resolve_partition(config, spec);
+  std::vector<NodeDef> nodes = config.partition_nodes(part);
+  job.partition = part.id;
+  job.req = sched::make_request(spec, nodes, config);
+  if (auto refusal = sched::never_fits(job.req, nodes)) throw *refusal;
+
+  if (spec.qos && !spec.qos->empty() && *spec.qos != "normal")
+    throw Error(Errc::invalid_qos, "");
+  if (spec.nice < 0 && !c.is_operator(caller))
+    throw Error(Errc::access_denied, "Nice value must be non-negative for non-privileged users");
+
+  job.user_id = caller.uid;
+  job.group_id = caller.gid;
+  job.user_name = proc::user_name(caller.uid);
+  job.account = spec.account.value_or(job.user_name);
+  job.qos = "normal";
+  job.time_limit = spec.time_limit ? *spec.time_limit
+                                   : part.default_time.value_or(part.max_time);
+  if (job.spec.name.empty()) job.spec.name = "sbatch";
+  job.submit_time = c.now();
+  job.eligible_time = job.submit_time;
+  job.state = JobState::pending;
+  job.reason = Reason::none;
+  if (spec.hold) job.hold_reason = Reason::job_held_user;
+  job.priority = spec.hold ? 0 : sched::job_priority(job);
+
+  if (req.value("test_only", false)) return {{"job_id", 0}, {"test_only", true}};
+  JobId id = c.add_job(std::move(job));
+  return {{"job_id", id}};
+}
+
+}  // namespace stint::daemon

@@ -1,0 +1,139 @@
+#include "daemon/job_env.hpp"
+
+#include <stint/parse.hpp>
+
+#include <algorithm>
+
+#include <fmt/core.h>
+
+namespace stint::daemon {
+namespace {
+
+void set(Environment& env, const std::string& key, std::string value) {
+  for (auto& [k, v] : env) {
+    if (k == key) {
+      v = std::move(value);
+      return;
+    }
+  }
+  env.emplace_back(key, std::move(value));
+}
+
+std::string join_ids(const std::vector<std::uint32_t>& ids) {
+  std::string out;
+  for (auto id : ids) {
+    if (!out.empty()) out += ',';
+    out += std::to_string(id);
+  }
+  return out;
+}
+
+// Slurm's compressed per-node counts: "2(x3),1".
+std::string per_node_counts(const std::vector<std::uint32_t>& counts) {
+  std::string out;
+  for (std::size_t i = 0; i < counts.size();) {
+    std::size_t j = i;
+    while (j < counts.size() && counts[j] == counts[i]) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(counts[i]);
+    if (j - i > 1) out += fmt::format("(x{})", j - i);
+    i = j;
+  }
+  return out;
+}
+
+std::string absolute_in(const std::string& dir, const std::string& path) {
+  if (!path.empty() && path.front() == '/') return path;
+  return dir + "/" + path;
+}
+
+}  // namespace
+
+std::string work_dir(const Job& job) {
+  if (!job.spec.work_dir.empty()) return absolute_in(job.spec.submit_dir, job.spec.work_dir);
+  return job.spec.submit_dir.empty() ? "/" : job.spec.submit_dir;
+}
+
+std::pair<std::string, std::string> output_paths(const Job& job) {
+  parse::PatternValues v;
+  v.job_id = job.id;
+  v.array_job_id = job.id;
+  v.job_name = job.spec.name;
+  v.user = job.user_name;
+  v.node = job.alloc.empty() ? std::string() : job.alloc.front().node;
+  std::string dir = work_dir(job);
+  std::string out_pattern =
+      job.spec.stdout_pattern.empty() ? std::string("slurm-%j.out") : job.spec.stdout_pattern;
+  std::string out = absolute_in(dir, parse::expand_pattern(out_pattern, v));
+  std::string err = job.spec.stderr_pattern.empty()
+                        ? out
+                        : absolute_in(dir, parse::expand_pattern(job.spec.stderr_pattern, v));
+  return {out, err};
+}
+
+Environment job_environment(const Job& job, const Config& config, std::uint32_t node_index,
+                            const std::string& submit_host) {
+  Environment env = job.spec.environment;
+  const NodeAlloc& here = job.alloc.at(node_index);
+  std::string nodelist = parse::compress_hostlist(job.node_names());
+  std::vector<std::uint32_t> cpus, tasks;
+  for (const auto& a : job.alloc) {
+    cpus.push_back(a.cpus);
+    tasks.push_back(a.tasks);
+  }
+  std::string id = std::to_string(job.id);
+
+  set(env, "SLURM_JOB_ID", id);
+  set(env, "SLURM_JOBID", id);
+  set(env, "SLURM_JOB_NAME", job.spec.name);
+  set(env, "SLURM_JOB_USER", job.user_name);
+  set(env, "SLURM_JOB_UID", std::to_string(job.user_id));
+  set(env, "SLURM_JOB_GID", std::to_string(job.group_id));
+  set(env, "SLURM_JOB_PARTITION", job.partition);
+  set(env, "SLURM_JOB_ACCOUNT", job.account);
+  set(env, "SLURM_JOB_QOS", job.qos);
+  set(env, "SLURM_CLUSTER_NAME", config.cluster_name);
+  set(env, "SLURM_JOB_NODELIST", nodelist);
+  set(env, "SLURM_NODELIST", nodelist);
+  set(env, "SLURM_JOB_NUM_NODES", std::to_string(job.alloc.size()));
+  set(env, "SLURM_NNODES", std::to_string(job.alloc.size()));
+  set(env, "SLURM_JOB_CPUS_PER_NODE", per_node_counts(cpus));
+  set(env, "SLURM_TASKS_PER_NODE", per_node_counts(tasks));
+  set(env, "SLURM_NTASKS", std::to_string(job.req.tasks));
+  set(env, "SLURM_NPROCS", std::to_string(job.req.tasks));
+  if (job.spec.cpus_per_task) set(env, "SLURM_CPUS_PER_TASK", std::to_string(job.req.cpus_per_task));
+  if (job.spec.ntasks_per_node)
+    set(env, "SLURM_NTASKS_PER_NODE", std::to_string(*job.spec.ntasks_per_node));
+  set(env, "SLURM_CPUS_ON_NODE", std::to_string(here.cpus));
+  if (job.spec.mem_per_cpu_mb) {
+    set(env, "SLURM_MEM_PER_CPU", std::to_string(*job.spec.mem_per_cpu_mb));
+  } else {
+    set(env, "SLURM_MEM_PER_NODE", std::to_string(here.mem_mb));
+  }
+  set(env, "SLURM_SUBMIT_DIR", job.spec.submit_dir);
+  set(env, "SLURM_SUBMIT_HOST", job.spec.submit_host.empty() ? submit_host : job.spec.submit_host);
+  set(env, "SLURM_PROCID", "0");
+  set(env, "SLURM_NODEID", std::to_string(node_index));
+  set(env, "SLURM_LOCALID", "0");
+  set(env, "SLURM_GTIDS", "0");
+  set(env, "SLURMD_NODENAME", here.node);
+  set(env, "SLURM_TOPOLOGY_ADDR", here.node);
+  set(env, "SLURM_TOPOLOGY_ADDR_PATTERN", "node");
+  set(env, "SLURM_PRIO_PROCESS", "0");
+  set(env, "ENVIRONMENT", "BATCH");
+  if (!here.gpu_ids.empty()) {
+    std::string ids = join_ids(here.gpu_ids);
+    set(env, "SLURM_GPUS_ON_NODE", std::to_string(here.gpu_ids.size()));
+    set(env, "SLURM_JOB_GPUS", ids);
+    set(env, "GPU_DEVICE_ORDINAL", ids);
+    set(env, "CUDA_VISIBLE_DEVICES", ids);
+  } else {
+    // A job without GPUs must not see the submitter's GPUs either.
+    env.erase(std::remove_if(env.begin(), env.end(),
+                             [](const auto& kv) { return kv.first == "CUDA_VISIBLE_DEVICES"; }),
+              env.end());
+  }
+  return env;
+}
+
+}  // namespace stint::daemon

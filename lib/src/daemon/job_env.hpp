@@ -1,0 +1,28 @@
+#pragma once
+// What a batch job finds in its environment and where its output goes.
+
+#include <stint/config.hpp>
+#include <stint/model.hpp>
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace stint::daemon {
+
+using Environment = std::vector<std::pair<std::string, std::string>>;
+
+/// The job's environment on node `node_index` of its allocation: what was
+/// exported at submit, then Slurm's variables (SLURM_JOB_ID ... and
+/// CUDA_VISIBLE_DEVICES for the allocated GPUs), which win over exported ones.
+Environment job_environment(const Job& job, const Config& config, std::uint32_t node_index,
+                            const std::string& submit_host);
+
+/// The absolute output and error paths of a job: its patterns (default
+/// slurm-%j.out) expanded, relative ones taken from the working directory.
+std::pair<std::string, std::string> output_paths(const Job& job);
+
+/// The job's working directory: -D, else the directory it was submitted from.
+std::string work_dir(const Job& job);
+
+}  // namespace stint::daemon

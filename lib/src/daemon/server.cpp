@@ -1,0 +1,201 @@
+#include "daemon/server.hpp"
+
+#include <stint/config.hpp>
+#include <stint/error.hpp>
+
+#include <cerrno>
+#include <chrono>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/file.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "daemon/controller.hpp"
+#include "daemon/log.hpp"
+#include "rpc/client.hpp"
+
+namespace stint::daemon {
+namespace {
+
+class UniqueFd {
+ public:
+  explicit UniqueFd(int fd = -1) : m_fd(fd) {}
+  ~UniqueFd() {
+    if (m_fd >= 0) ::close(m_fd);
+  }
+  UniqueFd(const UniqueFd&) = delete;
+  UniqueFd& operator=(const UniqueFd&) = delete;
+  int get() const { return m_fd; }
+
+ private:
+  int m_fd;
+};
+
+// Holds <state>/stintd.lock for the life of the process: one stintd per state
+// directory. The lock goes with the process, however it ends.
+int take_lock(const Paths& paths) {
+  int fd = ::open(paths.lock().c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0) throw Error(Errc::io, fmt::format("Unable to open {}: {}", paths.lock(), std::strerror(errno)));
+  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    ::close(fd);
+    return -1;
+  }
+  std::string pid = std::to_string(::getpid()) + "\n";
+  if (::ftruncate(fd, 0) == 0) {
+    [[maybe_unused]] auto n = ::write(fd, pid.data(), pid.size());
+  }
+  return fd;
+}
+
+int listen_on(const std::string& path) {
+  sockaddr_un addr{};
+  addr.sun_family = AF_UNIX;
+  if (path.size() >= sizeof addr.sun_path) throw Error(Errc::io, "socket path too long: " + path);
+  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
+  int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+  if (fd < 0) throw Error(Errc::io, fmt::format("socket: {}", std::strerror(errno)));
+  // We hold the lock, so a socket file left here belongs to a dead stintd.
+  ::unlink(path.c_str());
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd, 128) != 0) {
+    int saved = errno;
+    ::close(fd);
+    throw Error(Errc::io, fmt::format("Unable to listen on {}: {}", path, std::strerror(saved)));
+  }
+  // A system stintd serves every user (each request is authorised by its
+  // peer's uid); a personal one only its owner.
+  ::chmod(path.c_str(), ::getuid() == 0 ? 0666 : 0600);
+  return fd;
+}
+
+void serve_connection(Controller& controller, int fd) {
+  timeval timeout{5, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
+  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
+  ucred cred{};
+  socklen_t len = sizeof cred;
+  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return;
+  Caller caller{cred.uid, cred.gid, cred.pid};
+  nlohmann::json reply;
+  try {
+    auto text = rpc::read_frame(fd);
+    if (!text) return;
+    nlohmann::json request;
+    try {
+      request = nlohmann::json::parse(*text);
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(Errc::protocol, fmt::format("malformed request: {}", e.what()));
+    }
+    reply = controller.handle(request, caller);
+  } catch (const Error& e) {
+    reply = {{"ok", false}, {"error", std::string(errc_name(e.code()))}, {"message", e.what()}};
+  } catch (const std::exception& e) {
+    log_error("request failed: {}", e.what());
+    reply = {{"ok", false}, {"error", "internal"}, {"message", e.what()}};
+  }
+  try {
+    rpc::write_frame(fd, reply.dump());
+  } catch (const Error& e) {
+    log_error("reply not sent: {}", e.what());
+  }
+}
+
+void reap_children(Controller& controller) {
+  for (;;) {
+    int status = 0;
+    pid_t pid = ::waitpid(-1, &status, WNOHANG);
+    if (pid <= 0) break;
+    controller.stepd_exited(pid);
+  }
+}
+
+}  // namespace
+
+int serve(const Paths& paths, const ServerOptions& options) {
+  ensure_state_dir(paths);
+  UniqueFd lock(take_lock(paths));
+  if (lock.get() < 0) {
+    log_info("another stintd serves {}", paths.state_dir);
+    return 0;
+  }
+
+  Config config;
+  try {
+    config = load_or_init_config(paths.state_dir);
+  } catch (const Error& e) {
+    log_error("{}", e.what());
+    fmt::print(stderr, "stintd: error: {}\n", e.what());
+    return 1;
+  }
+  Seconds idle_exit = options.idle_exit.value_or(config.daemon_idle_exit());
+  SystemClock clock;
+  Controller controller(paths, std::move(config), Store::open(paths.db(), Store::Mode::read_write),
+                        clock);
+  controller.recover();
+
+  sigset_t mask;
+  sigemptyset(&mask);
+  for (int s : {SIGTERM, SIGINT, SIGCHLD, SIGHUP}) sigaddset(&mask, s);
+  ::sigprocmask(SIG_BLOCK, &mask, nullptr);
+  UniqueFd signals(::signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK));
+  std::signal(SIGPIPE, SIG_IGN);
+
+  UniqueFd listener(listen_on(paths.socket()));
+  log_info("stintd {} serving {}", ::getpid(), paths.state_dir);
+  controller.schedule();
+
+  using SteadyClock = std::chrono::steady_clock;
+  auto last_pass = SteadyClock::now();
+  auto idle_since = SteadyClock::now();
+  bool stop = false;
+  while (!stop && !controller.shutdown_requested()) {
+    pollfd fds[2] = {{listener.get(), POLLIN, 0}, {signals.get(), POLLIN, 0}};
+    int n = ::poll(fds, 2, 1000);
+    if (n < 0 && errno != EINTR) {
+      log_error("poll: {}", std::strerror(errno));
+      break;
+    }
+    if (fds[1].revents & POLLIN) {
+      signalfd_siginfo info{};
+      while (::read(signals.get(), &info, sizeof info) == sizeof info) {
+        if (info.ssi_signo == SIGCHLD) {
+          reap_children(controller);
+        } else if (info.ssi_signo == SIGTERM || info.ssi_signo == SIGINT) {
+          log_info("signal {}: stopping; running jobs keep running", info.ssi_signo);
+          stop = true;
+        }
+      }
+    }
+    if (fds[0].revents & POLLIN) {
+      for (;;) {
+        UniqueFd conn(::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
+        if (conn.get() < 0) break;
+        serve_connection(controller, conn.get());
+        idle_since = SteadyClock::now();
+      }
+    }
+    auto now = SteadyClock::now();
+    bool periodic = now - last_pass >= std::chrono::seconds(1);
+    if (controller.dirty() || periodic) {
+      controller.collect();
+      controller.schedule();
+      last_pass = now;
+    }
+    if (!controller.idle()) idle_since = now;
+    if (idle_exit > 0 && now - idle_since >= std::chrono::seconds(idle_exit)) {
+      log_info("idle for {} s: exiting", idle_exit);
+      break;
+    }
+  }
+  ::unlink(paths.socket().c_str());
+  log_info("stintd {} stopped", ::getpid());
+  return 0;
+}
+
+}  // namespace stint::daemon
