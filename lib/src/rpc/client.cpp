@@ -10,10 +10,13 @@
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/wait.h>
 #include <thread>
 #include <unistd.h>
 
 #include <fmt/core.h>
+
+#include "util/fs.hpp"
 
 extern char** environ;
 
@@ -79,7 +82,27 @@ int try_connect(const std::string& socket_path) {
   return fd;
 }
 
-void start_daemon(const Paths& paths) {
+// The last line stintd wrote to its log, to explain why it did not start.
+std::string last_log_error(const Paths& paths) {
+  std::string last;
+  try {
+    std::string text = fs::read_file(paths.log_dir() + "/stintd.log");
+    std::size_t end = text.size();
+    while (end > 0) {
+      std::size_t start = text.rfind('\n', end - 1);
+      start = start == std::string::npos ? 0 : start + 1;
+      std::string line = text.substr(start, end - start);
+      if (auto pos = line.find("stintd: error: "); pos != std::string::npos)
+        return line.substr(pos + 15);
+      if (start == 0) break;
+      end = start - 1;
+    }
+  } catch (const Error&) {
+  }
+  return last;
+}
+
+pid_t start_daemon(const Paths& paths) {
   ensure_state_dir(paths);
   std::string exe = find_helper("stintd");
   posix_spawnattr_t attr;
@@ -104,6 +127,7 @@ void start_daemon(const Paths& paths) {
   if (rc != 0)
     throw Error(Errc::daemon_unavailable,
                 fmt::format("Unable to start stintd ({}): {}", exe, std::strerror(rc)));
+  return pid;
 }
 
 int connect_or_start(const Paths& paths, AutoStart autostart) {
@@ -113,13 +137,26 @@ int connect_or_start(const Paths& paths, AutoStart autostart) {
     throw Error(Errc::daemon_unavailable,
                 fmt::format("Unable to contact stintd at {}: {}", paths.socket(),
                             std::strerror(errno)));
-  start_daemon(paths);
+  pid_t pid = start_daemon(paths);
   // stintd binds its socket once its state is loaded; wait for that, bounded.
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
   auto pause = std::chrono::milliseconds(1);
+  bool exited = false;
   while (std::chrono::steady_clock::now() < deadline) {
     fd = try_connect(paths.socket());
     if (fd >= 0) return fd;
+    int status = 0;
+    if (!exited && ::waitpid(pid, &status, WNOHANG) == pid) {
+      exited = true;
+      // Exit 0 means another stintd won the race to the lock: keep waiting for it.
+      if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+        std::string why = last_log_error(paths);
+        throw Error(Errc::daemon_unavailable,
+                    why.empty() ? fmt::format("stintd did not start; see {}/stintd.log",
+                                              paths.log_dir())
+                                : why);
+      }
+    }
     std::this_thread::sleep_for(pause);
     pause = std::min(pause * 2, std::chrono::milliseconds(100));
   }
