@@ -1,0 +1,5 @@
+#!/bin/bash
+#SBATCH --job-name=fails
+#SBATCH --time=1
+echo "this job exits with status 3"
+exit 3

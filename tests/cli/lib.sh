@@ -1,0 +1,113 @@
+# Shared by the end-to-end tests: each test sources this, gets its own state
+# directory and working directory, and stops the stintd it started on exit.
+# Tests use the real binaries from $STINT_BIN, as a user would.
+set -euo pipefail
+
+: "${STINT_BIN:?STINT_BIN must name the folder with the built binaries}"
+export PATH="$STINT_BIN:$PATH"
+TEST_NAME=$(basename "$0" .sh)
+TEST_ROOT=$(mktemp -d "${TMPDIR:-/tmp}/stint-$TEST_NAME-XXXXXX")
+export STINT_STATE_DIR="$TEST_ROOT/state"
+WORK="$TEST_ROOT/work"
+mkdir -p "$STINT_STATE_DIR" "$WORK"
+chmod 700 "$STINT_STATE_DIR"
+cd "$WORK"
+
+stop_stintd() {
+  local pid
+  if [ -f "$STINT_STATE_DIR/stintd.lock" ]; then
+    pid=$(cat "$STINT_STATE_DIR/stintd.lock" 2>/dev/null || true)
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+      kill -TERM "$pid" 2>/dev/null || true
+      for _ in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+      kill -KILL "$pid" 2>/dev/null || true
+    fi
+  fi
+}
+
+cleanup() {
+  local rc=$?
+  # Jobs outlive stintd by design; a test's jobs must not outlive the test.
+  scancel --me >/dev/null 2>&1 || true
+  stop_stintd
+  pkill -KILL -f "stint-stepd $STINT_STATE_DIR/" 2>/dev/null || true
+  if [ $rc -ne 0 ]; then
+    echo "--- $TEST_NAME failed (exit $rc); stintd log:" >&2
+    tail -n 40 "$STINT_STATE_DIR/log/stintd.log" 2>/dev/null >&2 || true
+    tail -n 20 "$STINT_STATE_DIR/log/stepd.log" 2>/dev/null >&2 || true
+  fi
+  rm -rf "$TEST_ROOT"
+  exit $rc
+}
+trap cleanup EXIT
+
+# A small fixed cluster so tests do not depend on this machine's shape.
+write_config() {
+  cat >"$STINT_STATE_DIR/stint.yaml"
+}
+
+default_config() {
+  write_config <<'YAML'
+cluster_name: test
+node_pools:
+  - id: n
+    count: 2
+    cpus: 4
+    memory: 4G
+    gpus: 2
+partitions:
+  - id: debug
+    node_pool_ids: [n]
+    max_time: "1:00:00"
+config:
+  KillWait: "2"
+YAML
+}
+
+fail() {
+  echo "FAIL: $*" >&2
+  exit 1
+}
+
+# wait_for SECONDS COMMAND...: runs COMMAND until it succeeds or the deadline passes.
+wait_for() {
+  local limit=$1
+  shift
+  local deadline=$((SECONDS + limit))
+  while ! "$@" >/dev/null 2>&1; do
+    if [ $SECONDS -ge $deadline ]; then
+      fail "timed out after ${limit}s waiting for: $*"
+    fi
+    sleep 0.05
+  done
+}
+
+# The state of a job as sacct reports it (first line, no header).
+job_state() {
+  sacct -n -X -P -o State -j "$1" | head -n 1 | awk '{print $1}'
+}
+
+job_ended() {
+  case "$(job_state "$1")" in
+    COMPLETED|FAILED|CANCELLED*|TIMEOUT|NODE_FAIL|OUT_OF_MEMORY|PREEMPTED) return 0 ;;
+    *) return 1 ;;
+  esac
+}
+
+# expect_eq WHAT EXPECTED ACTUAL
+expect_eq() {
+  if [ "$2" != "$3" ]; then
+    fail "$1: expected '$2', got '$3'"
+  fi
+}
+
+expect_contains() {
+  case "$2" in
+    *"$3"*) ;;
+    *) fail "$1: expected to contain '$3', got: $2" ;;
+  esac
+}
+
+submit() {
+  sbatch --parsable "$@"
+}
