@@ -1,0 +1,295 @@
+#include "stepd/spawn.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <grp.h>
+#include <pwd.h>
+#include <sched.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <stint/error.hpp>
+
+namespace stint::stepd::detail {
+namespace {
+
+// Who the task runs as. Only a stepd running as root can switch; a personal
+// stintd runs jobs as its own user and the launch's uid/gid are then moot.
+struct Credentials {
+  bool change = false;
+  uid_t uid = 0;
+  gid_t gid = 0;
+  std::vector<gid_t> groups;  ///< supplementary groups of the user
+};
+
+Credentials credentials_for(const TaskLaunch& l) {
+  Credentials c;
+  if (::geteuid() != 0) return c;
+  if (l.uid == ::geteuid() && l.gid == ::getegid()) return c;
+  c.change = true;
+  c.uid = l.uid;
+  c.gid = l.gid;
+  // Like initgroups(3), but resolved here, before fork, where allocating is fine.
+  std::vector<char> buf(16384);
+  passwd pw{};
+  passwd* found = nullptr;
+  if (::getpwuid_r(c.uid, &pw, buf.data(), buf.size(), &found) == 0 && found) {
+    int n = 64;
+    c.groups.resize(static_cast<std::size_t>(n));
+    if (::getgrouplist(pw.pw_name, c.gid, c.groups.data(), &n) < 0) {
+      c.groups.resize(static_cast<std::size_t>(n));
+      ::getgrouplist(pw.pw_name, c.gid, c.groups.data(), &n);
+    }
+    c.groups.resize(static_cast<std::size_t>(std::max(n, 0)));
+  }
+  if (c.groups.empty()) c.groups.push_back(c.gid);
+  return c;
+}
+
+// Takes on the user's effective ids while opening their files, so that the
+// files belong to them and permissions are checked as for them (as slurmstepd
+// does with its temporary privilege drop). Restores root's on destruction.
+class EffectiveUser {
+ public:
+  explicit EffectiveUser(const Credentials& c) {
+    if (!c.change) return;
+    int n = ::getgroups(0, nullptr);
+    m_groups.resize(static_cast<std::size_t>(std::max(n, 0)));
+    if (n > 0) ::getgroups(n, m_groups.data());
+    m_gid = ::getegid();
+    m_active = true;
+    if (::setgroups(c.groups.size(), c.groups.data()) != 0 || ::setegid(c.gid) != 0 ||
+        ::seteuid(c.uid) != 0) {
+      int saved = errno;
+      restore();
+      throw Error(Errc::io, fmt::format("Unable to act as uid {} gid {}: {}", c.uid, c.gid,
+                                        std::strerror(saved)));
+    }
+  }
+  ~EffectiveUser() { restore(); }
+  EffectiveUser(const EffectiveUser&) = delete;
+  EffectiveUser& operator=(const EffectiveUser&) = delete;
+
+ private:
+  void restore() noexcept {
+    if (!m_active) return;
+    m_active = false;
+    // Order matters: only with euid 0 again may the gid and groups be restored.
+    (void)!::seteuid(0);
+    (void)!::setegid(m_gid);
+    (void)!::setgroups(m_groups.size(), m_groups.data());
+  }
+
+  bool m_active = false;
+  gid_t m_gid = 0;
+  std::vector<gid_t> m_groups;
+};
+
+// Moves a descriptor above 0..2 so that dup2 onto the standard descriptors in
+// the child can never clobber another source (stepd may have been started
+// with some of them closed).
+Fd above_stdio(int fd) {
+  if (fd >= 3) return Fd(fd);
+  int moved = ::fcntl(fd, F_DUPFD_CLOEXEC, 3);
+  int saved = errno;
+  ::close(fd);
+  if (moved < 0) throw Error(Errc::io, fmt::format("fcntl: {}", std::strerror(saved)));
+  return Fd(moved);
+}
+
+std::string resolve(const std::string& path, const std::string& work_dir) {
+  if (path.empty()) return "/dev/null";
+  if (path.front() == '/' || work_dir.empty()) return path;
+  return work_dir + "/" + path;
+}
+
+Fd open_output(const std::string& path, bool append, const char* which) {
+  int flags = O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+  int fd = ::open(path.c_str(), flags, 0644);
+  if (fd < 0)
+    throw Error(Errc::io,
+                fmt::format("Could not open {} file {}: {}", which, path, std::strerror(errno)));
+  return above_stdio(fd);
+}
+
+// Everything the child needs, built before fork: after fork the child only
+// makes system calls on these (no allocation, no locks).
+struct ChildPlan {
+  std::vector<std::string> env_strings;
+  std::vector<char*> argv;
+  std::vector<char*> envp;
+  const char* path = nullptr;
+  const char* work_dir = nullptr;  ///< null: stay where stepd is
+  std::string chdir_warning;       ///< "<prefix>couldn't chdir to `<dir>': "
+  Credentials creds;
+  bool bind = false;
+  cpu_set_t cpus{};
+  int stdin_fd = -1;
+  int out_fd = -1;
+  int err_fd = -1;
+  int report_fd = -1;
+};
+
+void write_str(int fd, const char* s) { (void)!::write(fd, s, std::strlen(s)); }
+
+[[noreturn]] void child_fail(const ChildPlan& p, LaunchStage stage, int err) {
+  LaunchFailure f{stage, err};
+  // Smaller than PIPE_BUF: written whole or not at all.
+  (void)!::write(p.report_fd, &f, sizeof f);
+  // slurmstepd exits with errno when execve fails; keep that.
+  ::_exit(stage == LaunchStage::exec ? err : 1);
+}
+
+void mark_fds_cloexec(int report_fd) {
+  if (::close_range(3, ~0U, CLOSE_RANGE_CLOEXEC) == 0) return;
+  // Kernels before 5.11 lack the flag: close all but the report pipe instead.
+  if (report_fd > 3) ::close_range(3, static_cast<unsigned>(report_fd) - 1, 0);
+  ::close_range(static_cast<unsigned>(report_fd) + 1, ~0U, 0);
+}
+
+[[noreturn]] void child_main(const ChildPlan& p) noexcept {
+  // Its own process group, so that killpg reaches the task and all it starts.
+  ::setpgid(0, 0);
+  // The task starts as from a shell: default dispositions, nothing blocked
+  // (stepd blocks the signals it reads, and its parent may have ignored some).
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  for (int s = 1; s < NSIG; ++s) {
+    if (s != SIGKILL && s != SIGSTOP) ::sigaction(s, &dfl, nullptr);
+  }
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+
+  if (::dup2(p.stdin_fd, 0) < 0 || ::dup2(p.out_fd, 1) < 0 || ::dup2(p.err_fd, 2) < 0)
+    child_fail(p, LaunchStage::stdio, errno);
+
+  if (p.creds.change) {
+    if (::setgroups(p.creds.groups.size(), p.creds.groups.data()) != 0 ||
+        ::setgid(p.creds.gid) != 0 || ::setuid(p.creds.uid) != 0)
+      child_fail(p, LaunchStage::credentials, errno);
+  }
+
+  // Slurm's choice, kept: a missing working directory is an error line in the
+  // job's output and the task runs in /tmp; only a missing /tmp fails it.
+  if (p.work_dir && ::chdir(p.work_dir) != 0) {
+    int err = errno;
+    write_str(2, p.chdir_warning.c_str());
+    write_str(2, std::strerror(err));
+    write_str(2, ": going to /tmp instead\n");
+    if (::chdir("/tmp") != 0) child_fail(p, LaunchStage::chdir, errno);
+  }
+
+  // Binding is placement, not correctness: a failure (the cpuset changed under
+  // us) leaves the task unbound rather than failing it.
+  if (p.bind) ::sched_setaffinity(0, sizeof p.cpus, &p.cpus);
+
+  mark_fds_cloexec(p.report_fd);
+  ::execve(p.path, p.argv.data(), p.envp.data());
+  child_fail(p, LaunchStage::exec, errno);
+}
+
+std::vector<int> allowed_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::vector<int> cpus;
+  if (::sched_getaffinity(0, sizeof set, &set) != 0) return cpus;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &set)) cpus.push_back(c);
+  }
+  return cpus;
+}
+
+}  // namespace
+
+void Fd::reset(int fd) {
+  if (m_fd >= 0) ::close(m_fd);
+  m_fd = fd;
+}
+
+OutputFiles open_output_files(const TaskLaunch& l) {
+  Credentials creds = credentials_for(l);
+  EffectiveUser as_user(creds);
+  OutputFiles files;
+  std::string out = resolve(l.stdout_path, l.work_dir);
+  std::string err = l.stderr_path.empty() ? out : resolve(l.stderr_path, l.work_dir);
+  files.out = open_output(out, l.open_append, "stdout");
+  if (err != out) files.err = open_output(err, l.open_append, "stderr");
+  return files;
+}
+
+std::vector<int> fold_cpus(const std::vector<std::uint32_t>& cpu_ids) {
+  std::vector<int> real;
+  if (cpu_ids.empty()) return real;
+  std::vector<int> allowed = allowed_cpus();
+  if (allowed.empty()) return real;
+  for (auto id : cpu_ids) real.push_back(allowed[id % allowed.size()]);
+  std::sort(real.begin(), real.end());
+  real.erase(std::unique(real.begin(), real.end()), real.end());
+  return real;
+}
+
+Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files) {
+  if (l.argv.empty()) throw Error(Errc::internal, "no program to run");
+  ChildPlan p;
+  for (const auto& [k, v] : l.env) p.env_strings.push_back(k + "=" + v);
+  std::vector<std::string> args = l.argv;
+  for (auto& a : args) p.argv.push_back(a.data());
+  p.argv.push_back(nullptr);
+  for (auto& e : p.env_strings) p.envp.push_back(e.data());
+  p.envp.push_back(nullptr);
+  p.path = args.front().c_str();
+  if (!l.work_dir.empty()) p.work_dir = l.work_dir.c_str();
+  p.chdir_warning =
+      fmt::format("slurmstepd-{}: error: couldn't chdir to `{}': ", l.node_name, l.work_dir);
+  p.creds = credentials_for(l);
+  if (std::vector<int> cpus = fold_cpus(l.cpu_ids); !cpus.empty()) {
+    p.bind = true;
+    CPU_ZERO(&p.cpus);
+    for (int c : cpus) CPU_SET(c, &p.cpus);
+  }
+  Fd dev_null(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+  if (!dev_null) throw Error(Errc::io, fmt::format("/dev/null: {}", std::strerror(errno)));
+  dev_null = above_stdio(dev_null.release());
+  p.stdin_fd = dev_null.get();
+  p.out_fd = files.out.get();
+  p.err_fd = files.err_fd();
+
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
+    throw Error(Errc::io, fmt::format("pipe: {}", std::strerror(errno)));
+  Fd report(pipe_fds[0]);
+  Fd report_w(pipe_fds[1]);
+  p.report_fd = report_w.get();
+
+  pid_t pid = ::fork();
+  if (pid < 0) throw Error(Errc::io, fmt::format("fork: {}", std::strerror(errno)));
+  if (pid == 0) child_main(p);
+  // The parent sets the group too: a signal sent to the group before the
+  // child got to run its own setpgid must not miss it (the shells' old race).
+  // It fails harmlessly once the child has exec'd.
+  ::setpgid(pid, pid);
+  return Spawned{pid, std::move(report)};
+}
+
+std::string describe(const TaskLaunch& l, const LaunchFailure& f) {
+  const char* reason = std::strerror(f.err);
+  switch (f.stage) {
+    case LaunchStage::stdio:
+      return fmt::format("Unable to set up standard input and output: {}", reason);
+    case LaunchStage::credentials:
+      return fmt::format("Unable to switch to uid {} gid {}: {}", l.uid, l.gid, reason);
+    case LaunchStage::chdir:
+      return fmt::format("couldn't chdir to /tmp either. dying.");
+    case LaunchStage::exec:
+      return fmt::format("execve(): {}: {}", l.argv.empty() ? "" : l.argv.front(), reason);
+  }
+  return fmt::format("launch failed: {}", reason);
+}
+
+}  // namespace stint::stepd::detail

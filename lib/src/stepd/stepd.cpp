@@ -1,0 +1,153 @@
+// stint-stepd's entry point, the result file and the report to stintd.
+
+#include "stepd/stepd.hpp"
+
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <exception>
+
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <nlohmann/json.hpp>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <stint/error.hpp>
+#include <stint/tools.hpp>
+
+#include "rpc/client.hpp"
+#include "stepd/spawn.hpp"
+#include "util/clock.hpp"
+#include "util/fs.hpp"
+
+namespace stint {
+namespace stepd {
+namespace {
+
+// stintd answers task_done at once; one that does not within this long is
+// stuck, and the result file is already in place for it to find.
+constexpr int k_notify_timeout_s = 2;
+
+// Lines for stepd's own log (stderr, which stintd points at
+// <state>/log/stepd-<jobid>.log), not for the job's output.
+template <typename... Args>
+void log(fmt::format_string<Args...> format, Args&&... args) {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::localtime_r(&t, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+  fmt::print(stderr, "[{}] stint-stepd[{}]: {}\n", stamp, ::getpid(),
+             fmt::format(format, std::forward<Args>(args)...));
+  std::fflush(stderr);
+}
+
+std::string describe_end(const TaskResult& r) {
+  if (r.launch_failed) return fmt::format("launch failed: {}", r.error);
+  std::string how = r.exit_signal != 0 ? fmt::format("killed by signal {}", r.exit_signal)
+                                       : fmt::format("exited with status {}", r.exit_status);
+  if (r.timed_out) how += " (time limit)";
+  if (r.cancelled) how += " (cancelled)";
+  return how;
+}
+
+// Blocks what stepd reads through its signalfd, as the first thing it does: a
+// cancel arriving while the launch file is read then waits instead of killing
+// stepd before it could write a result.
+void block_supervisor_signals() {
+  sigset_t set;
+  sigemptyset(&set);
+  for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGUSR1}) sigaddset(&set, s);
+  ::pthread_sigmask(SIG_BLOCK, &set, nullptr);
+  // Writes to a socket whose stintd went away must fail, not kill stepd.
+  std::signal(SIGPIPE, SIG_IGN);
+}
+
+// Descriptors 0..2 closed by whoever started stepd would be reused by the
+// first files it opens; keep them taken.
+void ensure_std_fds() {
+  for (int fd = 0; fd < 3; ++fd) {
+    if (::fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+      int opened = ::open("/dev/null", fd == 0 ? O_RDONLY : O_WRONLY);
+      if (opened >= 0 && opened != fd) ::close(opened);
+    }
+  }
+}
+
+}  // namespace
+
+void write_result(const TaskLaunch& launch, const TaskResult& result) {
+  if (launch.result_path.empty()) return;
+  fs::write_file_atomic(launch.result_path, to_json_text(result) + "\n", 0600);
+}
+
+bool notify_task_done(const TaskLaunch& launch) noexcept {
+  if (launch.socket_path.empty()) return false;
+  try {
+    sockaddr_un addr{};
+    addr.sun_family = AF_UNIX;
+    if (launch.socket_path.size() >= sizeof addr.sun_path) return false;
+    std::memcpy(addr.sun_path, launch.socket_path.c_str(), launch.socket_path.size() + 1);
+    detail::Fd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
+    if (!fd) return false;
+    // rpc::call has no timeout and would start a stintd; stepd wants neither,
+    // so it speaks the same frames over its own bounded connection.
+    timeval tv{k_notify_timeout_s, 0};
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+    ::setsockopt(fd.get(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
+    if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0)
+      return false;
+    nlohmann::json request = {
+        {"op", "task_done"}, {"job_id", launch.job_id}, {"node_index", launch.node_index}};
+    rpc::write_frame(fd.get(), request.dump());
+    return rpc::read_frame(fd.get()).has_value();
+  } catch (...) {
+    return false;
+  }
+}
+
+TaskResult run_task(const TaskLaunch& launch) {
+  TaskResult result = supervise_task(launch);
+  // The file first: it is what counts. The message only saves stintd a wait.
+  write_result(launch, result);
+  notify_task_done(launch);
+  return result;
+}
+
+namespace {
+
+int entry(int argc, char** argv) {
+  block_supervisor_signals();
+  ensure_std_fds();
+  if (argc != 2) {
+    fmt::print(stderr, "Usage: stint-stepd <launch-file>\n");
+    return errc_exit_status(Errc::usage);
+  }
+  try {
+    TaskLaunch launch = task_launch_from_json_text(fs::read_file(argv[1]));
+    log("job {} node {} ({}): starting {}", launch.job_id, launch.node_index, launch.node_name,
+        launch.argv.front());
+    TaskResult result = run_task(launch);
+    log("job {} node {}: {}", launch.job_id, launch.node_index, describe_end(result));
+    return 0;
+  } catch (const Error& e) {
+    log("error: {}", e.what());
+    return errc_exit_status(e.code());
+  } catch (const std::exception& e) {
+    log("error: {}", e.what());
+    return 1;
+  }
+}
+
+}  // namespace
+}  // namespace stepd
+
+// The one place stepd prints and picks an exit status: 0 once the result file
+// is written, whatever the task did (that is in the file).
+int tools::stepd(int argc, char** argv) { return ::stint::stepd::entry(argc, argv); }
+
+}  // namespace stint
