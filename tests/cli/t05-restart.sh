@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# stintd killed with SIGKILL while jobs run loses nothing: started again, it
+# finds the jobs, and they finish. squeue and sacct work while it is down.
+source "$(dirname "$0")/lib.sh"
+default_config
+
+gate='for i in $(seq 600); do [ -e go ] && break; sleep 0.1; done; echo done $SLURM_JOB_ID'
+r1=$(submit -c 4 --wrap "$gate")
+r2=$(submit -c 4 --wrap "$gate")
+p1=$(submit -c 4 --wrap "$gate")   # pending: both nodes are full
+wait_for 30 sh -c "[ \"\$(squeue -h -t R -o %i | wc -l)\" -eq 2 ]"
+expect_eq "third waits" PD "$(squeue -h -j "$p1" -o %t)"
+
+pid=$(cat "$STINT_STATE_DIR/stintd.lock")
+kill -KILL "$pid"
+wait_for 10 sh -c "! kill -0 $pid"
+
+# Reads do not need stintd.
+expect_eq "squeue while down" 3 "$(squeue -h | wc -l)"
+expect_eq "still running while down" RUNNING "$(job_state "$r1")"
+
+touch go
+# Any command that needs stintd starts it again; it collects what ended meanwhile.
+sbatch --wrap true >/dev/null
+for id in $r1 $r2 $p1; do wait_for 60 job_ended "$id"; done
+for id in $r1 $r2 $p1; do
+  expect_eq "job $id after restart" COMPLETED "$(job_state "$id")"
+  expect_eq "output of $id" "done $id" "$(cat "slurm-$id.out")"
+done
+
+# A stepd that dies without a result makes its job NODE_FAIL.
+lost=$(submit --wrap 'sleep 300')
+wait_for 30 sh -c "[ \"\$(squeue -h -j $lost -o %t)\" = R ]"
+stepd=$(pgrep -f "stint-stepd $STINT_STATE_DIR/spool/$lost/")
+kill -KILL $stepd
+wait_for 30 job_ended "$lost"
+expect_eq "lost stepd" NODE_FAIL "$(job_state "$lost")"
+pkill -KILL -f "sleep 300" || true

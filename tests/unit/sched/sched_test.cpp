@@ -1,0 +1,235 @@
+#include <stint/error.hpp>
+
+#include <catch2/catch.hpp>
+
+#include "sched/sched.hpp"
+
+using namespace stint;
+
+namespace {
+
+Config two_node_config() {
+  Config c;
+  NodePool pool;
+  pool.id = "n";
+  pool.count = 2;
+  pool.cpus = 4;
+  pool.memory_mb = 4096;
+  pool.gpus = 2;
+  c.node_pools.push_back(pool);
+  PartitionConfig p;
+  p.id = "debug";
+  p.node_pool_ids = {"n"};
+  p.max_time = 3600;
+  c.partitions.push_back(p);
+  return c;
+}
+
+Job pending_job(JobId id, const Config& c, JobSpec spec, Seconds submit = 100) {
+  Job j;
+  j.id = id;
+  j.spec = std::move(spec);
+  j.partition = "debug";
+  j.time_limit = 60;
+  j.submit_time = submit;
+  j.req = sched::make_request(j.spec, c.partition_nodes(c.partitions[0]), c);
+  j.priority = sched::job_priority(j);
+  return j;
+}
+
+JobSpec cpus(std::uint32_t n) {
+  JobSpec s;
+  s.cpus_per_task = n;
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE("a request follows nodes, tasks and cpus per task", "[sched]") {
+  Config c = two_node_config();
+  auto nodes = c.partition_nodes(c.partitions[0]);
+  JobSpec s;
+  s.ntasks = 4;
+  s.cpus_per_task = 2;
+  auto r = sched::make_request(s, nodes, c);
+  CHECK(r.nodes == 2);  // 8 CPUs do not fit one 4-CPU node
+  CHECK(r.tasks_per_node == 2);
+  CHECK(r.cpus_per_node == 4);
+
+  JobSpec t;
+  t.nodes = 2;
+  t.gpus = 3;
+  r = sched::make_request(t, nodes, c);
+  CHECK(r.gpus_per_node == 2);
+  CHECK(r.tasks == 2);
+
+  JobSpec bad;
+  bad.nodes = 3;
+  bad.ntasks = 2;
+  CHECK_THROWS_AS(sched::make_request(bad, nodes, c), Error);
+}
+
+TEST_CASE("memory: explicit, per cpu, whole node, or a share by CPUs", "[sched]") {
+  Config c = two_node_config();
+  auto nodes = c.partition_nodes(c.partitions[0]);
+  JobSpec s;
+  s.mem_per_node_mb = 100;
+  CHECK(sched::make_request(s, nodes, c).mem_per_node_mb == 100);
+  JobSpec pc;
+  pc.mem_per_cpu_mb = 100;
+  pc.cpus_per_task = 3;
+  CHECK(sched::make_request(pc, nodes, c).mem_per_node_mb == 300);
+  JobSpec whole;
+  whole.mem_per_node_mb = 0;
+  CHECK(sched::make_request(whole, nodes, c).whole_node_mem);
+  CHECK(sched::make_request(cpus(1), nodes, c).mem_per_node_mb == 1024);
+}
+
+TEST_CASE("never_fits refuses what no node can hold, with the reason", "[sched]") {
+  Config c = two_node_config();
+  auto nodes = c.partition_nodes(c.partitions[0]);
+  CHECK_FALSE(sched::never_fits(sched::make_request(cpus(4), nodes, c), nodes));
+  auto e = sched::never_fits(sched::make_request(cpus(5), nodes, c), nodes);
+  REQUIRE(e);
+  CHECK(e->code() == Errc::node_config_unavailable);
+  JobSpec mem;
+  mem.mem_per_node_mb = 5000;
+  e = sched::never_fits(sched::make_request(mem, nodes, c), nodes);
+  REQUIRE(e);
+  CHECK(std::string(e->what()) == "Memory specification can not be satisfied");
+  JobSpec gpus;
+  gpus.gpus_per_node = 3;
+  e = sched::never_fits(sched::make_request(gpus, nodes, c), nodes);
+  REQUIRE(e);
+  CHECK(e->code() == Errc::invalid_gres);
+  JobSpec three;
+  three.nodes = 3;
+  CHECK(sched::never_fits(sched::make_request(three, nodes, c), nodes));
+}
+
+TEST_CASE("fit packs jobs onto nodes with the lowest free CPUs and GPUs", "[sched]") {
+  Config c = two_node_config();
+  sched::Cluster cluster(c.nodes());
+  std::vector<std::string> allowed = {"n-1", "n-2"};
+  ResourceRequest r;
+  r.cpus_per_node = 2;
+  r.mem_per_node_mb = 100;
+  r.gpus_per_node = 1;
+  auto a = sched::fit(r, cluster, allowed);
+  REQUIRE(a);
+  REQUIRE(a->size() == 1);
+  CHECK((*a)[0].node == "n-1");
+  CHECK((*a)[0].cpu_ids == std::vector<std::uint32_t>{0, 1});
+  CHECK((*a)[0].gpu_ids == std::vector<std::uint32_t>{0});
+  cluster.find("n-1")->take((*a)[0]);
+  auto b = sched::fit(r, cluster, allowed);
+  REQUIRE(b);
+  CHECK((*b)[0].node == "n-1");
+  CHECK((*b)[0].cpu_ids == std::vector<std::uint32_t>{2, 3});
+  CHECK((*b)[0].gpu_ids == std::vector<std::uint32_t>{1});
+  cluster.find("n-1")->take((*b)[0]);
+  auto d = sched::fit(r, cluster, allowed);
+  REQUIRE(d);
+  CHECK((*d)[0].node == "n-2");
+
+  ResourceRequest two_nodes = r;
+  two_nodes.nodes = 2;
+  CHECK_FALSE(sched::fit(two_nodes, cluster, allowed));
+  CHECK_FALSE(sched::fit(r, cluster, {"n-1"}));
+}
+
+TEST_CASE("whole-node memory needs a node nobody else holds memory on", "[sched]") {
+  Config c = two_node_config();
+  sched::Cluster cluster(c.nodes());
+  ResourceRequest small;
+  small.mem_per_node_mb = 1;
+  cluster.find("n-1")->take(*sched::fit(small, cluster, {"n-1"})->begin());
+  ResourceRequest whole;
+  whole.whole_node_mem = true;
+  CHECK_FALSE(sched::fit(whole, cluster, {"n-1"}));
+  auto a = sched::fit(whole, cluster, {"n-1", "n-2"});
+  REQUIRE(a);
+  CHECK((*a)[0].node == "n-2");
+  CHECK((*a)[0].mem_mb == 4096);
+}
+
+TEST_CASE("the queue order: tier, priority, submit time, id", "[sched]") {
+  CHECK(sched::goes_before({2, 1, 50, 9}, {1, 100, 10, 1}));
+  CHECK(sched::goes_before({1, 100, 50, 9}, {1, 99, 10, 1}));
+  CHECK(sched::goes_before({1, 100, 10, 9}, {1, 100, 50, 1}));
+  CHECK(sched::goes_before({1, 100, 10, 1}, {1, 100, 10, 9}));
+  CHECK_FALSE(sched::goes_before({1, 100, 10, 9}, {1, 100, 10, 9}));
+}
+
+TEST_CASE("a pass starts what fits in order and blocks behind the first that does not",
+          "[sched]") {
+  Config c = two_node_config();
+  Job big1 = pending_job(1, c, cpus(4), 100);
+  Job big2 = pending_job(2, c, cpus(4), 101);
+  Job big3 = pending_job(3, c, cpus(4), 102);
+  Job small = pending_job(4, c, cpus(1), 103);
+  sched::Cluster cluster(c.nodes());
+  auto d = sched::schedule({&small, &big3, &big2, &big1}, cluster, c, 1000);
+  REQUIRE(d.starts.size() == 2);
+  CHECK(d.starts[0].first == 1);
+  CHECK(d.starts[1].first == 2);
+  CHECK(d.reasons.at(3) == Reason::resources);
+  CHECK(d.reasons.at(4) == Reason::priority);
+}
+
+TEST_CASE("small jobs share a node", "[sched]") {
+  Config c = two_node_config();
+  std::vector<Job> jobs;
+  for (JobId id = 1; id <= 8; ++id) jobs.push_back(pending_job(id, c, cpus(1), 100));
+  std::vector<const Job*> pending;
+  for (const auto& j : jobs) pending.push_back(&j);
+  sched::Cluster cluster(c.nodes());
+  auto d = sched::schedule(pending, cluster, c, 1000);
+  CHECK(d.starts.size() == 8);
+  CHECK(d.starts[3].second[0].node == "n-1");
+  CHECK(d.starts[4].second[0].node == "n-2");
+}
+
+TEST_CASE("held, future, over-limit and down-partition jobs are skipped with a reason",
+          "[sched]") {
+  Config c = two_node_config();
+  Job held = pending_job(1, c, cpus(1));
+  held.hold_reason = Reason::job_held_user;
+  Job later = pending_job(2, c, cpus(1));
+  later.eligible_time = 5000;
+  Job too_long = pending_job(3, c, cpus(1));
+  too_long.time_limit = 7200;
+  Job unlimited = pending_job(4, c, cpus(1));
+  unlimited.time_limit = k_infinite;
+  Job ok = pending_job(5, c, cpus(1));
+  sched::Cluster cluster(c.nodes());
+  auto d = sched::schedule({&held, &later, &too_long, &unlimited, &ok}, cluster, c, 1000);
+  REQUIRE(d.starts.size() == 1);
+  CHECK(d.starts[0].first == 5);
+  CHECK(d.reasons.at(1) == Reason::job_held_user);
+  CHECK(d.reasons.at(2) == Reason::begin_time);
+  CHECK(d.reasons.at(3) == Reason::partition_time_limit);
+  CHECK(d.reasons.at(4) == Reason::partition_time_limit);
+
+  c.partitions[0].state = PartitionState::down;
+  sched::Cluster again(c.nodes());
+  auto down = sched::schedule({&ok}, again, c, 1000);
+  CHECK(down.starts.empty());
+  CHECK(down.reasons.at(5) == Reason::partition_down);
+}
+
+TEST_CASE("running jobs' allocations are taken before the pass", "[sched]") {
+  Config c = two_node_config();
+  Job running = pending_job(1, c, cpus(4));
+  sched::Cluster first(c.nodes());
+  running.alloc = *sched::fit(running.req, first, {"n-1", "n-2"});
+  running.state = JobState::running;
+  Job two = pending_job(2, c, cpus(4));
+  two.spec.nodes = 2;
+  two.req = sched::make_request(two.spec, c.partition_nodes(c.partitions[0]), c);
+  sched::Cluster cluster(c.nodes());
+  cluster.take_jobs({&running});
+  auto d = sched::schedule({&two}, cluster, c, 1000);
+  CHECK(d.starts.empty());
+  CHECK(d.reasons.at(2) == Reason::resources);
+}
