@@ -15,6 +15,8 @@
 
 #include <stint/error.hpp>
 
+#include "stepd/stepd.hpp"
+
 namespace stint::stepd::detail {
 namespace {
 
@@ -245,8 +247,7 @@ Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files) {
   p.envp.push_back(nullptr);
   p.path = args.front().c_str();
   if (!l.work_dir.empty()) p.work_dir = l.work_dir.c_str();
-  p.chdir_warning =
-      fmt::format("slurmstepd-{}: error: couldn't chdir to `{}': ", l.node_name, l.work_dir);
+  p.chdir_warning = fmt::format("{}couldn't chdir to `{}': ", output_error_prefix(l), l.work_dir);
   p.creds = credentials_for(l);
   if (std::vector<int> cpus = fold_cpus(l.cpu_ids); !cpus.empty()) {
     p.bind = true;

@@ -9,6 +9,17 @@
 // task (reaped for accounting, killed once the task has ended). So call these
 // from a single-threaded process that has no other children: stint-stepd
 // itself, or a test (or a child forked by one).
+//
+// Choices where Slurm leaves room, written down:
+// - SIGINT is a cancel like SIGTERM (stepd must not die of a stray ^C).
+// - A working directory that cannot be entered is Slurm's "couldn't chdir to
+//   `X': ...: going to /tmp instead" line in the job's error file; the task
+//   runs in /tmp. An output file that cannot be opened fails the launch.
+// - An execve failure is launch_failed with "execve(): <path>: <reason>", the
+//   same line goes into the job's error file, and the exit status is errno,
+//   as slurmstepd's is.
+// - When the task ends, whatever it left running (its process group, and
+//   orphans that left the group) is killed at once, as Slurm does.
 
 #include <string>
 
@@ -51,7 +62,8 @@ bool notify_task_done(const TaskLaunch& launch) noexcept;
 std::string kill_line(const TaskLaunch& launch, KillCause cause, Seconds when);
 
 /// The prefix of every line stepd writes into the job's output, as Slurm's
-/// slurmstepd does: `slurmstepd-<node>: error: `.
+/// slurmstepd does: `slurmstepd-<node>: error: ` (`slurmstepd: error: ` without
+/// a node name).
 std::string output_error_prefix(const TaskLaunch& launch);
 
 }  // namespace stint::stepd

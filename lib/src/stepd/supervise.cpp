@@ -312,6 +312,7 @@ class Supervisor {
 }  // namespace
 
 std::string output_error_prefix(const TaskLaunch& launch) {
+  if (launch.node_name.empty()) return "slurmstepd: error: ";
   return fmt::format("slurmstepd-{}: error: ", launch.node_name);
 }
 
