@@ -1,0 +1,242 @@
+// sbatch: submit a batch script.
+//
+// The option work is in sbatch_options.cpp (pure); this file does the I/O:
+// reading the script, the environment, the RPC, and --wait.
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <stint/error.hpp>
+#include <stint/parse.hpp>
+#include <stint/paths.hpp>
+#include <stint/store.hpp>
+#include <stint/tools.hpp>
+
+#include "cli/boundary.hpp"
+#include "cli/sbatch_options.hpp"
+#include "model/json.hpp"
+#include "rpc/client.hpp"
+#include "util/proc.hpp"
+
+extern char** environ;
+
+namespace stint::tools {
+namespace {
+
+constexpr std::string_view k_tool = "sbatch";
+
+// run_tool prints one "sbatch: error: " before a message; Slurm prints it
+// before every line of a message of several lines (the "#!" complaint, a
+// refused submission). Give each further line its own prefix.
+Error with_prefixed_lines(const Error& e) {
+  std::string text = e.what();
+  std::string out;
+  for (char c : text) {
+    out += c;
+    if (c == '\n') out += fmt::format("{}: error: ", k_tool);
+  }
+  return Error(e.code(), std::move(out));
+}
+
+// A getopt error, printed as Slurm's getopt prints it: no "error:", a hint.
+int print_usage_error(const cli::UsageError& e) {
+  std::fflush(stdout);
+  fmt::print(stderr, "{}: {}\nTry \"{} --help\" for more information\n", k_tool, e.what(), k_tool);
+  return 255;
+}
+
+// Reads a whole file descriptor. A read error ends the text, as in Slurm
+// (a directory reads as an empty script).
+std::string read_all(int fd) {
+  std::string text;
+  char buf[65536];
+  for (;;) {
+    const ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  return text;
+}
+
+bool readable(const std::string& path) { return ::access(path.c_str(), R_OK) == 0; }
+
+// Slurm's script path resolution (man sbatch, SCRIPT PATH RESOLUTION): "/..."
+// as is, "./..." from the working directory, then the working directory, then
+// $PATH.
+std::string resolve_script(const std::string& name, const std::string& cwd) {
+  if (!name.empty() && name.front() == '/') return name;
+  const std::string local = cwd + "/" + name;
+  if ((!name.empty() && name.front() == '.') || readable(local)) return local;
+  if (const char* path = std::getenv("PATH")) {
+    std::string_view dirs = path;
+    while (!dirs.empty()) {
+      const std::size_t colon = dirs.find(':');
+      const std::string dir(dirs.substr(0, colon));
+      dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
+      if (dir.empty()) continue;
+      const std::string candidate = dir + "/" + name;
+      if (readable(candidate)) return candidate;
+    }
+  }
+  return local;
+}
+
+cli::BatchScript read_script(const cli::SbatchCommandLine& cl, const std::string& cwd) {
+  cli::BatchScript script;
+  if (cl.wrap) {
+    script.source = cli::ScriptSource::wrap;
+    script.text = cli::wrap_script(*cl.wrap);
+    return script;  // Slurm checks only scripts it reads
+  }
+  if (cl.script) {
+    script.source = cli::ScriptSource::file;
+    script.path = resolve_script(*cl.script, cwd);
+    const int fd = ::open(script.path.c_str(), O_RDONLY | O_CLOEXEC);
+    if (fd < 0) {
+      throw Error(Errc::batch_script_invalid, fmt::format("Unable to open file {}", *cl.script));
+    }
+    script.text = read_all(fd);
+    ::close(fd);
+  } else {
+    script.source = cli::ScriptSource::standard_input;
+    script.text = read_all(STDIN_FILENO);
+  }
+  cli::check_batch_script(script.text);
+  return script;
+}
+
+cli::SubmitContext submit_context() {
+  cli::SubmitContext ctx;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string_view entry = *e;
+    const std::size_t eq = entry.find('=');
+    if (eq == std::string_view::npos || eq == 0) continue;
+    ctx.environment.emplace_back(std::string(entry.substr(0, eq)),
+                                 std::string(entry.substr(eq + 1)));
+  }
+  std::vector<char> buf(4096);
+  while (::getcwd(buf.data(), buf.size()) == nullptr) {
+    if (errno != ERANGE) {
+      throw Error(Errc::io, fmt::format("getcwd failed: {}", std::strerror(errno)));
+    }
+    buf.resize(buf.size() * 2);
+  }
+  ctx.cwd = buf.data();
+  ctx.hostname = proc::short_hostname();
+  return ctx;
+}
+
+// How stintd and sbatch share the two lines of a refused submission (Slurm
+// prints "sbatch: error: invalid partition specified: nosuch" and then
+// "sbatch: error: Batch job submission failed: Invalid partition name
+// specified"): the daemon throws Error(code, detail), where detail is the
+// first line's text without "sbatch: error: ", or empty when Slurm prints
+// only the second line. sbatch adds the second line from the code,
+// errc_slurm_message(code). The same holds for errors of the client itself
+// (stintd unreachable): its message is the detail.
+Error submission_failed(const Error& e) {
+  std::string detail = e.what();
+  const std::string_view reason = errc_slurm_message(e.code());
+  if (detail == reason) detail.clear();  // the reason alone, never twice
+  std::string text = detail.empty() ? std::string() : detail + "\n";
+  text += fmt::format("Batch job submission failed: {}", reason);
+  return Error(e.code(), std::move(text));
+}
+
+// -W: wait for the job to end and give its exit status, as Slurm's sbatch
+// does (a job killed by a signal gives 1). The daemon writes a job before it
+// answers, so the read-only database has it; poll it with a short backoff.
+int wait_for_job(const Paths& paths, JobId id) {
+  const auto store = Store::open(paths.db(), Store::Mode::read_only);
+  std::chrono::milliseconds delay{10};
+  for (;;) {
+    const std::optional<Job> job = store->job(id);
+    if (!job) {
+      fmt::print(stderr, "{}: error: Job {} no longer found and exit code not found\n", k_tool, id);
+      return 0;
+    }
+    if (is_terminal(job->state)) return job->exit_signal != 0 ? 1 : job->exit_status;
+    std::this_thread::sleep_for(delay);
+    delay = std::min(delay * 2, std::chrono::milliseconds{500});
+  }
+}
+
+int submit(const cli::SbatchRequest& request) {
+  const Paths paths = default_paths();
+  nlohmann::json message = {{"op", "submit"}, {"spec", to_json(request.spec)}};
+  if (request.test_only) message["test_only"] = true;
+  nlohmann::json reply;
+  try {
+    reply = rpc::call(paths, message);
+  } catch (const Error& e) {
+    throw submission_failed(e);
+  }
+  const JobId id = reply.value("job_id", JobId{0});
+
+  if (request.test_only) {
+    // Slurm's --test-only line; stintd's reply carries the prediction.
+    fmt::print(stderr,
+               "{}: Job {} to start at {} using {} processors on nodes {} in partition {}\n",
+               k_tool, id, parse::format_timestamp(reply.value("start_time", Seconds{k_no_time})),
+               reply.value("cpus", 0U), reply.value("nodes", std::string("(null)")),
+               reply.value("partition", std::string("(null)")));
+    return 0;
+  }
+  if (!request.quiet) {
+    if (request.parsable) {
+      fmt::print("{}\n", id);
+    } else {
+      fmt::print("Submitted batch job {}\n", id);
+    }
+  }
+  std::fflush(stdout);
+  if (request.wait) return wait_for_job(paths, id);
+  return 0;
+}
+
+int run(int argc, char** argv) {
+  const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
+  try {
+    const cli::SbatchCommandLine cl = cli::parse_sbatch_command_line(args);
+    switch (cl.action) {
+      case cli::SbatchCommandLine::Action::help:
+        fmt::print("{}", cli::sbatch_help_text());
+        return 0;
+      case cli::SbatchCommandLine::Action::usage:
+        fmt::print("{}", cli::sbatch_usage_text());
+        return 0;
+      case cli::SbatchCommandLine::Action::version:
+        fmt::print("{} (stint) {}\n", k_tool, stint::version());
+        return 0;
+      case cli::SbatchCommandLine::Action::submit:
+        break;
+    }
+    const cli::SubmitContext context = submit_context();
+    const cli::BatchScript script = read_script(cl, context.cwd);
+    return submit(cli::build_sbatch_request(cl, script, context));
+  } catch (const cli::UsageError& e) {
+    return print_usage_error(e);
+  } catch (const Error& e) {
+    throw with_prefixed_lines(e);
+  }
+}
+
+}  // namespace
+
+int sbatch(int argc, char** argv) {
+  return cli::run_tool(k_tool, [argc, argv] { return run(argc, argv); });
+}
+
+}  // namespace stint::tools

@@ -1,0 +1,37 @@
+#pragma once
+// #SBATCH directives: the option words sbatch reads from the top of a batch
+// script, split the way Slurm's sbatch splits them (src/sbatch/opt.c,
+// get_argument and _opt_batch_script).
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace stint::cli {
+
+/// The words of every #SBATCH line of `script`, in order, as one argument list.
+///
+/// - A directive is a line that begins with "#SBATCH" in its first column
+///   (case-sensitive); the words after the magic word are its arguments.
+/// - Blank lines and comment lines (first non-blank character '#', including
+///   "#!" and an indented "  #SBATCH") are skipped.
+/// - Reading stops at the first other line: a directive after the first
+///   command is ignored.
+/// - A directive line mentioning "hetjob"/"packjob" starts the next component
+///   of a heterogeneous job; reading stops there (stint runs the first one).
+///
+/// `file` names the script in errors ("stdin" when read from standard input).
+/// Throws Errc::batch_script_invalid for an unmatched quote.
+std::vector<std::string> extract_directives(std::string_view script, std::string_view file);
+
+/// Splits the text after "#SBATCH" into words: whitespace separates words;
+/// single or double quotes group characters (whitespace and '#' included) and
+/// are removed; a backslash makes the next character literal; an unquoted '#'
+/// starts a comment that ends the line. Like Slurm, an empty quoted word ("")
+/// ends the line's words. `file`, `line_no` and `line` are for the error on an
+/// unmatched quote: "<file>: line <n>: Unmatched `<q>` in [<line>]".
+std::vector<std::string> split_directive_words(std::string_view text, std::string_view file,
+                                               int line_no, std::string_view line);
+
+}  // namespace stint::cli

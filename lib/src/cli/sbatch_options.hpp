@@ -1,0 +1,167 @@
+#pragma once
+// sbatch's options: the option table, Slurm's getopt_long rules for reading
+// them, and the building of a JobSpec from the three places options come from.
+//
+// Precedence (Slurm's src/sbatch/opt.c, STYLE.md): defaults, then #SBATCH
+// directives, then SBATCH_* environment variables, then the command line.
+// Each layer's values are checked as it is applied, so a bad directive is an
+// error even when the command line overrides it, as in Slurm.
+//
+// Everything here is pure: no I/O, no globals. The tool (sbatch.cpp) reads the
+// script and the process environment and hands them in.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include <stint/error.hpp>
+#include <stint/model.hpp>
+
+namespace stint::cli {
+
+/// Environment variables as (name, value) pairs, in the order the process had them.
+using EnvList = std::vector<std::pair<std::string, std::string>>;
+
+/// A command-line error that getopt itself would report ("unrecognized
+/// option '--x'", "option '--wrap' requires an argument"). The tool prints it
+/// as `sbatch: <message>` followed by `Try "sbatch --help" for more
+/// information`, and exits 255, as Slurm does; unlike other errors it has no
+/// "error:" prefix.
+class UsageError : public Error {
+ public:
+  explicit UsageError(std::string message) : Error(Errc::usage, std::move(message)) {}
+};
+
+/// Every option sbatch knows.
+enum class SbatchOpt : std::uint8_t {
+  account,
+  chdir,
+  comment,
+  cpus_per_task,
+  error,
+  export_env,
+  gpus,
+  gpus_per_node,
+  gres,
+  help,
+  hold,
+  job_name,
+  mem,
+  mem_per_cpu,
+  nice,
+  nodes,
+  ntasks,
+  ntasks_per_node,
+  output,
+  parsable,
+  partition,
+  qos,
+  quiet,
+  test_only,
+  time,
+  usage,
+  verbose,
+  version,
+  wait,
+  wrap,
+};
+
+/// One option as found: which, how it was written ("-t", "--time",
+/// "SBATCH_TIMELIMIT"), and its value when it has one.
+struct SbatchOptionArg {
+  SbatchOpt id;
+  std::string spelling;
+  std::optional<std::string> value;
+};
+
+/// What the first pass over the command line finds (Slurm's
+/// process_options_first_pass): the options, unchecked, and the script.
+struct SbatchCommandLine {
+  enum class Action : std::uint8_t { submit, help, usage, version };
+  Action action = Action::submit;
+  std::vector<SbatchOptionArg> options;  ///< in order; values not yet checked
+  std::optional<std::string> script;     ///< the script argument as written
+  std::vector<std::string> script_args;  ///< the arguments after it
+  std::optional<std::string> wrap;       ///< --wrap's command (the last one)
+};
+
+/// Reads sbatch's command line (without argv[0]) as Slurm's getopt_long does:
+/// short options may be bundled (-HQ) and take values attached or separate
+/// (-c4, -c 4); long options may be abbreviated to a unique prefix and take
+/// values as --opt=value or --opt value; --nice takes a value only as
+/// --nice=N; the first non-option argument is the script and everything after
+/// it belongs to the script; "--" ends the options.
+/// Throws UsageError for getopt's errors; Errc::invalid_argument for script
+/// arguments combined with --wrap ("Script arguments not permitted with --wrap
+/// option").
+SbatchCommandLine parse_sbatch_command_line(const std::vector<std::string>& args);
+
+/// Where the batch script came from.
+enum class ScriptSource : std::uint8_t { file, wrap, standard_input };
+
+/// The batch script as the tool read it.
+struct BatchScript {
+  std::string text;
+  ScriptSource source = ScriptSource::file;
+  std::string path;  ///< the file as resolved (absolute); empty unless source is file
+};
+
+/// What the submitting process looks like.
+struct SubmitContext {
+  EnvList environment;   ///< the whole environment, in order
+  std::string cwd;       ///< absolute
+  std::string hostname;  ///< short host name
+};
+
+/// The result of sbatch's options: the job, and how sbatch itself behaves.
+struct SbatchRequest {
+  JobSpec spec;
+  bool parsable = false;   ///< --parsable: print only the job id
+  bool quiet = false;      ///< -Q: print nothing on success
+  bool wait = false;       ///< -W: wait for the job to end, exit with its status
+  bool test_only = false;  ///< --test-only: ask when it would start, submit nothing
+  int verbose = 0;         ///< -v count
+};
+
+/// Builds the request from the command line's first pass, the script, and the
+/// submitting context: directives (extract_directives), SBATCH_* variables,
+/// then the command line; then the defaults Slurm's client fills in (job name,
+/// working directory, absolute output paths) and the environment per --export.
+/// Throws stint::Error with Slurm's message for a bad value (e.g.
+/// Errc::invalid_time "Invalid --time specification"), UsageError for an
+/// unknown option in a directive, Errc::usage "Invalid directive found in batch
+/// script: X" for a directive word that is not an option.
+SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const BatchScript& script,
+                                   const SubmitContext& context);
+
+/// The script --wrap builds around a command, byte for byte as Slurm does.
+std::string wrap_script(std::string_view command);
+
+/// Slurm's checks of a script read from a file or standard input, in its
+/// order: empty ("Batch script is empty!"), only whitespace, no "#!" on the
+/// first line (three lines), a NUL character (two lines), DOS line breaks (two
+/// lines). Throws Errc::batch_script_invalid; a message of several lines has
+/// them separated by '\n' (the tool prefixes each).
+void check_batch_script(std::string_view text);
+
+/// The job's environment for an --export value (empty: ALL) and the
+/// submitting environment, in order:
+/// - ALL: everything.
+/// - NONE, NIL: only SLURM_* variables. (Slurm's NONE also loads the user's
+///   login environment on the node; stint keeps export_spec in the JobSpec so
+///   the launcher may do so.)
+/// - NAME,NAME=value,...: SLURM_* variables, then each named variable that is
+///   set, then each NAME=value, in the order given.
+/// - ALL,NAME=value,...: everything, then each NAME=value whose NAME is not
+///   already set (the caller's own value takes precedence, as in Slurm).
+EnvList export_environment(std::string_view spec, const EnvList& environment);
+
+/// The --help text (ends with a newline).
+std::string sbatch_help_text();
+/// The --usage text (ends with a newline).
+std::string sbatch_usage_text();
+
+}  // namespace stint::cli
