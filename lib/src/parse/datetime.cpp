@@ -165,7 +165,7 @@ std::optional<Seconds> take_now(Cursor& in, Seconds now) {
   in.skip(1);
   in.skip_blanks();
   const std::size_t digits = detail::digit_run(in.rest());
-  // 10^12 weeks is far past any date a time_t can hold in local time anyway.
+  // Bounded so that the offset, at most 10^12 weeks, stays inside 64 bits.
   const auto count = detail::parse_digits(in.rest().substr(0, digits), 1'000'000'000'000);
   if (!count) return std::nullopt;
   in.skip(digits);
