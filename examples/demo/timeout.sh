@@ -1,5 +1,6 @@
 #!/bin/bash
 #SBATCH --job-name=too-long
-#SBATCH --time=0:05
-# A 5-second limit on a job that wants a minute: it ends TIMEOUT.
-sleep 60
+#SBATCH --time=1
+# A one-minute limit (Slurm's time limits count in whole minutes) on a job that
+# wants five: it is stopped at the limit and ends TIMEOUT.
+sleep 300

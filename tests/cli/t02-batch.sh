@@ -46,9 +46,9 @@ wait_for 30 job_ended "$killed"
 expect_eq "signal state" FAILED "$(job_state "$killed")"
 expect_eq "signal code" "0:9" "$(sacct -n -X -P -o ExitCode -j "$killed")"
 
-# Over its time limit: TIMEOUT (KillWait is 2 s in this config).
-slow=$(submit -t 0:02 --wrap 'sleep 60')
-wait_for 60 job_ended "$slow"
+# Over its time limit (one minute, the smallest Slurm has): TIMEOUT; KillWait is 2 s here.
+slow=$(submit -t 1 --wrap "sleep 300")
+wait_for 120 job_ended "$slow"
 expect_eq "timeout state" TIMEOUT "$(job_state "$slow")"
 grep -q "DUE TO TIME LIMIT" "slurm-$slow.out" || fail "no time limit message in the output"
 
