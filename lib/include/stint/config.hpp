@@ -2,16 +2,22 @@
 /// The cluster configuration: stint.yaml in the state directory (or the seed's
 /// JSON cluster spec), slurm.conf keys with their defaults, and autodetection.
 
-#include <stint/model.hpp>
-
 #include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
+#include <utility>
 #include <vector>
 
+#include <stint/model.hpp>
+
 namespace stint {
+
+/// Where a configuration value came from (for `scontrol show config`).
+enum class ConfigOrigin : std::uint8_t { built_in_default, config_file, autodetected };
+std::string_view config_origin_name(ConfigOrigin o);  ///< "default", "stint.yaml", "autodetected"
 
 /// `count` nodes of one shape.
 struct NodePool {
@@ -22,6 +28,11 @@ struct NodePool {
   std::uint32_t gpus = 0;
   std::string gpu_type;                 ///< optional, e.g. "a100"
   std::vector<std::string> node_names;  ///< optional; default "<id>-<n>" (n from 1)
+  /// config_file, or autodetected: this machine's shape, for a pool the file's
+  /// partitions name without defining it (the seed's spec) or from autodetect_config.
+  ConfigOrigin origin = ConfigOrigin::config_file;
+
+  bool operator==(const NodePool&) const = default;
 };
 
 enum class PartitionState : std::uint8_t { up, down, drain, inactive };
@@ -34,6 +45,8 @@ struct PartitionConfig {
   Seconds max_time = k_infinite;
   std::optional<Seconds> default_time;  ///< unset: max_time
   PartitionState state = PartitionState::up;
+
+  bool operator==(const PartitionConfig&) const = default;
 };
 
 /// One node of the cluster, expanded from its pool.
@@ -44,11 +57,9 @@ struct NodeDef {
   std::uint64_t memory_mb = 1024;
   std::uint32_t gpus = 0;
   std::string gpu_type;
-};
 
-/// Where a configuration value came from (for `scontrol show config`).
-enum class ConfigOrigin : std::uint8_t { built_in_default, config_file, autodetected };
-std::string_view config_origin_name(ConfigOrigin o);  ///< "default", "stint.yaml", ...
+  bool operator==(const NodeDef&) const = default;
+};
 
 struct Config {
   std::string cluster_name = "stint";
@@ -80,26 +91,77 @@ struct Config {
   std::vector<std::tuple<std::string, std::string, ConfigOrigin>> all_conf() const;
 
   // Typed accessors for the keys the scheduler and daemon use.
-  Seconds kill_wait() const;      ///< KillWait, default 30 s
+  Seconds kill_wait() const;             ///< KillWait, default 30 s
   std::uint32_t max_array_size() const;  ///< MaxArraySize, default 1001
   /// How long an idle personal stintd waits before it exits; 0 never.
   Seconds daemon_idle_exit() const;  ///< StintIdleExit, default 300 s
+
+  /// A known integer key's value (PriorityWeightAge, MinJobAge, KillWait in
+  /// seconds, DefMemPerCPU in MiB, ...). Throws Errc::config_invalid for a key
+  /// that is not a known integer key or a value that does not parse.
+  std::int64_t conf_int(std::string_view key) const;
+  /// A known time key's value in seconds (PriorityMaxAge, PriorityDecayHalfLife,
+  /// PreemptExemptTime, ...; k_infinite for "UNLIMITED"/"-1"). Throws as conf_int.
+  Seconds conf_time(std::string_view key) const;
+  /// Checks and sets one slurm.conf key (`scontrol reconfigure`/`update`);
+  /// ClusterName sets cluster_name. Throws Errc::config_invalid "<key>: <problem>"
+  /// and then changes nothing.
+  void set_conf(std::string_view key, std::string_view value);
+
+  bool operator==(const Config&) const = default;
+};
+
+/// What autodetection finds on this machine.
+struct Machine {
+  std::string hostname = "localhost";  ///< the short host name (up to the first '.')
+  std::uint32_t cpus = 1;              ///< CPUs this process may use
+  std::uint64_t memory_mb = 1024;      ///< MemTotal, rounded down to MiB
+  std::uint32_t gpus = 0;
+  std::string gpu_type;  ///< e.g. "h200"; empty with no GPUs or with mixed models
 };
 
 /// Loads and validates a config file: YAML (stint.yaml) or the seed's JSON
 /// (with `//` comments; `orchestratorSpec.slurmSpec` or the bare spec;
 /// camelCase or snake_case keys). Throws Errc::config_invalid with a message
-/// "<file>:<line>: <key>: <problem>" and never returns a half-valid Config.
+/// "<file>:<line>: <key>: <problem>" and never returns a half-valid Config;
+/// a file that cannot be read is Errc::io.
 Config load_config(const std::string& path);
-/// Parses config text as load_config does; `name` is used in messages.
+/// Parses config text as load_config does; `name` is used in messages. The text
+/// is JSON when `name` ends in ".json" or it starts with '{' or a comment,
+/// else YAML. A pool that a partition names but the file does not define (the
+/// seed's spec names pool "a4" and defines none) becomes one node of this
+/// machine's shape (detect_machine, run only then) named "<id>-1"; when the file
+/// defines pools, an undefined one is an error.
 Config parse_config(std::string_view text, const std::string& name);
+/// parse_config with a given machine shape for undefined pools (for tests).
+Config parse_config(std::string_view text, const std::string& name, const Machine& machine);
 /// The machine's own shape: one pool of one node named after the host, with its
 /// CPUs, memory and GPUs (nvidia-smi when present), one partition.
 Config autodetect_config();
+/// The config autodetect_config builds for a machine: one pool "local" of one
+/// node named after the host, one partition "local" with no time limit.
+Config config_for_machine(const Machine& m);
+/// This machine: host name, CPUs (sched_getaffinity), /proc/meminfo, nvidia-smi.
+Machine detect_machine();
+/// MemTotal of /proc/meminfo text in MiB, rounded down; throws Errc::io when absent.
+std::uint64_t meminfo_total_mb(std::string_view meminfo);
+/// GPUs as `nvidia-smi --query-gpu=name --format=csv,noheader` lists them, one
+/// name a line: the count and, when all are one model, its type (gpu_type_from_name).
+std::pair<std::uint32_t, std::string> gpus_from_nvidia_smi(std::string_view output);
+/// A GRES type from an NVIDIA model name: "NVIDIA H200" -> "h200",
+/// "NVIDIA A100-SXM4-80GB" -> "a100", "NVIDIA GeForce RTX 4090" -> "rtx4090".
+std::string gpu_type_from_name(std::string_view name);
 /// The config as stint.yaml text (what `stint init` writes).
 std::string config_to_yaml(const Config& c);
 /// Reads `<state_dir>/stint.yaml`; when absent, writes the autodetected one
 /// first (atomically) and returns it.
+/// A `<state_dir>/stint.json` is read when there is no stint.yaml.
 Config load_or_init_config(const std::string& state_dir);
+
+/// `scontrol show config`: "Configuration data as of <now>", then every known
+/// slurm.conf key as `Key                     = value`, sorted, a value that is
+/// not the default followed by its origin ("(stint.yaml)"), then the node pools
+/// and partitions.
+std::string show_config_text(const Config& c, Seconds now);
 
 }  // namespace stint

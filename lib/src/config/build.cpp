@@ -1,0 +1,495 @@
+// Validation: the raw tree (raw.hpp) to a Config, or an Error naming the file,
+// the line and the key. Nothing is returned until every rule has passed.
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <stint/error.hpp>
+#include <stint/parse.hpp>
+
+#include "config/conf_keys.hpp"
+#include "config/raw.hpp"
+
+namespace stint::config_detail {
+
+int line_of_offset(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  return 1 +
+         static_cast<int>(std::count(text.begin(), text.begin() + static_cast<long>(offset), '\n'));
+}
+
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+std::string closest(std::string_view word, const std::vector<std::string_view>& candidates) {
+  auto lower = [](char c) { return std::tolower(static_cast<unsigned char>(c)); };
+  std::string best;
+  std::size_t best_distance = std::max<std::size_t>(2, word.size() / 4) + 1;
+  for (std::string_view c : candidates) {
+    // Levenshtein distance, case-insensitive, one row at a time.
+    std::vector<std::size_t> row(c.size() + 1);
+    for (std::size_t j = 0; j <= c.size(); ++j) row[j] = j;
+    for (std::size_t i = 1; i <= word.size(); ++i) {
+      std::size_t diagonal = row[0];
+      row[0] = i;
+      for (std::size_t j = 1; j <= c.size(); ++j) {
+        std::size_t above = row[j];
+        std::size_t cost = lower(word[i - 1]) == lower(c[j - 1]) ? 0 : 1;
+        row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + cost});
+        diagonal = above;
+      }
+    }
+    if (row[c.size()] < best_distance) {
+      best_distance = row[c.size()];
+      best = std::string(c);
+    }
+  }
+  return best;
+}
+
+namespace {
+
+// "nodePoolIds" and "node_pool_ids" name the same key.
+std::string snake_case(std::string_view key) {
+  std::string out;
+  for (char c : key) {
+    if (std::isupper(static_cast<unsigned char>(c))) {
+      if (!out.empty() && out.back() != '_') out += '_';
+      out += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+bool valid_name(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
+  });
+}
+
+constexpr std::uint32_t k_max_pool_count = 4096;
+constexpr std::uint32_t k_max_gpus = 1024;
+
+/// A map entry found by fields(): the key as written and its value.
+struct Field {
+  const RawKey* key = nullptr;
+  const RawNode* value = nullptr;
+  std::string path;
+  int line() const { return value->kind == RawNode::Kind::null ? key->line : value->line; }
+};
+
+class Builder {
+ public:
+  Builder(const std::string& name, const std::function<Machine()>& machine)
+      : m_name(name), m_machine(machine) {}
+
+  Config build(const RawNode& root) {
+    if (root.kind == RawNode::Kind::null)
+      fail(1, "partitions", "the file is empty; at least one partition is needed");
+    if (root.kind != RawNode::Kind::map)
+      fail(root.line, "(top level)", "expected a map of keys such as partitions and node_pools");
+    std::string path;
+    const RawNode& spec = unwrap(root, path);
+    return build_spec(spec, path);
+  }
+
+ private:
+  [[noreturn]] void fail(int line, std::string_view path, std::string_view problem) const {
+    throw Error(Errc::config_invalid, fmt::format("{}:{}: {}: {}", m_name, line, path, problem));
+  }
+
+  static std::string child(std::string_view path, std::string_view key) {
+    return path.empty() ? std::string(key) : fmt::format("{}.{}", path, key);
+  }
+  static std::string item(std::string_view path, std::size_t i) {
+    return fmt::format("{}[{}]", path, i);
+  }
+
+  // The seed's whole cluster spec holds ours at orchestratorSpec.slurmSpec among
+  // other settings of the cluster that are not ours to check; the bare slurmSpec
+  // (or a map holding only slurmSpec) is accepted too.
+  const RawNode& unwrap(const RawNode& root, std::string& path) const {
+    const RawNode* node = &root;
+    if (const auto* outer = find_key(root, "orchestrator_spec")) {
+      path = outer->first.name;
+      if (outer->second.kind != RawNode::Kind::map)
+        fail(outer->second.line, path, "expected a map");
+      node = &outer->second;
+      if (!find_key(*node, "slurm_spec")) fail(outer->first.line, path, "no slurmSpec in it");
+    }
+    if (const auto* spec = find_key(*node, "slurm_spec")) {
+      path = child(path, spec->first.name);
+      if (spec->second.kind != RawNode::Kind::map) fail(spec->second.line, path, "expected a map");
+      node = &spec->second;
+    }
+    return *node;
+  }
+
+  static const std::pair<RawKey, RawNode>* find_key(const RawNode& map, std::string_view name) {
+    for (const auto& entry : map.entries) {
+      if (snake_case(entry.first.name) == name) return &entry;
+    }
+    return nullptr;
+  }
+
+  // The entries of a map by snake_case name. Unknown keys and two spellings of
+  // one key are errors; a null value counts as absent.
+  std::map<std::string, Field> fields(const RawNode& map, std::string_view path,
+                                      const std::vector<std::string_view>& known) const {
+    std::map<std::string, Field> out;
+    std::map<std::string, int> seen;
+    for (const auto& [key, value] : map.entries) {
+      std::string name = snake_case(key.name);
+      std::string key_path = child(path, key.name);
+      if (std::find(known.begin(), known.end(), name) == known.end()) {
+        std::string guess = closest(name, known);
+        fail(key.line, key_path,
+             guess.empty() ? fmt::format("unknown key (known: {})", fmt::join(known, ", "))
+                           : fmt::format("unknown key; did you mean \"{}\"?", guess));
+      }
+      if (auto it = seen.find(name); it != seen.end())
+        fail(key.line, key_path, fmt::format("duplicate key (first at line {})", it->second));
+      seen.emplace(name, key.line);
+      if (value.kind != RawNode::Kind::null) out.emplace(name, Field{&key, &value, key_path});
+    }
+    return out;
+  }
+
+  const RawNode& expect(const Field& f, RawNode::Kind kind, std::string_view what) const {
+    if (f.value->kind != kind) fail(f.line(), f.path, fmt::format("expected {}", what));
+    return *f.value;
+  }
+
+  std::string text(const RawNode& node, std::string_view path) const {
+    if (node.kind != RawNode::Kind::scalar || node.scalar == RawNode::Scalar::boolean)
+      fail(node.line, path, "expected a string");
+    return node.text;
+  }
+  std::string text(const Field& f) const { return text(*f.value, f.path); }
+
+  std::string name(const Field& f, std::string_view what) const {
+    std::string s = text(f);
+    if (!valid_name(s))
+      fail(f.line(), f.path,
+           fmt::format("\"{}\" is not a valid {} (letters, digits, '_', '-', '.')", s, what));
+    return s;
+  }
+
+  std::uint64_t whole(const Field& f, std::uint64_t min, std::uint64_t max) const {
+    const RawNode& node = *f.value;
+    if (node.kind != RawNode::Kind::scalar || node.scalar == RawNode::Scalar::boolean)
+      fail(f.line(), f.path, "expected a whole number");
+    std::uint64_t n = 0;
+    auto [end, ec] = std::from_chars(node.text.data(), node.text.data() + node.text.size(), n);
+    if (node.text.empty() || ec != std::errc() || end != node.text.data() + node.text.size())
+      fail(f.line(), f.path, fmt::format("\"{}\" is not a whole number", node.text));
+    if (n < min) fail(f.line(), f.path, fmt::format("must be at least {}", min));
+    if (n > max) fail(f.line(), f.path, fmt::format("must be at most {}", max));
+    return n;
+  }
+
+  // A list of strings; `single` also accepts one string for a list of one.
+  std::vector<std::string> strings(const Field& f, bool single) const {
+    if (single && f.value->kind == RawNode::Kind::scalar) return {text(f)};
+    const RawNode& seq = expect(f, RawNode::Kind::sequence, "a list of strings");
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < seq.items.size(); ++i)
+      out.push_back(text(seq.items[i], item(f.path, i)));
+    return out;
+  }
+
+  // sbatch's grammar and meaning: "0" is no limit, seconds round up to minutes.
+  Seconds time(const Field& f) const {
+    std::string s = text(f);
+    Seconds t = 0;
+    try {
+      t = parse::time_limit(s);
+    } catch (const Error&) {
+      fail(f.line(), f.path,
+           fmt::format("\"{}\" is not a time limit (e.g. 30, 1:00:00, 2-0, UNLIMITED)", s));
+    }
+    return t;
+  }
+
+  Config build_spec(const RawNode& spec, const std::string& path) {
+    auto f = fields(
+        spec, path,
+        {"cluster_name", "node_pools", "partitions", "default_partition_id", "login_node_pool_id",
+         "home_directory_storage", "config", "prolog_bash_scripts", "epilog_bash_scripts"});
+    Config c;
+    c.source_path = m_name;
+    bool cluster_name_given = false;
+    if (auto it = f.find("cluster_name"); it != f.end()) {
+      c.cluster_name = name(it->second, "cluster name");
+      cluster_name_given = true;
+    }
+    if (auto it = f.find("node_pools"); it != f.end()) build_pools(it->second, c);
+    auto parts = f.find("partitions");
+    if (parts == f.end())
+      fail(spec.line, child(path, "partitions"), "missing; at least one partition is needed");
+    build_partitions(parts->second, c);
+    if (auto it = f.find("default_partition_id"); it != f.end()) {
+      c.default_partition_id = text(it->second);
+      if (!c.find_partition(c.default_partition_id))
+        fail(it->second.line(), it->second.path,
+             fmt::format("no partition \"{}\" (partitions: {})", c.default_partition_id,
+                         partition_ids(c)));
+    }
+    if (auto it = f.find("login_node_pool_id"); it != f.end())
+      c.login_node_pool_id = name(it->second, "node pool id");
+    if (auto it = f.find("home_directory_storage"); it != f.end())
+      c.home_directory_storage = text(it->second);
+    if (auto it = f.find("config"); it != f.end())
+      build_slurm_conf(it->second, c, cluster_name_given);
+    if (auto it = f.find("prolog_bash_scripts"); it != f.end())
+      c.prolog_bash_scripts = strings(it->second, false);
+    if (auto it = f.find("epilog_bash_scripts"); it != f.end())
+      c.epilog_bash_scripts = strings(it->second, false);
+    return c;
+  }
+
+  void build_pools(const Field& field, Config& c) {
+    const RawNode& seq = expect(field, RawNode::Kind::sequence, "a list of node pools");
+    std::map<std::string, int> node_lines;
+    for (std::size_t i = 0; i < seq.items.size(); ++i) {
+      const RawNode& node = seq.items[i];
+      std::string path = item(field.path, i);
+      if (node.kind != RawNode::Kind::map) fail(node.line, path, "expected a map (a node pool)");
+      auto f =
+          fields(node, path, {"id", "count", "cpus", "memory", "gpus", "gpu_type", "node_names"});
+      NodePool pool;
+      pool.id = required_name(f, node, path, "id", "node pool id");
+      for (const NodePool& other : c.node_pools) {
+        if (other.id == pool.id)
+          fail(f.at("id").line(), f.at("id").path,
+               fmt::format("duplicate node pool id \"{}\"", pool.id));
+      }
+      auto count = f.find("count");
+      if (count != f.end())
+        pool.count = static_cast<std::uint32_t>(whole(count->second, 1, k_max_pool_count));
+      pool.cpus = static_cast<std::uint32_t>(whole(required(f, node, path, "cpus"), 1, 65536));
+      pool.memory_mb = memory(required(f, node, path, "memory"));
+      if (auto it = f.find("gpus"); it != f.end())
+        pool.gpus = static_cast<std::uint32_t>(whole(it->second, 0, k_max_gpus));
+      if (auto it = f.find("gpu_type"); it != f.end()) {
+        pool.gpu_type = name(it->second, "GPU type");
+        if (pool.gpus == 0) fail(it->second.line(), it->second.path, "a GPU type, but no gpus");
+      }
+      if (auto it = f.find("node_names"); it != f.end()) {
+        pool.node_names = node_names(it->second);
+        if (count == f.end()) {
+          pool.count = static_cast<std::uint32_t>(pool.node_names.size());
+        } else if (pool.node_names.size() != pool.count) {
+          fail(it->second.line(), it->second.path,
+               fmt::format("{} names for count {}", pool.node_names.size(), pool.count));
+        }
+      }
+      int line = f.at("id").line();
+      c.node_pools.push_back(pool);
+      // Default names ("<id>-<n>") may collide with another pool's given names.
+      for (std::uint32_t n = 0; n < pool.count; ++n) {
+        std::string node_name =
+            pool.node_names.empty() ? fmt::format("{}-{}", pool.id, n + 1) : pool.node_names[n];
+        if (auto [it, fresh] = node_lines.emplace(node_name, line); !fresh)
+          fail(line, path,
+               fmt::format("node name \"{}\" is also used at line {}", node_name, it->second));
+      }
+    }
+  }
+
+  std::vector<std::string> node_names(const Field& f) const {
+    std::vector<std::string> out;
+    std::vector<std::string> written = strings(f, true);
+    for (const std::string& w : written) {
+      std::vector<std::string> expanded;
+      try {
+        expanded = parse::expand_hostlist(w);
+      } catch (const Error& e) {
+        fail(f.line(), f.path, fmt::format("\"{}\": {}", w, e.what()));
+      }
+      for (std::string& n : expanded) {
+        if (!valid_name(n))
+          fail(f.line(), f.path, fmt::format("\"{}\" is not a valid node name", n));
+        out.push_back(std::move(n));
+      }
+    }
+    if (out.empty()) fail(f.line(), f.path, "empty; leave it out for the default names");
+    return out;
+  }
+
+  std::uint64_t memory(const Field& f) const {
+    std::string s = text(f);
+    std::uint64_t mb = 0;
+    try {
+      mb = parse::memory_mb(s);
+    } catch (const Error&) {
+      fail(f.line(), f.path,
+           fmt::format("\"{}\" is not a memory size (MiB, or a number with K, M, G or T)", s));
+    }
+    if (mb == 0) fail(f.line(), f.path, "must be more than 0");
+    return mb;
+  }
+
+  const Field& required(const std::map<std::string, Field>& f, const RawNode& node,
+                        std::string_view path, const std::string& key) const {
+    auto it = f.find(key);
+    if (it == f.end()) fail(node.line, child(path, key), "missing");
+    return it->second;
+  }
+  std::string required_name(const std::map<std::string, Field>& f, const RawNode& node,
+                            std::string_view path, const std::string& key,
+                            std::string_view what) const {
+    return name(required(f, node, path, key), what);
+  }
+
+  static std::string partition_ids(const Config& c) {
+    std::vector<std::string_view> ids;
+    for (const PartitionConfig& p : c.partitions) ids.push_back(p.id);
+    return fmt::format("{}", fmt::join(ids, ", "));
+  }
+
+  void build_partitions(const Field& field, Config& c) {
+    const RawNode& seq = expect(field, RawNode::Kind::sequence, "a list of partitions");
+    if (seq.items.empty())
+      fail(field.line(), field.path, "empty; at least one partition is needed");
+    // Pools the file names but does not define (the seed's spec): one node each,
+    // this machine's shape. Only when the file defines no pools at all; once it
+    // defines some, naming another is a mistake worth reporting.
+    bool pools_defined = !c.node_pools.empty();
+    for (std::size_t i = 0; i < seq.items.size(); ++i) {
+      const RawNode& node = seq.items[i];
+      std::string path = item(field.path, i);
+      if (node.kind != RawNode::Kind::map) fail(node.line, path, "expected a map (a partition)");
+      auto f =
+          fields(node, path,
+                 {"id", "node_pool_ids", "priority_tier", "max_time", "default_time", "state"});
+      PartitionConfig p;
+      p.id = required_name(f, node, path, "id", "partition id");
+      if (c.find_partition(p.id))
+        fail(f.at("id").line(), f.at("id").path,
+             fmt::format("duplicate partition id \"{}\"", p.id));
+      const Field& pools = required(f, node, path, "node_pool_ids");
+      p.node_pool_ids = strings(pools, true);
+      if (p.node_pool_ids.empty())
+        fail(pools.line(), pools.path, "empty; name at least one node pool");
+      for (std::size_t j = 0; j < p.node_pool_ids.size(); ++j) {
+        const std::string& id = p.node_pool_ids[j];
+        int line = pools.value->kind == RawNode::Kind::sequence ? pools.value->items[j].line
+                                                                : pools.line();
+        if (!valid_name(id))
+          fail(line, item(pools.path, j), fmt::format("\"{}\" is not a valid node pool id", id));
+        if (std::count(p.node_pool_ids.begin(), p.node_pool_ids.begin() + static_cast<long>(j), id))
+          fail(line, item(pools.path, j), fmt::format("node pool \"{}\" is named twice", id));
+        bool known = std::any_of(c.node_pools.begin(), c.node_pools.end(),
+                                 [&](const NodePool& np) { return np.id == id; });
+        if (known) continue;
+        if (pools_defined) {
+          std::vector<std::string_view> ids;
+          for (const NodePool& np : c.node_pools) ids.push_back(np.id);
+          fail(line, item(pools.path, j),
+               fmt::format("no node pool \"{}\" (node_pools: {})", id, fmt::join(ids, ", ")));
+        }
+        c.node_pools.push_back(machine_pool(id));
+      }
+      if (auto it = f.find("priority_tier"); it != f.end())
+        p.priority_tier = static_cast<std::uint32_t>(whole(it->second, 0, 65533));
+      if (auto it = f.find("max_time"); it != f.end()) p.max_time = time(it->second);
+      if (auto it = f.find("default_time"); it != f.end()) {
+        p.default_time = time(it->second);
+        if (p.max_time != k_infinite &&
+            (*p.default_time == k_infinite || *p.default_time > p.max_time))
+          fail(it->second.line(), it->second.path,
+               fmt::format("{} is longer than max_time {}", text(it->second),
+                           parse::format_time_limit(p.max_time)));
+      }
+      if (auto it = f.find("state"); it != f.end()) p.state = state(it->second);
+      c.partitions.push_back(std::move(p));
+    }
+  }
+
+  NodePool machine_pool(const std::string& id) {
+    if (!m_detected) m_detected = m_machine();
+    NodePool pool;
+    pool.id = id;
+    pool.count = 1;
+    pool.cpus = m_detected->cpus;
+    pool.memory_mb = m_detected->memory_mb;
+    pool.gpus = m_detected->gpus;
+    pool.gpu_type = m_detected->gpu_type;
+    pool.origin = ConfigOrigin::autodetected;
+    return pool;
+  }
+
+  PartitionState state(const Field& f) const {
+    std::string s = text(f);
+    for (PartitionState st : {PartitionState::up, PartitionState::down, PartitionState::drain,
+                              PartitionState::inactive}) {
+      if (iequals(s, partition_state_name(st))) return st;
+    }
+    fail(f.line(), f.path, fmt::format("\"{}\" is not one of UP, DOWN, DRAIN, INACTIVE", s));
+  }
+
+  void build_slurm_conf(const Field& field, Config& c, bool cluster_name_given) const {
+    const RawNode& map = expect(field, RawNode::Kind::map, "a map of slurm.conf keys");
+    std::vector<std::string_view> known;
+    for (const ConfKey& k : conf_keys()) known.push_back(k.name);
+    std::map<std::string, int> seen;  // lower-case key -> line
+    for (const auto& [key, value] : map.entries) {
+      std::string path = child(field.path, key.name);
+      const ConfKey* k = find_conf_key(key.name);
+      if (!k) {
+        std::string guess = closest(key.name, known);
+        fail(key.line, path,
+             guess.empty() ? std::string("unknown slurm.conf key")
+                           : fmt::format("unknown slurm.conf key; did you mean {}?", guess));
+      }
+      std::string lower(k->name);
+      std::transform(lower.begin(), lower.end(), lower.begin(), [](char ch) {
+        return static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      });
+      if (auto it = seen.find(lower); it != seen.end())
+        fail(key.line, path, fmt::format("duplicate key (first at line {})", it->second));
+      seen.emplace(lower, key.line);
+      if (value.kind != RawNode::Kind::scalar) fail(value.line, path, "expected a value");
+      std::string v = value.text;
+      // JSON true/false for Slurm's YES/NO keys.
+      if (value.scalar == RawNode::Scalar::boolean) v = v == "true" ? "YES" : "NO";
+      if (std::string problem = conf_value_problem(*k, v); !problem.empty())
+        fail(value.line, path, problem);
+      if (k->name == "ClusterName") {
+        if (cluster_name_given) fail(key.line, path, "cluster_name is set too; keep one");
+        if (!valid_name(v))
+          fail(value.line, path, fmt::format("\"{}\" is not a valid cluster name", v));
+        c.cluster_name = v;
+        continue;
+      }
+      c.slurm_conf.emplace(key.name, v);
+    }
+  }
+
+  const std::string& m_name;
+  const std::function<Machine()>& m_machine;
+  std::optional<Machine> m_detected;
+};
+
+}  // namespace
+
+Config build_config(const RawNode& root, const std::string& name,
+                    const std::function<Machine()>& machine) {
+  return Builder(name, machine).build(root);
+}
+
+}  // namespace stint::config_detail

@@ -1,0 +1,223 @@
+// Machine autodetection: host name, CPUs, memory, and GPUs through nvidia-smi.
+// The parsing halves take text so tests can feed them /proc/meminfo and
+// nvidia-smi output.
+
+#include <algorithm>
+#include <cctype>
+#include <cerrno>
+#include <charconv>
+#include <chrono>
+#include <csignal>
+#include <cstdlib>
+
+#include <fcntl.h>
+#include <fmt/format.h>
+#include <poll.h>
+#include <sched.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <stint/config.hpp>
+#include <stint/error.hpp>
+
+#include "util/fs.hpp"
+
+extern char** environ;
+
+namespace stint {
+namespace {
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
+}
+
+std::string short_hostname() {
+  char buf[256] = {};
+  if (::gethostname(buf, sizeof buf - 1) != 0 || buf[0] == '\0') return "localhost";
+  std::string name(buf);
+  return name.substr(0, name.find('.'));
+}
+
+std::uint32_t usable_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0) {
+    int n = CPU_COUNT(&set);
+    if (n > 0) return static_cast<std::uint32_t>(n);
+  }
+  long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<std::uint32_t>(n) : 1;
+}
+
+std::string find_on_path(std::string_view exe) {
+  const char* path = std::getenv("PATH");
+  std::string_view dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
+  while (!dirs.empty()) {
+    std::size_t colon = dirs.find(':');
+    std::string_view dir = dirs.substr(0, colon);
+    dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
+    if (dir.empty()) continue;
+    std::string candidate = fmt::format("{}/{}", dir, exe);
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+  }
+  return {};
+}
+
+// Runs nvidia-smi and returns its stdout, or nullopt when it is absent, fails,
+// or hangs (a wedged driver can make it hang; detection must not).
+std::optional<std::string> run_nvidia_smi() {
+  std::string exe = find_on_path("nvidia-smi");
+  if (exe.empty()) return std::nullopt;
+  int pipe_fds[2];
+  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return std::nullopt;
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
+  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
+  std::string arg1 = "--query-gpu=name";
+  std::string arg2 = "--format=csv,noheader";
+  char* argv[] = {exe.data(), arg1.data(), arg2.data(), nullptr};
+  pid_t pid = 0;
+  int rc = ::posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv, environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(pipe_fds[1]);
+  if (rc != 0) {
+    ::close(pipe_fds[0]);
+    return std::nullopt;
+  }
+  std::string out;
+  bool timed_out = false;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+  for (;;) {
+    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
+        deadline - std::chrono::steady_clock::now());
+    if (left.count() <= 0) {
+      timed_out = true;
+      break;
+    }
+    pollfd pfd{pipe_fds[0], POLLIN, 0};
+    int n = ::poll(&pfd, 1, static_cast<int>(left.count()));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      timed_out = n == 0;
+      break;
+    }
+    char buf[4096];
+    ssize_t got = ::read(pipe_fds[0], buf, sizeof buf);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) break;
+    out.append(buf, static_cast<std::size_t>(got));
+  }
+  ::close(pipe_fds[0]);
+  if (timed_out) ::kill(pid, SIGKILL);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
+  return out;
+}
+
+}  // namespace
+
+std::uint64_t meminfo_total_mb(std::string_view meminfo) {
+  std::size_t pos = 0;
+  while (pos < meminfo.size()) {
+    std::size_t end = meminfo.find('\n', pos);
+    std::string_view line =
+        meminfo.substr(pos, end == std::string_view::npos ? meminfo.npos : end - pos);
+    pos = end == std::string_view::npos ? meminfo.size() : end + 1;
+    if (line.substr(0, 9) != "MemTotal:") continue;
+    std::string_view rest = trim(line.substr(9));
+    std::uint64_t kib = 0;
+    auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), kib);
+    std::string_view unit = trim(rest.substr(static_cast<std::size_t>(ptr - rest.data())));
+    if (ec != std::errc() || (!unit.empty() && unit != "kB"))
+      throw Error(Errc::io, fmt::format("/proc/meminfo: cannot read MemTotal \"{}\"", rest));
+    return kib / 1024;
+  }
+  throw Error(Errc::io, "/proc/meminfo: no MemTotal");
+}
+
+std::string gpu_type_from_name(std::string_view name) {
+  // Brand words carry no model; the model is the words up to the first one
+  // with a digit ("RTX 4090" -> "rtx4090"), each cut at '-' ("A100-SXM4-80GB").
+  static constexpr std::string_view k_brands[] = {"nvidia", "tesla", "geforce", "quadro"};
+  std::string out;
+  std::string first;
+  std::size_t pos = 0;
+  while (pos < name.size()) {
+    while (pos < name.size() && std::isspace(static_cast<unsigned char>(name[pos]))) ++pos;
+    std::size_t end = pos;
+    while (end < name.size() && !std::isspace(static_cast<unsigned char>(name[end]))) ++end;
+    std::string word;
+    for (char c : name.substr(pos, end - pos)) {
+      if (c == '-') break;
+      if (std::isalnum(static_cast<unsigned char>(c)))
+        word += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    }
+    pos = end;
+    if (word.empty() ||
+        std::find(std::begin(k_brands), std::end(k_brands), word) != std::end(k_brands))
+      continue;
+    if (first.empty()) first = word;
+    out += word;
+    if (std::any_of(word.begin(), word.end(),
+                    [](char c) { return std::isdigit(static_cast<unsigned char>(c)); }))
+      return out;
+  }
+  return first;
+}
+
+std::pair<std::uint32_t, std::string> gpus_from_nvidia_smi(std::string_view output) {
+  std::uint32_t count = 0;
+  std::string type;
+  bool mixed = false;
+  std::size_t pos = 0;
+  while (pos < output.size()) {
+    std::size_t end = output.find('\n', pos);
+    std::string_view line =
+        trim(output.substr(pos, end == std::string_view::npos ? output.npos : end - pos));
+    pos = end == std::string_view::npos ? output.size() : end + 1;
+    if (line.empty()) continue;
+    // With no driver or no devices nvidia-smi prints a sentence, not a name.
+    if (line.find("No devices") != std::string_view::npos ||
+        line.find("NVIDIA-SMI has failed") != std::string_view::npos)
+      return {0, {}};
+    std::string t = gpu_type_from_name(line);
+    if (count == 0) {
+      type = t;
+    } else if (t != type) {
+      mixed = true;
+    }
+    ++count;
+  }
+  return {count, mixed ? std::string() : type};
+}
+
+Machine detect_machine() {
+  Machine m;
+  m.hostname = short_hostname();
+  m.cpus = usable_cpus();
+  try {
+    m.memory_mb = meminfo_total_mb(fs::read_file("/proc/meminfo"));
+  } catch (const Error&) {
+    long pages = ::sysconf(_SC_PHYS_PAGES);
+    long page_size = ::sysconf(_SC_PAGESIZE);
+    if (pages > 0 && page_size > 0)
+      m.memory_mb =
+          static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size) / (1024 * 1024);
+  }
+  if (auto out = run_nvidia_smi()) {
+    auto [count, type] = gpus_from_nvidia_smi(*out);
+    m.gpus = count;
+    m.gpu_type = type;
+  }
+  return m;
+}
+
+}  // namespace stint

@@ -1,0 +1,231 @@
+// The slurm.conf key table, its accessors, and `scontrol show config` text.
+
+#include <algorithm>
+#include <cctype>
+#include <string>
+
+#include <catch2/catch.hpp>
+
+#include <stint/config.hpp>
+#include <stint/error.hpp>
+
+#include "config/conf_keys.hpp"
+#include "helpers.hpp"
+
+using Catch::Matchers::Contains;
+using Catch::Matchers::EndsWith;
+using Catch::Matchers::Equals;
+using Catch::Matchers::StartsWith;
+using stint::Config;
+using stint::ConfigOrigin;
+using stint::Errc;
+using stint::Error;
+using stint::k_infinite;
+using stint::test::parse;
+
+namespace {
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  std::transform(out.begin(), out.end(), out.begin(), [](char c) {
+    return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  });
+  return out;
+}
+
+std::string line_of(const std::string& text, std::string_view key) {
+  std::size_t at = text.find("\n" + std::string(key) + " ");
+  REQUIRE(at != std::string::npos);
+  std::size_t end = text.find('\n', at + 1);
+  return text.substr(at + 1, end - at - 1);
+}
+
+}  // namespace
+
+TEST_CASE("the key table is sorted, unique, and its defaults are valid", "[config][conf]") {
+  auto keys = stint::config_detail::conf_keys();
+  REQUIRE(keys.size() > 40);
+  for (std::size_t i = 1; i < keys.size(); ++i) {
+    INFO(keys[i].name);
+    CHECK(lower(keys[i - 1].name) < lower(keys[i].name));
+  }
+  for (const auto& k : keys) {
+    INFO(k.name);
+    CHECK(stint::config_detail::conf_value_problem(k, k.default_value).empty());
+  }
+}
+
+TEST_CASE("Slurm's defaults, and stint's where it differs", "[config][conf]") {
+  Config c;
+  CHECK(c.conf("KillWait") == "30");
+  CHECK(c.kill_wait() == 30);
+  CHECK(c.max_array_size() == 1001);
+  CHECK(c.daemon_idle_exit() == 300);
+  CHECK(c.conf("PriorityType") == "priority/multifactor");  // stint's (and Slurm 23.02.5+'s)
+  CHECK(c.conf("PreemptType") == "preempt/none");
+  CHECK(c.conf("PreemptMode") == "OFF");
+  CHECK(c.conf("SchedulerType") == "sched/backfill");
+  CHECK(c.conf("AccountingStorageEnforce") == "none");
+  CHECK(c.conf_int("PriorityWeightAge") == 0);
+  CHECK(c.conf_int("PriorityWeightFairshare") == 0);
+  CHECK(c.conf_int("MinJobAge") == 300);
+  CHECK(c.conf_int("MessageTimeout") == 10);
+  CHECK(c.conf_int("InactiveLimit") == 0);
+  CHECK(c.conf_int("JobRequeue") == 1);
+  CHECK(c.conf_int("DefMemPerCPU") == 0);
+  CHECK(c.conf_time("PriorityMaxAge") == 7 * 86400);
+  CHECK(c.conf_time("PriorityDecayHalfLife") == 7 * 86400);
+  CHECK(c.conf_time("PriorityCalcPeriod") == 300);
+  CHECK(c.conf_time("PreemptExemptTime") == 0);  // zero is none, not unlimited
+  CHECK(c.conf("ClusterName") == "stint");
+  CHECK_FALSE(c.conf("NoSuchKey"));
+  CHECK(c.conf_with_origin("KillWait")->second == ConfigOrigin::built_in_default);
+}
+
+TEST_CASE("lookups are case-insensitive and say where a value came from", "[config][conf]") {
+  Config c = parse(
+      "partitions: [{id: a, node_pool_ids: [p]}]\n"
+      "config: {killwait: 12, PRIORITYWEIGHTAGE: 7, MaxArraySize: 50, PreemptExemptTime: '0:30',"
+      " DefMemPerCPU: 2G, StintIdleExit: 0}\n");
+  CHECK(c.conf("KillWait") == "12");
+  CHECK(c.conf("KILLWAIT") == "12");
+  CHECK(c.kill_wait() == 12);
+  CHECK(c.conf_int("priorityweightage") == 7);
+  CHECK(c.max_array_size() == 50);
+  CHECK(c.conf_time("PreemptExemptTime") == 30);  // exact seconds, no rounding to minutes
+  CHECK(c.conf_int("DefMemPerCPU") == 2048);
+  CHECK(c.daemon_idle_exit() == 0);
+  auto [value, origin] = *c.conf_with_origin("KillWait");
+  CHECK(value == "12");
+  CHECK(origin == ConfigOrigin::config_file);
+  CHECK(c.conf_with_origin("MinJobAge")->second == ConfigOrigin::built_in_default);
+}
+
+TEST_CASE("all_conf lists every known key once, sorted, with origins", "[config][conf]") {
+  Config c = parse(
+      "cluster_name: lab\npartitions: [{id: a, node_pool_ids: [p]}]\n"
+      "config: {PriorityWeightAge: 1000}\n");
+  auto all = c.all_conf();
+  CHECK(all.size() == stint::config_detail::conf_keys().size());
+  for (std::size_t i = 1; i < all.size(); ++i)
+    CHECK(lower(std::get<0>(all[i - 1])) < lower(std::get<0>(all[i])));
+  auto find = [&](std::string_view key) {
+    return *std::find_if(all.begin(), all.end(),
+                         [&](const auto& t) { return std::get<0>(t) == key; });
+  };
+  CHECK(find("PriorityWeightAge") == std::tuple{std::string("PriorityWeightAge"),
+                                                std::string("1000"), ConfigOrigin::config_file});
+  CHECK(find("ClusterName") ==
+        std::tuple{std::string("ClusterName"), std::string("lab"), ConfigOrigin::config_file});
+  CHECK(std::get<2>(find("KillWait")) == ConfigOrigin::built_in_default);
+}
+
+TEST_CASE("conf_int and conf_time refuse keys of the wrong kind", "[config][conf]") {
+  Config c;
+  auto code_of = [](auto&& f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      return e.code();
+    }
+    return Errc::ok;
+  };
+  CHECK(code_of([&] { c.conf_int("PreemptMode"); }) == Errc::config_invalid);
+  CHECK(code_of([&] { c.conf_int("NoSuchKey"); }) == Errc::config_invalid);
+  CHECK(code_of([&] { c.conf_time("KillWait"); }) == Errc::config_invalid);
+  // A value put in the map by hand without set_conf is still checked when read.
+  c.slurm_conf["KillWait"] = "soon";
+  CHECK(code_of([&] { c.kill_wait(); }) == Errc::config_invalid);
+}
+
+TEST_CASE("set_conf checks, replaces any spelling, and refuses unknown keys", "[config][conf]") {
+  Config c = parse("partitions: [{id: a, node_pool_ids: [p]}]\nconfig: {killwait: 12}\n");
+  c.set_conf("KILLWAIT", "45");
+  CHECK(c.kill_wait() == 45);
+  CHECK(c.slurm_conf.size() == 1);
+  CHECK(c.slurm_conf.count("KillWait") == 1);
+  c.set_conf("ClusterName", "other");
+  CHECK(c.cluster_name == "other");
+
+  Config before = c;
+  try {
+    c.set_conf("KillWait", "x");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.code() == Errc::config_invalid);
+    CHECK_THAT(e.what(), Equals("KillWait: \"x\" is not a whole number"));
+  }
+  try {
+    c.set_conf("KillWiat", "3");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK_THAT(e.what(), Equals("KillWiat: unknown slurm.conf key; did you mean KillWait?"));
+  }
+  CHECK(c == before);
+}
+
+TEST_CASE("show_config_text: Slurm's layout, with origins", "[config][show]") {
+  Config c = parse(R"(cluster_name: lab
+node_pools:
+  - {id: cpu, count: 3, cpus: 4, memory: 8G}
+  - {id: gpu, cpus: 8, memory: 16G, gpus: 2, gpu_type: a100, node_names: [g1]}
+partitions:
+  - {id: short, node_pool_ids: [cpu], max_time: 60, default_time: 10}
+  - {id: high, node_pool_ids: [cpu, gpu], priority_tier: 10, state: DRAIN}
+default_partition_id: high
+config:
+  PriorityWeightAge: 1000
+  KillWait: 10
+  PreemptMode: requeue
+  PriorityMaxAge: 1-0
+)",
+                   "/state/stint.yaml");
+  std::string text = stint::show_config_text(c, 0);
+  CHECK_THAT(text, StartsWith("Configuration data as of "));
+  CHECK(line_of(text, "KillWait") == "KillWait                = 10 sec (stint.yaml)");
+  CHECK(line_of(text, "MinJobAge") == "MinJobAge               = 300 sec");
+  CHECK(line_of(text, "PriorityWeightAge") == "PriorityWeightAge       = 1000 (stint.yaml)");
+  CHECK(line_of(text, "PreemptMode") == "PreemptMode             = REQUEUE (stint.yaml)");
+  CHECK(line_of(text, "PriorityMaxAge") == "PriorityMaxAge          = 1-00:00:00 (stint.yaml)");
+  CHECK(line_of(text, "PriorityCalcPeriod") == "PriorityCalcPeriod      = 00:05:00");
+  CHECK(line_of(text, "PreemptExemptTime") == "PreemptExemptTime       = 00:00:00");
+  CHECK(line_of(text, "AccountingStorageEnforce") == "AccountingStorageEnforce = none");
+  CHECK(line_of(text, "ClusterName") == "ClusterName             = lab (stint.yaml)");
+  CHECK(line_of(text, "Prolog") == "Prolog                  = (null)");
+  CHECK(line_of(text, "DefMemPerCPU") == "DefMemPerCPU            = UNLIMITED");
+  CHECK(line_of(text, "PriorityType") == "PriorityType            = priority/multifactor");
+  CHECK(line_of(text, "ConfigFile") == "ConfigFile              = /state/stint.yaml");
+  CHECK(line_of(text, "DefaultPartition") == "DefaultPartition        = high (stint.yaml)");
+  CHECK(line_of(text, "LoginNodePool") == "LoginNodePool           = (null)");
+  CHECK_THAT(
+      text,
+      Contains("\nNodePool=cpu Count=3 Nodes=cpu-[1-3] CPUs=4 RealMemory=8192 Gres=(null)\n"));
+  CHECK_THAT(text,
+             Contains("\nNodePool=gpu Count=1 Nodes=g1 CPUs=8 RealMemory=16384 Gres=gpu:a100:2\n"));
+  CHECK_THAT(text, Contains("\nPartitionName=short NodePools=cpu Nodes=cpu-[1-3] Default=NO "
+                            "PriorityTier=1 MaxTime=01:00:00 DefaultTime=00:10:00 State=UP\n"));
+  CHECK_THAT(text, EndsWith("PartitionName=high NodePools=cpu,gpu Nodes=cpu-[1-3],g1 Default=YES "
+                            "PriorityTier=10 MaxTime=UNLIMITED DefaultTime=NONE State=DRAIN\n"));
+  // The keys come sorted, as Slurm prints them.
+  CHECK(text.find("\nKillWait ") < text.find("\nMaxArraySize "));
+  CHECK(text.find("\nMaxArraySize ") < text.find("\nPriorityWeightAge "));
+}
+
+TEST_CASE("show_config_text names a JSON source and autodetected pools", "[config][show]") {
+  Config c = parse(R"({"partitions": [{"id": "a4", "node_pool_ids": ["a4"]}],
+                       "login_node_pool_id": "login",
+                       "config": {"PriorityWeightAge": "1000"}})",
+                   "/x/seed-spec.json");
+  std::string text = stint::show_config_text(c, 0);
+  CHECK(line_of(text, "PriorityWeightAge") == "PriorityWeightAge       = 1000 (seed-spec.json)");
+  CHECK(line_of(text, "LoginNodePool") == "LoginNodePool           = login (seed-spec.json)");
+  CHECK_THAT(text,
+             Contains("NodePool=a4 Count=1 Nodes=a4-1 CPUs=8 RealMemory=32000 Gres=gpu:h200:2 "
+                      "(autodetected: this machine's shape)\n"));
+}
+
+TEST_CASE("config_origin_name", "[config]") {
+  CHECK(stint::config_origin_name(ConfigOrigin::built_in_default) == "default");
+  CHECK(stint::config_origin_name(ConfigOrigin::config_file) == "stint.yaml");
+  CHECK(stint::config_origin_name(ConfigOrigin::autodetected) == "autodetected");
+}
