@@ -1,0 +1,181 @@
+#pragma once
+/// Slurm-style output: squeue's -o/-O, sinfo's -o, sacct's --format, their
+/// --noheader, --parsable and --json forms, and scontrol's `show` blocks.
+///
+/// Every column is a row of a table (in the .cpp files: long name, % letter,
+/// header, default width, alignment, accessor); a format string selects rows
+/// and widths. The formatters are pure: they take records and a Context with a
+/// fixed "now", so golden tests need no live state. Errors (a malformed format
+/// string, an unknown field) are stint::Error with Slurm's wording.
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <stint/model.hpp>
+#include <stint/query.hpp>
+
+namespace stint::format {
+
+enum class Align : std::uint8_t { left, right };
+
+/// What formatters need besides the records.
+struct Context {
+  Seconds now = 0;
+  std::string cluster_name = "stint";
+  /// Partition PriorityTier by name, for squeue's priority sort.
+  std::map<std::string, std::uint32_t> partition_tier;
+  /// gid -> group name; unset or empty answer: the number is printed.
+  std::function<std::string(std::uint32_t)> group_name;
+  /// The machine the virtual nodes run on (scontrol show node).
+  std::string arch = "x86_64";
+  std::string os = "Linux";
+  Seconds boot_time = k_no_time;
+  std::string version;  ///< stint's version for scontrol's Version=
+};
+
+/// One selected column: which row of a tool's table, how wide, which way, and
+/// the literal text printed after it.
+struct Field {
+  std::size_t column = 0;
+  int width = 0;  ///< 0: as wide as the value; -1: the widest value (sinfo's "%#")
+  Align align = Align::left;
+  std::string suffix;
+};
+
+/// A parsed squeue/sinfo format: literal text before the first field, then
+/// the fields.
+struct Layout {
+  std::string prefix;
+  std::vector<Field> fields;
+};
+
+/// Pads or cuts `value` to `width` as squeue and sinfo print a field: right
+/// alignment pads on the left, left alignment on the right; a value wider than
+/// the field is cut to its width unless `cut` is false (node lists), and a
+/// left-aligned value is always cut (Slurm prints it with "%.Ns").
+std::string pad(std::string_view value, int width, Align align, bool cut = true);
+
+/// The date line of `squeue -l` and `sinfo -l`: ctime's "Sun Nov 29 18:00:41 2026".
+std::string date_line(Seconds t);
+
+// --- squeue ---------------------------------------------------------------
+
+/// squeue -o: "%.18i %.9P %j..."; throws Errc::invalid_argument
+/// "Invalid job format specification: X" for an unknown letter.
+Layout parse_squeue_format(std::string_view format);
+/// squeue -O: "JobID:10,Name:.20,State"; width 20 left-aligned by default;
+/// throws "Invalid job format specification: name" for an unknown name.
+Layout parse_squeue_long_format(std::string_view format);
+/// The format squeue uses without -o/-O ("%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R",
+/// or with -l the STATE and TIME_LIMIT form).
+Layout squeue_default_layout(bool long_list);
+
+/// The header line (with its newline).
+std::string squeue_header(const Layout& layout);
+/// One job's line (with its newline).
+std::string squeue_line(const Layout& layout, const Job& job, const Context& ctx);
+
+/// Sorts as squeue -S does: a comma list of format letters, '-' before a letter
+/// reverses it; empty means Slurm's default "P,t,-p" (partition, state,
+/// priority). Ties keep Slurm's order: newest job first, later start first.
+/// Throws Errc::invalid_argument "Invalid sort specification: X".
+void sort_squeue(std::vector<Job>& jobs, std::string_view spec, const Context& ctx);
+
+/// `squeue --json`: {"meta":..., "errors":[], "jobs":[...]} in the shape of
+/// Slurm's openapi v0.0.38 job records, for the fields stint has.
+std::string squeue_json(const std::vector<Job>& jobs, const Context& ctx);
+
+// --- sinfo ----------------------------------------------------------------
+
+struct SinfoOptions {
+  std::string format;                   ///< -o; empty: the default for the mode
+  bool node_oriented = false;           ///< -N
+  bool long_list = false;               ///< -l
+  bool summarize = false;               ///< -s
+  bool reasons = false;                 ///< -R
+  bool no_header = false;               ///< -h
+  std::vector<std::string> partitions;  ///< -p; empty: all
+};
+
+/// sinfo -o: "%P %a %l %D %t %N"; throws Errc::invalid_argument
+/// "Invalid node format specification: X".
+Layout parse_sinfo_format(std::string_view format);
+/// The whole sinfo output (date line with -l, header, lines).
+std::string render_sinfo(const std::vector<query::PartitionInfo>& partitions,
+                         const std::vector<query::NodeInfo>& nodes, const SinfoOptions& options,
+                         const Context& ctx);
+/// `sinfo --json`: {"meta":..., "errors":[], "nodes":[...]}.
+std::string sinfo_json(const std::vector<query::NodeInfo>& nodes, const Context& ctx);
+
+/// Node state names: sinfo %t ("mix"), sinfo %T ("mixed"), scontrol ("MIXED").
+std::string_view node_state_short(query::NodeState s);
+std::string_view node_state_long(query::NodeState s);
+std::string_view node_state_upper(query::NodeState s);
+
+// --- sacct ----------------------------------------------------------------
+
+enum class Parsable : std::uint8_t {
+  no,          ///< fixed-width columns with a dashed line under the header
+  trailing,    ///< -p: "a|b|c|"
+  no_trailing  ///< -P: "a|b|c"
+};
+
+/// One sacct field: a row of the sacct table with its (possibly overridden) width.
+struct SacctField {
+  std::size_t column = 0;
+  int width = 0;
+  Align align = Align::right;
+};
+
+/// sacct --format: "JobID,JobName%30,State"; names match case-insensitively
+/// (then by prefix, as Slurm does); throws Errc::invalid_argument
+/// `Invalid field requested: "Foo"`.
+std::vector<SacctField> parse_sacct_format(std::string_view format);
+/// "JobID,JobName,Partition,Account,AllocCPUS,State,ExitCode".
+std::string_view sacct_default_format();
+
+struct SacctOptions {
+  std::vector<SacctField> fields;
+  Parsable parsable = Parsable::no;
+  bool no_header = false;
+  bool allocations_only = false;  ///< -X: no step lines
+};
+/// The whole sacct output: header (and dashes), then per job its line and,
+/// unless allocations_only, its ".batch" step line once it has started.
+std::string render_sacct(const std::vector<Job>& jobs, const SacctOptions& options,
+                         const Context& ctx);
+/// `sacct --helpformat` / `-e`: the field names, four to a line.
+std::string sacct_helpformat();
+
+// --- scontrol -------------------------------------------------------------
+
+/// `scontrol show job` for one job: the "JobId=... JobName=..." block with
+/// Slurm's placeholders for what stint does not have; `one_liner` (-o) puts
+/// it on one line; `details` (-d) adds DerivedExitCode and the per-node
+/// CPU_IDs/Mem/GRES lines (GPUs as "gpu:N(IDX:0-1)").
+std::string scontrol_job(const Job& job, const Context& ctx, bool one_liner, bool details);
+/// `scontrol show node` for one node.
+std::string scontrol_node(const query::NodeInfo& node, const Context& ctx, bool one_liner);
+/// `scontrol show partition` for one partition; `preempt_mode` is the
+/// cluster's PreemptMode.
+std::string scontrol_partition(const query::PartitionInfo& part, std::string_view preempt_mode,
+                               bool one_liner);
+
+// --- shared value forms -----------------------------------------------------
+
+/// The job's pending reason as squeue and scontrol show it: the hold reason
+/// while held, else the scheduler's reason.
+Reason effective_reason(const Job& job);
+/// Seconds the job has run: now - start while it runs, end - start after.
+Seconds time_used(const Job& job, Seconds now);
+/// TRES as squeue/scontrol print it: "cpu=2,mem=512M,node=1,billing=2[,gres/gpu=1]";
+/// from the allocation once the job has one, else from the request.
+std::string job_tres(const Job& job);
+/// CPU indices as Slurm folds them: {0,1,2,5} -> "0-2,5".
+std::string id_ranges(const std::vector<std::uint32_t>& ids);
+
+}  // namespace stint::format

@@ -1,0 +1,87 @@
+#pragma once
+/// The read side: what squeue, sinfo, sacct and scontrol show. Jobs come from
+/// the database opened read-only (stintd need not run; a state directory where
+/// stintd never ran shows empty queues), the cluster from stint.yaml, and the
+/// node view is derived from both. The records here are plain data, so the
+/// formatters (format.hpp) take them as they are and tests build them by hand.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <stint/config.hpp>
+#include <stint/model.hpp>
+#include <stint/paths.hpp>
+#include <stint/store.hpp>
+
+namespace stint::query {
+
+/// A node's state as sinfo and scontrol name it (format.hpp has the names).
+enum class NodeState : std::uint8_t {
+  idle,        ///< nothing allocated
+  mixed,       ///< some CPUs allocated
+  allocated,   ///< every CPU allocated
+  completing,  ///< a job on it is completing
+  down,        ///< not usable
+  drained,     ///< taken out of service, empty
+  draining,    ///< taken out of service, jobs still running
+};
+
+/// One node of the cluster with what the active jobs hold on it.
+struct NodeInfo {
+  std::string name;
+  std::string pool_id;
+  std::uint32_t cpus = 0;
+  std::uint32_t cpus_alloc = 0;
+  std::uint64_t memory_mb = 0;
+  std::uint64_t memory_alloc_mb = 0;
+  std::uint32_t gpus = 0;
+  std::string gpu_type;
+  std::vector<std::uint32_t> gpu_ids_alloc;  ///< sorted
+  NodeState state = NodeState::idle;
+  std::vector<std::string> partitions;  ///< in config order
+  std::vector<JobId> jobs;              ///< active jobs holding resources here
+  Seconds last_busy = k_no_time;        ///< latest start of those jobs
+};
+
+/// One partition with the totals of its nodes.
+struct PartitionInfo {
+  std::string name;
+  bool is_default = false;
+  PartitionState state = PartitionState::up;
+  Seconds max_time = k_infinite;
+  std::optional<Seconds> default_time;
+  std::uint32_t priority_tier = 1;
+  std::vector<std::string> nodes;  ///< node names in config order
+  std::uint32_t total_cpus = 0;
+  std::uint64_t total_memory_mb = 0;
+  std::uint32_t total_gpus = 0;
+};
+
+/// The node view: every configured node, with the allocations of the active
+/// jobs in `jobs` (terminal jobs are ignored). Pure; no I/O.
+std::vector<NodeInfo> nodes(const Config& config, const std::vector<Job>& jobs);
+/// Every configured partition in config order. Pure; no I/O.
+std::vector<PartitionInfo> partitions(const Config& config);
+
+/// The cluster config of a state directory (written with autodetected defaults
+/// on first use); never needs stintd.
+Config read_config(const Paths& paths);
+/// Jobs matching `filter` in id order, read-only; a missing database (stintd
+/// never ran) yields no jobs rather than an error.
+std::vector<Job> read_jobs(const Paths& paths, const JobFilter& filter);
+/// Whether a job with this id was ever recorded.
+bool job_exists(const Paths& paths, JobId id);
+
+/// What sinfo and scontrol show node and partition views from.
+struct ClusterView {
+  Config config;
+  std::vector<Job> active_jobs;
+  std::vector<NodeInfo> nodes;
+  std::vector<PartitionInfo> partitions;
+};
+/// Config, active jobs and the derived node and partition views.
+ClusterView read_cluster(const Paths& paths);
+
+}  // namespace stint::query

@@ -1,0 +1,49 @@
+#pragma once
+// Helpers shared by the formatters. Internal to format/.
+
+#include <functional>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <stint/format.hpp>
+
+namespace stint::format::detail {
+
+/// Parses a "%[.][#][width]letter[suffix]" format (squeue -o, sinfo -o).
+/// `lookup` maps a letter to a column index; `what` names the format in the
+/// error ("job" -> "Invalid job format specification: X").
+Layout parse_percent(std::string_view format,
+                     const std::function<std::optional<std::size_t>(char)>& lookup,
+                     std::string_view what, bool allow_widest);
+
+/// A line of a Layout: prefix, then each field's cell and suffix, then '\n'.
+/// `cell` returns the text of a field and whether it may be cut.
+std::string render_layout(const Layout& layout,
+                          const std::function<std::pair<std::string, bool>(const Field&)>& cell);
+
+/// A timestamp in Slurm's ISO form, or `none` for k_no_time.
+std::string timestamp_or(Seconds t, std::string_view none);
+/// squeue's elapsed form ("M:SS", "H:MM:SS", "D-HH:MM:SS"); "INVALID" when
+/// negative or over a year, as Slurm prints it.
+std::string squeue_secs(Seconds s);
+/// The job's node list folded ("n[1-3]"); empty before it has nodes.
+std::string job_nodelist(const Job& job);
+/// Nodes the job has (allocated) or asks for (pending).
+std::uint32_t job_node_count(const Job& job);
+/// CPUs the job has (allocated) or asks for (pending).
+std::uint32_t job_cpu_count(const Job& job);
+/// Memory the job has (allocated) or asks for (pending), in MiB; 0 if unknown.
+std::uint64_t job_memory_mb(const Job& job);
+/// GPUs the job has (allocated) or asks for (pending).
+std::uint32_t job_gpu_count(const Job& job);
+/// The group name of a gid through ctx.group_name, else the number.
+std::string group_name(const Context& ctx, std::uint32_t gid);
+/// "(null)" for an empty string, else the string.
+std::string or_null(std::string_view s);
+/// ASCII case-insensitive equality.
+bool iequals(std::string_view a, std::string_view b);
+/// ASCII lower case.
+std::string lower(std::string_view s);
+
+}  // namespace stint::format::detail

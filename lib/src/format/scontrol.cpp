@@ -1,0 +1,226 @@
+// scontrol show job/node/partition: Slurm's "Key=Value" blocks. Values stint
+// does not track print as Slurm prints them when unset ((null), N/A, None).
+
+#include <fmt/core.h>
+
+#include <stint/format.hpp>
+#include <stint/parse.hpp>
+
+#include "format/internal.hpp"
+
+namespace stint::format {
+namespace {
+
+using Lines = std::vector<std::vector<std::string>>;
+
+/// Joins a block: the first line as is, the others indented by three spaces;
+/// or, for -o, everything on one line.
+std::string join_block(const Lines& lines, bool one_liner) {
+  std::string out;
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    std::string line;
+    for (std::size_t k = 0; k < lines[i].size(); ++k) {
+      if (k > 0) line += ' ';
+      line += lines[i][k];
+    }
+    if (one_liner) {
+      if (i > 0) out += ' ';
+      out += line;
+    } else {
+      if (i > 0) out += "   ";
+      out += line + "\n";
+    }
+  }
+  if (one_liner) out += '\n';
+  return out;
+}
+
+std::string limit_text(Seconds s, std::string_view unlimited) {
+  if (s == k_infinite) return std::string(unlimited);
+  return parse::format_duration_fixed(s);
+}
+
+std::string gres_text(std::uint32_t count, const std::string& type) {
+  if (type.empty()) return fmt::format("gpu:{}", count);
+  return fmt::format("gpu:{}:{}", type, count);
+}
+
+}  // namespace
+
+std::string scontrol_job(const Job& job, const Context& ctx, bool one_liner, bool details) {
+  const bool has_alloc = !job.alloc.empty();
+  const bool ran = job.start_time != k_no_time && job.state != JobState::pending;
+  const std::string user = job.user_name.empty() ? std::to_string(job.user_id) : job.user_name;
+
+  Seconds end = job.end_time;
+  if (end == k_no_time && ran && !is_terminal(job.state) && job.time_limit != k_infinite)
+    end = job.start_time + job.time_limit;
+
+  std::string min_memory;
+  if (job.spec.mem_per_cpu_mb)
+    min_memory = "MinMemoryCPU=" + parse::format_memory_mb(*job.spec.mem_per_cpu_mb);
+  else
+    min_memory = "MinMemoryNode=" + parse::format_memory_mb(job.req.mem_per_node_mb);
+
+  std::string command = "(null)";
+  if (!job.spec.script_name.empty()) {
+    command = job.spec.script_name.front() == '/' || job.spec.submit_dir.empty()
+                  ? job.spec.script_name
+                  : job.spec.submit_dir + "/" + job.spec.script_name;
+  }
+
+  Lines l;
+  l.push_back({fmt::format("JobId={}", job.id), "JobName=" + job.spec.name});
+  l.push_back({fmt::format("UserId={}({})", user, job.user_id),
+               fmt::format("GroupId={}({})", detail::group_name(ctx, job.group_id), job.group_id),
+               "MCS_label=N/A"});
+  l.push_back({fmt::format("Priority={}", job.priority), fmt::format("Nice={}", job.spec.nice),
+               "Account=" + job.account, "QOS=" + job.qos});
+  l.push_back({fmt::format("JobState={}", state_name(job.state)),
+               fmt::format("Reason={}", reason_name(effective_reason(job))), "Dependency=(null)"});
+  l.push_back({"Requeue=1", fmt::format("Restarts={}", job.restart_count), "BatchFlag=1",
+               "Reboot=0", "ExitCode=" + exit_code_text(job.exit_status, job.exit_signal)});
+  if (details) l.push_back({"DerivedExitCode=0:0"});
+  l.push_back({"RunTime=" + parse::format_duration_fixed(time_used(job, ctx.now)),
+               "TimeLimit=" + limit_text(job.time_limit, "UNLIMITED"), "TimeMin=N/A"});
+  l.push_back({"SubmitTime=" + detail::timestamp_or(job.submit_time, "Unknown"),
+               "EligibleTime=" + detail::timestamp_or(job.eligible_time, "Unknown")});
+  l.push_back({"AccrueTime=" + detail::timestamp_or(job.eligible_time, "Unknown")});
+  l.push_back({"StartTime=" + detail::timestamp_or(job.start_time, "Unknown"),
+               "EndTime=" + detail::timestamp_or(end, "Unknown"), "Deadline=N/A"});
+  if (ran) {
+    l.push_back({"PreemptEligibleTime=" + detail::timestamp_or(job.start_time, "Unknown"),
+                 "PreemptTime=None"});
+  }
+  // stint keeps no separate time of the scheduler's last look: the start, or
+  // the submission while it waits.
+  l.push_back(
+      {"SuspendTime=None", "SecsPreSuspend=0",
+       "LastSchedEval=" + detail::timestamp_or(ran ? job.start_time : job.submit_time, "Unknown"),
+       "Scheduler=Main"});
+  l.push_back({"Partition=" + job.partition,
+               fmt::format("AllocNode:Sid={}:0",
+                           job.spec.submit_host.empty() ? "localhost" : job.spec.submit_host)});
+  l.push_back({"ReqNodeList=(null)", "ExcNodeList=(null)"});
+  l.push_back({"NodeList=" + detail::job_nodelist(job)});
+  if (has_alloc) l.push_back({"BatchHost=" + job.alloc.front().node});
+  l.push_back({fmt::format("NumNodes={}", detail::job_node_count(job)),
+               fmt::format("NumCPUs={}", detail::job_cpu_count(job)),
+               fmt::format("NumTasks={}", job.req.tasks),
+               fmt::format("CPUs/Task={}", job.req.cpus_per_task), "ReqB:S:C:T=0:0:*:*"});
+  l.push_back({"TRES=" + job_tres(job)});
+  l.push_back({"Socks/Node=*", "NtasksPerN:B:S:C=0:0:*:*", "CoreSpec=*"});
+  if (details && has_alloc) {
+    const std::uint32_t gpus = job.total_gpus();
+    l.push_back({"JOB_GRES=" + (gpus > 0 ? gres_text(gpus, job.req.gpu_type) : "(null)")});
+    for (const NodeAlloc& a : job.alloc) {
+      std::string gres;
+      if (!a.gpu_ids.empty()) {
+        gres = gres_text(static_cast<std::uint32_t>(a.gpu_ids.size()), job.req.gpu_type) +
+               "(IDX:" + id_ranges(a.gpu_ids) + ")";
+      }
+      // Slurm indents these per-node lines by five spaces.
+      l.push_back({fmt::format("  Nodes={} CPU_IDs={} Mem={} GRES={}", a.node, id_ranges(a.cpu_ids),
+                               a.mem_mb, gres)});
+    }
+  }
+  l.push_back(
+      {fmt::format("MinCPUsNode={}", job.req.cpus_per_node), min_memory, "MinTmpDiskNode=0"});
+  l.push_back({"Features=(null)", "DelayBoot=00:00:00"});
+  l.push_back({"OverSubscribe=OK", "Contiguous=0", "Licenses=(null)", "Network=(null)"});
+  l.push_back({"Command=" + command});
+  l.push_back({"WorkDir=" + job.spec.work_dir});
+  l.push_back({"StdErr=" + job.stderr_path});
+  l.push_back({"StdIn=/dev/null"});
+  l.push_back({"StdOut=" + job.stdout_path});
+  l.push_back({"Power="});
+  if (job.req.gpus_per_node > 0) {
+    l.push_back({"TresPerNode=gres:" + gres_text(job.req.gpus_per_node, job.req.gpu_type)});
+  }
+  // Slurm ends the block with an empty indented line, then a blank line.
+  l.push_back({""});
+  std::string out = join_block(l, one_liner);
+  if (!one_liner) out += '\n';
+  return out;
+}
+
+std::string scontrol_node(const query::NodeInfo& n, const Context& ctx, bool one_liner) {
+  std::string cfg_tres =
+      fmt::format("cpu={},mem={},billing={}", n.cpus, parse::format_memory_mb(n.memory_mb), n.cpus);
+  if (n.gpus > 0) cfg_tres += fmt::format(",gres/gpu={}", n.gpus);
+  std::string alloc_tres;
+  if (n.cpus_alloc > 0 || n.memory_alloc_mb > 0) {
+    alloc_tres =
+        fmt::format("cpu={},mem={}", n.cpus_alloc, parse::format_memory_mb(n.memory_alloc_mb));
+    if (!n.gpu_ids_alloc.empty()) alloc_tres += fmt::format(",gres/gpu={}", n.gpu_ids_alloc.size());
+  }
+  std::string partitions;
+  for (const std::string& p : n.partitions) partitions += (partitions.empty() ? "" : ",") + p;
+
+  Lines l;
+  // Slurm leaves a space at the end of the first, OS and Partitions lines.
+  l.push_back(
+      {"NodeName=" + n.name, "Arch=" + ctx.arch, fmt::format("CoresPerSocket={}", n.cpus), ""});
+  l.push_back({fmt::format("CPUAlloc={}", n.cpus_alloc), fmt::format("CPUEfctv={}", n.cpus),
+               fmt::format("CPUTot={}", n.cpus), "CPULoad=N/A"});
+  l.push_back({"AvailableFeatures=(null)"});
+  l.push_back({"ActiveFeatures=(null)"});
+  l.push_back({"Gres=" + (n.gpus > 0 ? gres_text(n.gpus, n.gpu_type) : std::string("(null)"))});
+  l.push_back({"NodeAddr=" + n.name, "NodeHostName=" + n.name, "Version=" + ctx.version});
+  l.push_back({"OS=" + ctx.os, ""});
+  l.push_back({fmt::format("RealMemory={}", n.memory_mb),
+               fmt::format("AllocMem={}", n.memory_alloc_mb),
+               fmt::format("FreeMem={}", n.memory_mb - std::min(n.memory_mb, n.memory_alloc_mb)),
+               "Sockets=1", "Boards=1"});
+  l.push_back({fmt::format("State={}", node_state_upper(n.state)), "ThreadsPerCore=1", "TmpDisk=0",
+               "Weight=1", "Owner=N/A", "MCS_label=N/A"});
+  l.push_back({"Partitions=" + partitions, ""});
+  l.push_back({"BootTime=" + detail::timestamp_or(ctx.boot_time, "None"),
+               "SlurmdStartTime=" + detail::timestamp_or(ctx.boot_time, "None")});
+  l.push_back({"LastBusyTime=" + detail::timestamp_or(n.last_busy, "None")});
+  l.push_back({"CfgTRES=" + cfg_tres});
+  l.push_back({"AllocTRES=" + alloc_tres});
+  l.push_back({"CapWatts=n/a"});
+  l.push_back({"CurrentWatts=0", "AveWatts=0"});
+  l.push_back({"ExtSensorsJoules=n/s", "ExtSensorsWatts=0", "ExtSensorsTemp=n/s"});
+  std::string out = join_block(l, one_liner);
+  if (!one_liner) out += '\n';
+  return out;
+}
+
+std::string scontrol_partition(const query::PartitionInfo& p, std::string_view preempt_mode,
+                               bool one_liner) {
+  std::string nodes = p.nodes.empty() ? "(null)" : parse::compress_hostlist(p.nodes);
+  std::string tres =
+      fmt::format("cpu={},mem={},node={},billing={}", p.total_cpus,
+                  parse::format_memory_mb(p.total_memory_mb), p.nodes.size(), p.total_cpus);
+  if (p.total_gpus > 0) tres += fmt::format(",gres/gpu={}", p.total_gpus);
+
+  Lines l;
+  l.push_back({"PartitionName=" + p.name});
+  l.push_back({"AllowGroups=ALL", "AllowAccounts=ALL", "AllowQos=ALL"});
+  l.push_back(
+      {"AllocNodes=ALL", std::string("Default=") + (p.is_default ? "YES" : "NO"), "QoS=N/A"});
+  l.push_back({"DefaultTime=" + (p.default_time ? limit_text(*p.default_time, "UNLIMITED")
+                                                : std::string("NONE")),
+               "DisableRootJobs=NO", "ExclusiveUser=NO", "GraceTime=0", "Hidden=NO"});
+  l.push_back({"MaxNodes=UNLIMITED", "MaxTime=" + limit_text(p.max_time, "UNLIMITED"), "MinNodes=0",
+               "LLN=NO", "MaxCPUsPerNode=UNLIMITED"});
+  l.push_back({"Nodes=" + nodes});
+  // stint has one partition weight, its tier; Slurm's job factor follows it.
+  l.push_back({fmt::format("PriorityJobFactor={}", p.priority_tier),
+               fmt::format("PriorityTier={}", p.priority_tier), "RootOnly=NO", "ReqResv=NO",
+               "OverSubscribe=NO"});
+  l.push_back({"OverTimeLimit=NONE", fmt::format("PreemptMode={}", preempt_mode)});
+  l.push_back({fmt::format("State={}", partition_state_name(p.state)),
+               fmt::format("TotalCPUs={}", p.total_cpus),
+               fmt::format("TotalNodes={}", p.nodes.size()), "SelectTypeParameters=NONE"});
+  l.push_back({"JobDefaults=(null)"});
+  l.push_back({"DefMemPerNode=UNLIMITED", "MaxMemPerNode=UNLIMITED"});
+  l.push_back({"TRES=" + tres});
+  std::string out = join_block(l, one_liner);
+  if (!one_liner) out += '\n';
+  return out;
+}
+
+}  // namespace stint::format

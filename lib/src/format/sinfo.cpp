@@ -1,0 +1,353 @@
+// sinfo: its columns (-o letters), how nodes fold into lines, and its modes.
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/core.h>
+
+#include <stint/error.hpp>
+#include <stint/format.hpp>
+#include <stint/parse.hpp>
+
+#include "format/internal.hpp"
+
+namespace stint::format {
+
+using query::NodeInfo;
+using query::NodeState;
+using query::PartitionInfo;
+
+std::string_view node_state_short(NodeState s) {
+  switch (s) {
+    case NodeState::idle:
+      return "idle";
+    case NodeState::mixed:
+      return "mix";
+    case NodeState::allocated:
+      return "alloc";
+    case NodeState::completing:
+      return "comp";
+    case NodeState::down:
+      return "down";
+    case NodeState::drained:
+      return "drain";
+    case NodeState::draining:
+      return "drng";
+  }
+  return "unk";
+}
+
+std::string_view node_state_long(NodeState s) {
+  switch (s) {
+    case NodeState::idle:
+      return "idle";
+    case NodeState::mixed:
+      return "mixed";
+    case NodeState::allocated:
+      return "allocated";
+    case NodeState::completing:
+      return "completing";
+    case NodeState::down:
+      return "down";
+    case NodeState::drained:
+      return "drained";
+    case NodeState::draining:
+      return "draining";
+  }
+  return "unknown";
+}
+
+std::string_view node_state_upper(NodeState s) {
+  switch (s) {
+    case NodeState::idle:
+      return "IDLE";
+    case NodeState::mixed:
+      return "MIXED";
+    case NodeState::allocated:
+      return "ALLOCATED";
+    case NodeState::completing:
+      return "COMPLETING";
+    case NodeState::down:
+      return "DOWN";
+    case NodeState::drained:
+      return "IDLE+DRAIN";
+    case NodeState::draining:
+      return "MIXED+DRAIN";
+  }
+  return "UNKNOWN";
+}
+
+namespace {
+
+/// One line of sinfo: a partition and the nodes folded into the line.
+struct Row {
+  const PartitionInfo* part = nullptr;
+  std::vector<const NodeInfo*> nodes;
+};
+
+struct NodeColumn {
+  char letter;
+  std::string_view header;
+  bool cut;
+  std::string (*value)(const Row&, const Context&);
+};
+
+bool is_other(NodeState s) {
+  return s == NodeState::down || s == NodeState::drained || s == NodeState::draining;
+}
+
+bool is_alloc(NodeState s) {
+  return s == NodeState::mixed || s == NodeState::allocated || s == NodeState::completing;
+}
+
+/// The smallest value of the row's nodes, with "+" when they differ.
+template <typename F>
+std::string min_plus(const Row& r, F&& value) {
+  if (r.nodes.empty()) return "0";
+  auto lo = value(*r.nodes.front());
+  auto hi = lo;
+  for (const NodeInfo* n : r.nodes) {
+    lo = std::min(lo, value(*n));
+    hi = std::max(hi, value(*n));
+  }
+  return fmt::format("{}{}", lo, lo == hi ? "" : "+");
+}
+
+std::string nodelist(const Row& r, const Context&) {
+  if (r.nodes.empty()) return "";
+  std::vector<std::string> names;
+  for (const NodeInfo* n : r.nodes) names.push_back(n->name);
+  return parse::compress_hostlist(names);
+}
+
+std::string state_of(const Row& r, bool long_form) {
+  if (r.nodes.empty()) return "n/a";
+  NodeState s = r.nodes.front()->state;
+  return std::string(long_form ? node_state_long(s) : node_state_short(s));
+}
+
+std::string avail(const Row& r, const Context&) {
+  switch (r.part->state) {
+    case PartitionState::up:
+      return "up";
+    case PartitionState::down:
+      return "down";
+    case PartitionState::drain:
+      return "drain";
+    case PartitionState::inactive:
+      return "inact";
+  }
+  return "unk";
+}
+
+std::string time_text(Seconds s, std::string_view none) {
+  if (s == k_infinite) return std::string(none);
+  return parse::format_duration(s);
+}
+
+std::string cpus_aiot(const Row& r, const Context&) {
+  std::uint32_t a = 0, i = 0, o = 0, t = 0;
+  for (const NodeInfo* n : r.nodes) {
+    t += n->cpus;
+    if (is_other(n->state)) {
+      o += n->cpus;
+    } else {
+      a += n->cpus_alloc;
+      i += n->cpus - n->cpus_alloc;
+    }
+  }
+  return fmt::format("{}/{}/{}/{}", a, i, o, t);
+}
+
+std::string nodes_aiot(const Row& r, bool with_other) {
+  std::uint32_t a = 0, i = 0, o = 0;
+  for (const NodeInfo* n : r.nodes) {
+    if (is_other(n->state))
+      ++o;
+    else if (is_alloc(n->state))
+      ++a;
+    else
+      ++i;
+  }
+  if (!with_other) return fmt::format("{}/{}", a, i);
+  return fmt::format("{}/{}/{}/{}", a, i, o, r.nodes.size());
+}
+
+std::string gres(const Row& r, const Context&) {
+  if (r.nodes.empty() || r.nodes.front()->gpus == 0) return "(null)";
+  const NodeInfo& n = *r.nodes.front();
+  if (n.gpu_type.empty()) return fmt::format("gpu:{}", n.gpus);
+  return fmt::format("gpu:{}:{}", n.gpu_type, n.gpus);
+}
+
+// clang-format off
+const std::array k_columns = {
+  NodeColumn{'P', "PARTITION", true, [](const Row& r, const Context&) { return r.part->name + (r.part->is_default ? "*" : ""); }},
+  NodeColumn{'R', "PARTITION", true, [](const Row& r, const Context&) { return r.part->name; }},
+  NodeColumn{'a', "AVAIL", true, avail},
+  NodeColumn{'l', "TIMELIMIT", true, [](const Row& r, const Context&) { return time_text(r.part->max_time, "infinite"); }},
+  NodeColumn{'L', "DEFAULTTIME", true, [](const Row& r, const Context&) { return r.part->default_time ? time_text(*r.part->default_time, "infinite") : std::string("n/a"); }},
+  NodeColumn{'s', "JOB_SIZE", true, [](const Row&, const Context&) { return std::string("1-infinite"); }},
+  NodeColumn{'r', "ROOT", true, [](const Row&, const Context&) { return std::string("no"); }},
+  NodeColumn{'h', "OVERSUBSCRIBE", true, [](const Row&, const Context&) { return std::string("NO"); }},
+  NodeColumn{'g', "GROUPS", true, [](const Row&, const Context&) { return std::string("all"); }},
+  NodeColumn{'p', "PRIO_TIER", true, [](const Row& r, const Context&) { return std::to_string(r.part->priority_tier); }},
+  NodeColumn{'D', "NODES", true, [](const Row& r, const Context&) { return std::to_string(r.nodes.size()); }},
+  NodeColumn{'t', "STATE", true, [](const Row& r, const Context&) { return state_of(r, false); }},
+  NodeColumn{'T', "STATE", true, [](const Row& r, const Context&) { return state_of(r, true); }},
+  NodeColumn{'N', "NODELIST", false, nodelist},
+  NodeColumn{'n', "HOSTNAMES", false, nodelist},
+  NodeColumn{'o', "NODE_ADDR", false, nodelist},
+  NodeColumn{'C', "CPUS(A/I/O/T)", true, cpus_aiot},
+  NodeColumn{'A', "NODES(A/I)", true, [](const Row& r, const Context&) { return nodes_aiot(r, false); }},
+  NodeColumn{'F', "NODES(A/I/O/T)", true, [](const Row& r, const Context&) { return nodes_aiot(r, true); }},
+  NodeColumn{'c', "CPUS", true, [](const Row& r, const Context&) { return min_plus(r, [](const NodeInfo& n) { return n.cpus; }); }},
+  NodeColumn{'m', "MEMORY", true, [](const Row& r, const Context&) { return min_plus(r, [](const NodeInfo& n) { return n.memory_mb; }); }},
+  NodeColumn{'e', "FREE_MEM", true, [](const Row& r, const Context&) { return min_plus(r, [](const NodeInfo& n) { return n.memory_mb - std::min(n.memory_mb, n.memory_alloc_mb); }); }},
+  NodeColumn{'z', "S:C:T", true, [](const Row& r, const Context&) { return "1:" + min_plus(r, [](const NodeInfo& n) { return n.cpus; }) + ":1"; }},
+  NodeColumn{'X', "SOCKETS", true, [](const Row&, const Context&) { return std::string("1"); }},
+  NodeColumn{'Y', "CORES", true, [](const Row& r, const Context&) { return min_plus(r, [](const NodeInfo& n) { return n.cpus; }); }},
+  NodeColumn{'Z', "THREADS", true, [](const Row&, const Context&) { return std::string("1"); }},
+  NodeColumn{'d', "TMP_DISK", true, [](const Row&, const Context&) { return std::string("0"); }},
+  NodeColumn{'w', "WEIGHT", true, [](const Row&, const Context&) { return std::string("1"); }},
+  NodeColumn{'f', "AVAIL_FEATURES", true, [](const Row&, const Context&) { return std::string("(null)"); }},
+  NodeColumn{'b', "ACTIVE_FEATURES", true, [](const Row&, const Context&) { return std::string("(null)"); }},
+  NodeColumn{'E', "REASON", false, [](const Row&, const Context&) { return std::string("none"); }},
+  NodeColumn{'G', "GRES", true, gres},
+  NodeColumn{'O', "CPU_LOAD", true, [](const Row&, const Context&) { return std::string("N/A"); }},
+  NodeColumn{'u', "USER", true, [](const Row&, const Context&) { return std::string("Unknown"); }},
+  NodeColumn{'U', "USER", true, [](const Row&, const Context&) { return std::string("Unknown"); }},
+  NodeColumn{'H', "TIMESTAMP", true, [](const Row&, const Context&) { return std::string("Unknown"); }},
+  NodeColumn{'V', "CLUSTER", true, [](const Row&, const Context& c) { return c.cluster_name; }},
+};
+// clang-format on
+
+std::optional<std::size_t> column_by_letter(char c) {
+  for (std::size_t i = 0; i < k_columns.size(); ++i) {
+    if (k_columns[i].letter == c) return i;
+  }
+  return std::nullopt;
+}
+
+/// Slurm's sinfo order for the lines of one partition: its sort "-t" on the
+/// numeric state, so flagged states (drain, completing) first, then mixed,
+/// allocated, idle, down.
+int state_rank(NodeState s) {
+  switch (s) {
+    case NodeState::drained:
+    case NodeState::draining:
+    case NodeState::completing:
+      return 0;
+    case NodeState::mixed:
+      return 1;
+    case NodeState::allocated:
+      return 2;
+    case NodeState::idle:
+      return 3;
+    case NodeState::down:
+      return 4;
+  }
+  return 5;
+}
+
+std::vector<Row> build_rows(const std::vector<PartitionInfo>& parts,
+                            const std::vector<NodeInfo>& nodes, const SinfoOptions& o) {
+  std::vector<const PartitionInfo*> shown;
+  for (const PartitionInfo& p : parts) {
+    if (o.partitions.empty() ||
+        std::find(o.partitions.begin(), o.partitions.end(), p.name) != o.partitions.end())
+      shown.push_back(&p);
+  }
+  auto node_named = [&](const std::string& name) -> const NodeInfo* {
+    for (const NodeInfo& n : nodes) {
+      if (n.name == name) return &n;
+    }
+    return nullptr;
+  };
+
+  std::vector<Row> rows;
+  if (o.reasons) {
+    // Only nodes that are down or drained have a reason; stint's are all up.
+    return rows;
+  }
+  if (o.node_oriented) {
+    for (const NodeInfo& n : nodes) {
+      for (const PartitionInfo* p : shown) {
+        if (std::find(p->nodes.begin(), p->nodes.end(), n.name) == p->nodes.end()) continue;
+        rows.push_back(Row{p, {&n}});
+      }
+    }
+    return rows;
+  }
+  for (const PartitionInfo* p : shown) {
+    std::vector<const NodeInfo*> members;
+    for (const std::string& name : p->nodes) {
+      if (const NodeInfo* n = node_named(name)) members.push_back(n);
+    }
+    if (members.empty() || o.summarize) {
+      rows.push_back(Row{p, members});
+      continue;
+    }
+    std::stable_sort(members.begin(), members.end(), [](const NodeInfo* a, const NodeInfo* b) {
+      return state_rank(a->state) < state_rank(b->state);
+    });
+    for (const NodeInfo* n : members) {
+      if (!rows.empty() && rows.back().part == p && rows.back().nodes.front()->state == n->state)
+        rows.back().nodes.push_back(n);
+      else
+        rows.push_back(Row{p, {n}});
+    }
+  }
+  return rows;
+}
+
+std::string default_format(const SinfoOptions& o) {
+  if (o.reasons) return "%20E %9u %19H %N";
+  if (o.summarize) return "%#P %.5a %.10l %.16F %N";
+  if (o.node_oriented) {
+    return o.long_list ? "%#N %.6D %.#P %.11T %4c %.8z %.6m %.8d %.6w %.8f %20E"
+                       : "%#N %.6D %.#P %6t";
+  }
+  return o.long_list ? "%#P %.5a %.10l %.10s %.4r %.8h %.10g %.6D %.11T %N"
+                     : "%#P %.5a %.10l %.6D %.6t %N";
+}
+
+}  // namespace
+
+Layout parse_sinfo_format(std::string_view format) {
+  return detail::parse_percent(format, column_by_letter, "node", true);
+}
+
+std::string render_sinfo(const std::vector<PartitionInfo>& partitions,
+                         const std::vector<NodeInfo>& nodes, const SinfoOptions& options,
+                         const Context& ctx) {
+  Layout layout = parse_sinfo_format(options.format.empty() ? default_format(options)
+                                                            : std::string_view(options.format));
+  const std::vector<Row> rows = build_rows(partitions, nodes, options);
+
+  // "%#X": as wide as the widest value, and never narrower than 9, as Slurm
+  // sizes its partition and node list columns.
+  for (Field& f : layout.fields) {
+    if (f.width != -1) continue;
+    std::size_t widest = 9;
+    for (const Row& r : rows) widest = std::max(widest, k_columns[f.column].value(r, ctx).size());
+    f.width = static_cast<int>(widest);
+  }
+
+  std::string out;
+  if (!options.no_header) {
+    if (options.long_list) out += date_line(ctx.now) + "\n";
+    out += detail::render_layout(layout, [](const Field& f) {
+      return std::pair<std::string, bool>(std::string(k_columns[f.column].header), true);
+    });
+  }
+  for (const Row& r : rows) {
+    out += detail::render_layout(layout, [&](const Field& f) {
+      const NodeColumn& c = k_columns[f.column];
+      return std::pair<std::string, bool>(c.value(r, ctx), c.cut);
+    });
+  }
+  return out;
+}
+
+}  // namespace stint::format

@@ -1,0 +1,359 @@
+// squeue's columns (-o letters, -O names), its lines and its sort.
+
+#include <algorithm>
+#include <array>
+#include <cctype>
+
+#include <fmt/core.h>
+
+#include <stint/error.hpp>
+#include <stint/format.hpp>
+#include <stint/parse.hpp>
+
+#include "format/internal.hpp"
+
+namespace stint::format {
+namespace {
+
+using detail::or_null;
+
+/// One squeue column: its -o letter (0: -O only), its -O name (lower case;
+/// "" for -o only), its header, whether a long value is cut to the width,
+/// and its value.
+struct JobColumn {
+  char letter;
+  std::string_view name;
+  std::string_view header;
+  bool cut;
+  std::string (*value)(const Job&, const Context&);
+};
+
+std::string time_left(const Job& job, const Context& ctx) {
+  if (job.time_limit == k_infinite) return "UNLIMITED";
+  return detail::squeue_secs(job.time_limit - time_used(job, ctx.now));
+}
+
+std::string reason_list(const Job& job, const Context&) {
+  // Slurm shows the reason for jobs that are waiting or that ended without
+  // running to completion, the nodes otherwise.
+  const bool show_reason = job.state == JobState::pending || job.state == JobState::timeout ||
+                           job.state == JobState::failed || job.state == JobState::out_of_memory;
+  if (show_reason) return fmt::format("({})", reason_name(effective_reason(job)));
+  return detail::job_nodelist(job);
+}
+
+std::string end_time(const Job& job, const Context&) {
+  Seconds end = job.end_time;
+  // A running job's end is when its time limit runs out.
+  if (end == k_no_time && job.start_time != k_no_time && job.time_limit != k_infinite &&
+      !is_terminal(job.state))
+    end = job.start_time + job.time_limit;
+  return detail::timestamp_or(end, "N/A");
+}
+
+std::string pending_time(const Job& job, const Context& ctx) {
+  if (job.submit_time == k_no_time) return "0";
+  if (job.state == JobState::pending)
+    return std::to_string(std::max<Seconds>(0, ctx.now - job.submit_time));
+  if (job.start_time == k_no_time) return "0";
+  return std::to_string(std::max<Seconds>(0, job.start_time - job.submit_time));
+}
+
+std::string min_memory(const Job& job, const Context&) {
+  if (job.spec.mem_per_cpu_mb) return parse::format_memory_mb(*job.spec.mem_per_cpu_mb);
+  return parse::format_memory_mb(job.req.mem_per_node_mb);
+}
+
+std::string tres_per_node(const Job& job, const Context&) {
+  if (job.req.gpus_per_node == 0) return "N/A";
+  if (job.req.gpu_type.empty()) return fmt::format("gres:gpu:{}", job.req.gpus_per_node);
+  return fmt::format("gres:gpu:{}:{}", job.req.gpu_type, job.req.gpus_per_node);
+}
+
+std::string command(const Job& job, const Context&) {
+  const std::string& s = job.spec.script_name;
+  if (s.empty()) return "(null)";
+  if (s.front() == '/' || job.spec.submit_dir.empty()) return s;
+  return job.spec.submit_dir + "/" + s;
+}
+
+std::string user_name(const Job& job, const Context&) {
+  return job.user_name.empty() ? std::to_string(job.user_id) : job.user_name;
+}
+
+std::string priority_norm(const Job& job, const Context&) {
+  return fmt::format("{:16.14f}", static_cast<double>(job.priority) / 4294967295.0);
+}
+
+// clang-format off
+const std::array k_columns = {
+  JobColumn{'i', "jobarrayid", "JOBID", true, [](const Job& j, const Context&) { return std::to_string(j.id); }},
+  JobColumn{'A', "jobid", "JOBID", true, [](const Job& j, const Context&) { return std::to_string(j.id); }},
+  JobColumn{'P', "partition", "PARTITION", true, [](const Job& j, const Context&) { return j.partition; }},
+  JobColumn{'j', "name", "NAME", true, [](const Job& j, const Context&) { return j.spec.name; }},
+  JobColumn{'u', "username", "USER", true, user_name},
+  JobColumn{'U', "userid", "UID", true, [](const Job& j, const Context&) { return std::to_string(j.user_id); }},
+  JobColumn{'a', "account", "ACCOUNT", true, [](const Job& j, const Context&) { return j.account; }},
+  JobColumn{'q', "qos", "QOS", true, [](const Job& j, const Context&) { return j.qos; }},
+  JobColumn{'t', "statecompact", "ST", true, [](const Job& j, const Context&) { return std::string(state_code(j.state)); }},
+  JobColumn{'T', "state", "STATE", true, [](const Job& j, const Context&) { return std::string(state_name(j.state)); }},
+  JobColumn{'M', "timeused", "TIME", true, [](const Job& j, const Context& c) { return detail::squeue_secs(time_used(j, c.now)); }},
+  JobColumn{'l', "timelimit", "TIME_LIMIT", true, [](const Job& j, const Context&) { return parse::format_time_limit(j.time_limit); }},
+  JobColumn{'L', "timeleft", "TIME_LEFT", true, time_left},
+  JobColumn{'D', "numnodes", "NODES", true, [](const Job& j, const Context&) { return std::to_string(detail::job_node_count(j)); }},
+  JobColumn{'C', "numcpus", "CPUS", true, [](const Job& j, const Context&) { return std::to_string(detail::job_cpu_count(j)); }},
+  JobColumn{'R', "reasonlist", "NODELIST(REASON)", false, reason_list},
+  JobColumn{'r', "reason", "REASON", true, [](const Job& j, const Context&) { return std::string(reason_name(effective_reason(j))); }},
+  JobColumn{'N', "nodelist", "NODELIST", false, [](const Job& j, const Context&) { return detail::job_nodelist(j); }},
+  JobColumn{'p', "priority", "PRIORITY", true, priority_norm},
+  JobColumn{'Q', "prioritylong", "PRIORITY", true, [](const Job& j, const Context&) { return std::to_string(j.priority); }},
+  JobColumn{'S', "starttime", "START_TIME", true, [](const Job& j, const Context&) { return detail::timestamp_or(j.start_time, "N/A"); }},
+  JobColumn{'e', "endtime", "END_TIME", true, end_time},
+  JobColumn{'V', "submittime", "SUBMIT_TIME", true, [](const Job& j, const Context&) { return detail::timestamp_or(j.submit_time, "N/A"); }},
+  JobColumn{0, "eligibletime", "ELIGIBLE_TIME", true, [](const Job& j, const Context&) { return detail::timestamp_or(j.eligible_time, "N/A"); }},
+  JobColumn{0, "accruetime", "ACCRUE_TIME", true, [](const Job& j, const Context&) { return detail::timestamp_or(j.eligible_time, "N/A"); }},
+  JobColumn{0, "pendingtime", "PENDING_TIME", true, pending_time},
+  JobColumn{'E', "dependency", "DEPENDENCY", true, [](const Job&, const Context&) { return std::string("(null)"); }},
+  JobColumn{'F', "arrayjobid", "ARRAY_JOB_ID", true, [](const Job& j, const Context&) { return std::to_string(j.id); }},
+  JobColumn{'K', "arraytaskid", "ARRAY_TASK_ID", true, [](const Job&, const Context&) { return std::string("N/A"); }},
+  JobColumn{'f', "feature", "FEATURES", true, [](const Job&, const Context&) { return std::string("(null)"); }},
+  JobColumn{'v', "reservation", "RESERVATION", true, [](const Job&, const Context&) { return std::string("(null)"); }},
+  JobColumn{'w', "wckey", "WCKEY", true, [](const Job&, const Context&) { return std::string("(null)"); }},
+  JobColumn{'k', "comment", "COMMENT", true, [](const Job& j, const Context&) { return or_null(j.spec.comment); }},
+  JobColumn{'o', "command", "COMMAND", true, command},
+  JobColumn{'Z', "workdir", "WORK_DIR", true, [](const Job& j, const Context&) { return j.spec.work_dir; }},
+  JobColumn{'m', "minmemory", "MIN_MEMORY", true, min_memory},
+  JobColumn{'c', "mincpus", "MIN_CPUS", true, [](const Job& j, const Context&) { return std::to_string(j.req.cpus_per_node); }},
+  JobColumn{'d', "mintmpdisk", "MIN_TMP_DISK", true, [](const Job&, const Context&) { return std::string("0"); }},
+  JobColumn{'y', "nice", "NICE", true, [](const Job& j, const Context&) { return std::to_string(j.spec.nice); }},
+  JobColumn{'g', "groupname", "GROUP", true, [](const Job& j, const Context& c) { return detail::group_name(c, j.group_id); }},
+  JobColumn{'G', "groupid", "GROUP", true, [](const Job& j, const Context&) { return std::to_string(j.group_id); }},
+  JobColumn{'h', "oversubscribe", "OVER_SUBSCRIBE", true, [](const Job&, const Context&) { return std::string("OK"); }},
+  JobColumn{'b', "tres-per-node", "TRES_PER_NODE", true, tres_per_node},
+  JobColumn{'B', "batchhost", "EXEC_HOST", true, [](const Job& j, const Context&) { return j.alloc.empty() ? std::string("n/a") : j.alloc.front().node; }},
+  JobColumn{'z', "sct", "S:C:T", true, [](const Job&, const Context&) { return std::string("*:*:*"); }},
+  JobColumn{'O', "contiguous", "CONTIGUOUS", true, [](const Job&, const Context&) { return std::string("0"); }},
+  JobColumn{'n', "reqnodes", "REQ_NODES", true, [](const Job&, const Context&) { return std::string(); }},
+  JobColumn{'x', "excnodes", "EXC_NODES", true, [](const Job&, const Context&) { return std::string(); }},
+  JobColumn{'Y', "schednodes", "SCHEDNODES", true, [](const Job&, const Context&) { return std::string("(null)"); }},
+  JobColumn{0, "stdout", "STDOUT", true, [](const Job& j, const Context&) { return j.stdout_path; }},
+  JobColumn{0, "stderr", "STDERR", true, [](const Job& j, const Context&) { return j.stderr_path; }},
+  JobColumn{0, "stdin", "STDIN", true, [](const Job&, const Context&) { return std::string("/dev/null"); }},
+  JobColumn{0, "exit_code", "EXIT_CODE", true, [](const Job& j, const Context&) { return exit_code_text(j.exit_status, j.exit_signal); }},
+  JobColumn{0, "restartcnt", "RESTARTCNT", true, [](const Job& j, const Context&) { return std::to_string(j.restart_count); }},
+  JobColumn{0, "numtasks", "NUM_TASKS", true, [](const Job& j, const Context&) { return std::to_string(j.req.tasks); }},
+  JobColumn{0, "cpus-per-task", "CPUS_PER_TASK", true, [](const Job& j, const Context&) { return std::to_string(j.req.cpus_per_task); }},
+  JobColumn{0, "cpuspertask", "CPUS_PER_TASK", true, [](const Job& j, const Context&) { return std::to_string(j.req.cpus_per_task); }},
+  JobColumn{0, "tres-alloc", "TRES_ALLOC", true, [](const Job& j, const Context&) { return j.alloc.empty() ? std::string() : job_tres(j); }},
+  JobColumn{0, "tres", "TRES_ALLOC", true, [](const Job& j, const Context&) { return j.alloc.empty() ? std::string() : job_tres(j); }},
+  JobColumn{0, "cluster", "CLUSTER", true, [](const Job&, const Context& c) { return c.cluster_name; }},
+  JobColumn{0, "batchflag", "BATCH_FLAG", true, [](const Job&, const Context&) { return std::string("1"); }},
+  JobColumn{0, "requeue", "REQUEUE", true, [](const Job&, const Context&) { return std::string("1"); }},
+};
+// clang-format on
+
+std::optional<std::size_t> column_by_letter(char c) {
+  for (std::size_t i = 0; i < k_columns.size(); ++i) {
+    if (k_columns[i].letter == c) return i;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::size_t> column_by_name(std::string_view name) {
+  for (std::size_t i = 0; i < k_columns.size(); ++i) {
+    if (detail::iequals(k_columns[i].name, name)) return i;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+Layout parse_squeue_format(std::string_view format) {
+  return detail::parse_percent(format, column_by_letter, "job", false);
+}
+
+Layout parse_squeue_long_format(std::string_view format) {
+  Layout out;
+  std::size_t start = 0;
+  while (start <= format.size()) {
+    std::size_t comma = format.find(',', start);
+    std::string_view token = format.substr(
+        start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    start = comma == std::string_view::npos ? format.size() + 1 : comma + 1;
+    if (token.empty()) continue;
+    Field f;
+    std::string_view name = token;
+    if (std::size_t colon = token.find(':'); colon != std::string_view::npos) {
+      name = token.substr(0, colon);
+      std::size_t i = colon + 1;
+      if (i < token.size() && token[i] == '.') {
+        f.align = Align::right;
+        ++i;
+      }
+      std::size_t digits = i;
+      while (i < token.size() && std::isdigit(static_cast<unsigned char>(token[i])) != 0) ++i;
+      if (i - digits > 6)
+        throw Error(Errc::invalid_argument,
+                    fmt::format("Invalid job format specification: {}", token));
+      f.width = i > digits ? std::stoi(std::string(token.substr(digits, i - digits))) : 0;
+      f.suffix = std::string(token.substr(i));
+    } else {
+      f.width = 20;
+    }
+    auto column = column_by_name(name);
+    if (!column)
+      throw Error(Errc::invalid_argument,
+                  fmt::format("Invalid job format specification: {}", name));
+    f.column = *column;
+    out.fields.push_back(std::move(f));
+  }
+  if (out.fields.empty())
+    throw Error(Errc::invalid_argument, "Invalid job format specification: (empty)");
+  return out;
+}
+
+Layout squeue_default_layout(bool long_list) {
+  // The -O forms Slurm itself uses for these defaults; the " " after each
+  // width is the suffix that separates the columns.
+  return parse_squeue_long_format(
+      long_list ? "jobarrayid:.18 ,partition:.9 ,name:.8 ,username:.8 ,state:.8 ,timeused:.10 ,"
+                  "timelimit:.9 ,numnodes:.6 ,reasonlist:0"
+                : "jobarrayid:.18 ,partition:.9 ,name:.8 ,username:.8 ,statecompact:.2 ,"
+                  "timeused:.10 ,numnodes:.6 ,reasonlist:0");
+}
+
+std::string squeue_header(const Layout& layout) {
+  return detail::render_layout(layout, [](const Field& f) {
+    const JobColumn& c = k_columns.at(f.column);
+    return std::pair<std::string, bool>(std::string(c.header), c.cut);
+  });
+}
+
+std::string squeue_line(const Layout& layout, const Job& job, const Context& ctx) {
+  return detail::render_layout(layout, [&](const Field& f) {
+    const JobColumn& c = k_columns.at(f.column);
+    return std::pair<std::string, bool>(c.value(job, ctx), c.cut);
+  });
+}
+
+namespace {
+
+template <typename T>
+int cmp(const T& a, const T& b) {
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+/// Compares two jobs by one squeue sort letter (ascending).
+int compare_by(char key, const Job& a, const Job& b, const Context& ctx) {
+  switch (key) {
+    case 'i':
+    case 'A':
+    case 'F':
+      return cmp(a.id, b.id);
+    case 'P':
+      return cmp(a.partition, b.partition);
+    case 'j':
+      return cmp(a.spec.name, b.spec.name);
+    case 'u':
+      return cmp(a.user_name, b.user_name);
+    case 'U':
+      return cmp(a.user_id, b.user_id);
+    case 'a':
+      return cmp(a.account, b.account);
+    case 'q':
+      return cmp(a.qos, b.qos);
+    case 't':
+      return cmp(state_code(a.state), state_code(b.state));
+    case 'T':
+      return cmp(state_name(a.state), state_name(b.state));
+    case 'p':
+    case 'Q': {
+      // Partition PriorityTier first, then the job's priority, as Slurm does.
+      auto tier = [&](const Job& j) {
+        auto it = ctx.partition_tier.find(j.partition);
+        return it == ctx.partition_tier.end() ? 1U : it->second;
+      };
+      if (int c = cmp(tier(a), tier(b)); c != 0) return c;
+      return cmp(a.priority, b.priority);
+    }
+    case 'M':
+      return cmp(time_used(a, ctx.now), time_used(b, ctx.now));
+    case 'l':
+      return cmp(static_cast<std::uint64_t>(a.time_limit),
+                 static_cast<std::uint64_t>(b.time_limit));
+    case 'D':
+      return cmp(detail::job_node_count(a), detail::job_node_count(b));
+    case 'C':
+      return cmp(detail::job_cpu_count(a), detail::job_cpu_count(b));
+    case 'N':
+      return cmp(detail::job_nodelist(a), detail::job_nodelist(b));
+    case 'S':
+      return cmp(a.start_time, b.start_time);
+    case 'e':
+      return cmp(a.end_time, b.end_time);
+    case 'V':
+      return cmp(a.submit_time, b.submit_time);
+    case 'm':
+      return cmp(a.req.mem_per_node_mb, b.req.mem_per_node_mb);
+    case 'g':
+      return cmp(detail::group_name(ctx, a.group_id), detail::group_name(ctx, b.group_id));
+    case 'G':
+      return cmp(a.group_id, b.group_id);
+    default:
+      return 0;
+  }
+}
+
+constexpr std::string_view k_sort_keys = "iAFPjuUaqtTpQMlDCNSeVmgG";
+
+struct SortKey {
+  char key;
+  bool reverse;
+};
+
+std::vector<SortKey> parse_sort(std::string_view spec) {
+  std::vector<SortKey> keys;
+  bool reverse = false;
+  for (char c : spec) {
+    if (c == ',' || c == '+') {
+      reverse = false;
+      continue;
+    }
+    if (c == '-') {
+      reverse = true;
+      continue;
+    }
+    if (k_sort_keys.find(c) == std::string_view::npos)
+      throw Error(Errc::invalid_argument, fmt::format("Invalid sort specification: {}", c));
+    keys.push_back({c, reverse});
+    reverse = false;
+  }
+  return keys;
+}
+
+}  // namespace
+
+void sort_squeue(std::vector<Job>& jobs, std::string_view spec, const Context& ctx) {
+  const auto keys = parse_sort(spec.empty() ? std::string_view("P,t,-p") : spec);
+  // Slurm's order before its sort keys apply: the controller's list (newest
+  // job first), then a stable sort by start time, latest first, where a
+  // pending job without a start counts as starting soon.
+  std::sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) { return a.id > b.id; });
+  auto start_key = [&](const Job& j) {
+    if (j.start_time == k_no_time) return ctx.now + 100;
+    if (j.state == JobState::pending && j.start_time < ctx.now) return ctx.now;
+    return j.start_time;
+  };
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [&](const Job& a, const Job& b) { return start_key(a) > start_key(b); });
+  std::stable_sort(jobs.begin(), jobs.end(), [&](const Job& a, const Job& b) {
+    for (const SortKey& k : keys) {
+      int c = compare_by(k.key, a, b, ctx);
+      if (k.reverse) c = -c;
+      if (c != 0) return c < 0;
+    }
+    return false;
+  });
+}
+
+}  // namespace stint::format

@@ -1,0 +1,91 @@
+// The node and partition views: configured nodes plus what active jobs hold.
+
+#include <algorithm>
+#include <map>
+
+#include <stint/query.hpp>
+
+namespace stint::query {
+
+std::vector<NodeInfo> nodes(const Config& config, const std::vector<Job>& jobs) {
+  std::vector<NodeInfo> out;
+  std::map<std::string, std::size_t> by_name;
+  for (const NodeDef& def : config.nodes()) {
+    NodeInfo n;
+    n.name = def.name;
+    n.pool_id = def.pool_id;
+    n.cpus = def.cpus;
+    n.memory_mb = def.memory_mb;
+    n.gpus = def.gpus;
+    n.gpu_type = def.gpu_type;
+    by_name.emplace(n.name, out.size());
+    out.push_back(std::move(n));
+  }
+  for (const PartitionConfig& p : config.partitions) {
+    for (const NodeDef& def : config.partition_nodes(p)) {
+      auto it = by_name.find(def.name);
+      if (it == by_name.end()) continue;
+      auto& parts = out[it->second].partitions;
+      if (std::find(parts.begin(), parts.end(), p.id) == parts.end()) parts.push_back(p.id);
+    }
+  }
+
+  std::vector<bool> completing(out.size(), false);
+  for (const Job& job : jobs) {
+    if (!is_active(job.state)) continue;
+    for (const NodeAlloc& a : job.alloc) {
+      auto it = by_name.find(a.node);
+      // An allocation on a node the config no longer has (config changed under
+      // a running job) cannot be shown on any node line.
+      if (it == by_name.end()) continue;
+      NodeInfo& n = out[it->second];
+      n.cpus_alloc += a.cpus;
+      n.memory_alloc_mb += a.mem_mb;
+      n.gpu_ids_alloc.insert(n.gpu_ids_alloc.end(), a.gpu_ids.begin(), a.gpu_ids.end());
+      if (std::find(n.jobs.begin(), n.jobs.end(), job.id) == n.jobs.end()) n.jobs.push_back(job.id);
+      n.last_busy = std::max(n.last_busy, job.start_time);
+      if (job.state == JobState::completing) completing[it->second] = true;
+    }
+  }
+
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    NodeInfo& n = out[i];
+    std::sort(n.gpu_ids_alloc.begin(), n.gpu_ids_alloc.end());
+    // More allocated than configured (an oversubscribed virtual node) still
+    // reads as fully allocated.
+    n.cpus_alloc = std::min(n.cpus_alloc, n.cpus);
+    if (completing[i])
+      n.state = NodeState::completing;
+    else if (n.cpus_alloc == 0 && n.jobs.empty())
+      n.state = NodeState::idle;
+    else if (n.cpus_alloc >= n.cpus)
+      n.state = NodeState::allocated;
+    else
+      n.state = NodeState::mixed;
+  }
+  return out;
+}
+
+std::vector<PartitionInfo> partitions(const Config& config) {
+  std::vector<PartitionInfo> out;
+  const PartitionConfig* def = config.default_partition();
+  for (const PartitionConfig& p : config.partitions) {
+    PartitionInfo info;
+    info.name = p.id;
+    info.is_default = def != nullptr && def->id == p.id;
+    info.state = p.state;
+    info.max_time = p.max_time;
+    info.default_time = p.default_time;
+    info.priority_tier = p.priority_tier;
+    for (const NodeDef& n : config.partition_nodes(p)) {
+      info.nodes.push_back(n.name);
+      info.total_cpus += n.cpus;
+      info.total_memory_mb += n.memory_mb;
+      info.total_gpus += n.gpus;
+    }
+    out.push_back(std::move(info));
+  }
+  return out;
+}
+
+}  // namespace stint::query
