@@ -2,6 +2,7 @@
 // and SIGUSR1) and the launch report pipe, with the next deadline (time limit,
 // KillWait, the drain of leftovers) as poll's timeout. Nothing sleeps.
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -29,6 +30,16 @@ namespace {
 
 using detail::Fd;
 using SteadyClock = std::chrono::steady_clock;
+
+// A deadline this far away is as good as none, and keeps steady_clock's
+// nanoseconds from overflowing on an absurd time limit.
+constexpr Seconds k_max_delay = Seconds{100} * 365 * 24 * 3600;
+// poll takes an int of milliseconds; longer waits are taken in slices.
+constexpr std::int64_t k_max_poll_ms = 3600 * 1000;
+
+SteadyClock::time_point after(Seconds delay) {
+  return SteadyClock::now() + std::chrono::seconds(std::clamp<Seconds>(delay, 0, k_max_delay));
+}
 
 // Blocks the signals stepd reads, opens the signalfd and makes this process a
 // child subreaper (orphaned grandchildren come to us, not to init, so they can
@@ -115,8 +126,7 @@ class Supervisor {
       return launch_failed(e.what());
     }
     // Slurm's --time=0 means no limit, as does UNLIMITED (k_infinite).
-    if (m_launch.time_limit > 0)
-      m_deadline = SteadyClock::now() + std::chrono::seconds(m_launch.time_limit);
+    if (m_launch.time_limit > 0) m_deadline = after(m_launch.time_limit);
     try {
       loop(signals.fd());
     } catch (...) {
@@ -159,7 +169,7 @@ class Supervisor {
   int timeout_ms() const {
     if (!m_deadline) return -1;
     auto left = std::chrono::ceil<std::chrono::milliseconds>(*m_deadline - SteadyClock::now());
-    return static_cast<int>(std::max<std::int64_t>(left.count(), 0));
+    return static_cast<int>(std::clamp<std::int64_t>(left.count(), 0, k_max_poll_ms));
   }
 
   void read_signals(int signal_fd) {
@@ -205,8 +215,7 @@ class Supervisor {
     ::killpg(m_pid, SIGCONT);
     ::killpg(m_pid, SIGTERM);
     m_phase = Phase::terminating;
-    m_deadline =
-        SteadyClock::now() + std::chrono::seconds(std::max<Seconds>(m_launch.kill_wait, 0));
+    m_deadline = after(m_launch.kill_wait);
   }
 
   void on_deadline() {
@@ -260,7 +269,7 @@ class Supervisor {
     // the report is complete now.
     if (m_report) read_report();
     m_phase = Phase::draining;
-    m_deadline = SteadyClock::now() + std::chrono::seconds(k_drain_timeout);
+    m_deadline = after(k_drain_timeout);
   }
 
   // Slurm ends a job's remaining processes when its batch script ends. The
