@@ -59,6 +59,17 @@ TEST_CASE("SIGTERM to stepd cancels the task") {
   CHECK_FALSE(contains(out, "DUE TO"));
 }
 
+TEST_CASE("SIGINT to stepd cancels too") {
+  TempDir dir;
+  TaskLaunch l = shell_launch(dir, "echo ready > ready; sleep 30");
+  l.result_path = dir / "result.json";
+  pid_t stepd = fork_stepd(l);
+  REQUIRE(wait_until([&] { return fs::exists(dir / "ready"); }, 20));
+  REQUIRE(::kill(stepd, SIGINT) == 0);
+  REQUIRE(wait_child(stepd, 20) != -1);
+  CHECK(read_result(l).cancelled);
+}
+
 TEST_CASE("a cancel escalates to SIGKILL after KillWait") {
   TempDir dir;
   TaskLaunch l = shell_launch(dir, "trap '' TERM; echo ready > ready; sleep 30");
