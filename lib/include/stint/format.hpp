@@ -85,6 +85,15 @@ std::string squeue_line(const Layout& layout, const Job& job, const Context& ctx
 /// Throws Errc::invalid_argument "Invalid sort specification: X".
 void sort_squeue(std::vector<Job>& jobs, std::string_view spec, const Context& ctx);
 
+struct SqueueOptions {
+  Layout layout;           ///< from -o, -O, or squeue_default_layout
+  std::string sort;        ///< -S; empty: Slurm's default order
+  bool long_list = false;  ///< -l: the date line before the header
+  bool no_header = false;  ///< -h
+};
+/// The whole squeue output: sorted jobs under the header.
+std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, const Context& ctx);
+
 /// `squeue --json`: {"meta":..., "errors":[], "jobs":[...]} in the shape of
 /// Slurm's openapi v0.0.38 job records, for the fields stint has.
 std::string squeue_json(const std::vector<Job>& jobs, const Context& ctx);

@@ -110,6 +110,9 @@ Layout parse_percent(std::string_view format,
     if (i < token.size() && token[i] == '.') {
       f.align = Align::right;
       ++i;
+    } else if (i < token.size() && token[i] == '-') {
+      // printf's explicit left alignment ("%-10j"); Slurm's default anyway.
+      ++i;
     }
     if (allow_widest && i < token.size() && token[i] == '#') {
       f.width = -1;

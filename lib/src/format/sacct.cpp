@@ -151,7 +151,8 @@ std::string req_mem(const Job& job, Line line, const Context&) {
 }
 
 std::string max_rss(const Job& job, Line line, const Context&) {
-  if (line == Line::job || !started(job)) return "";
+  // No sample (a job too short to measure) prints blank, as in Slurm.
+  if (line == Line::job || !started(job) || job.max_rss_kb == 0) return "";
   return fmt::format("{}K", job.max_rss_kb);
 }
 

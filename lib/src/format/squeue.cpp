@@ -356,4 +356,15 @@ void sort_squeue(std::vector<Job>& jobs, std::string_view spec, const Context& c
   });
 }
 
+std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, const Context& ctx) {
+  sort_squeue(jobs, options.sort, ctx);
+  std::string out;
+  if (!options.no_header) {
+    if (options.long_list) out += date_line(ctx.now) + "\n";
+    out += squeue_header(options.layout);
+  }
+  for (const Job& job : jobs) out += squeue_line(options.layout, job, ctx);
+  return out;
+}
+
 }  // namespace stint::format
