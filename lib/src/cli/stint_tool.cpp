@@ -1,0 +1,182 @@
+// stint: the installation's own tool. init writes stint.yaml, config shows or
+// checks a configuration, daemon tells about or stops stintd, version.
+
+#include <chrono>
+#include <string>
+#include <thread>
+
+#include <fmt/core.h>
+
+#include <stint/config.hpp>
+#include <stint/error.hpp>
+#include <stint/paths.hpp>
+#include <stint/tools.hpp>
+
+#include "cli/boundary.hpp"
+#include "cli/cli11.hpp"
+#include "rpc/client.hpp"
+#include "util/clock.hpp"
+#include "util/fs.hpp"
+
+namespace stint::tools {
+namespace {
+
+constexpr auto k_stop_wait = std::chrono::seconds(10);
+
+bool ends_with(std::string_view s, std::string_view suffix) {
+  return s.size() >= suffix.size() && s.substr(s.size() - suffix.size()) == suffix;
+}
+
+std::string plural(std::size_t n, std::string_view word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+std::string summary(const Config& c) {
+  return fmt::format("{}, {}, {}; default partition {}", plural(c.node_pools.size(), "node pool"),
+                     plural(c.nodes().size(), "node"), plural(c.partitions.size(), "partition"),
+                     c.default_partition() ? c.default_partition()->id : "(none)");
+}
+
+// Pools the file's partitions name without defining them, which stint fills
+// with this machine's shape: worth saying, since the file does not show them.
+void print_autodetected_pools(const Config& c, std::string_view what) {
+  for (const NodePool& pool : c.node_pools) {
+    if (pool.origin != ConfigOrigin::autodetected) continue;
+    fmt::print(
+        "note: {} does not define node pool {}: it is one node of this machine's shape "
+        "({} CPUs, {} MiB, {} GPUs)\n",
+        what, pool.id, pool.cpus, pool.memory_mb, pool.gpus);
+  }
+}
+
+int init(const Paths& paths, bool force, const std::string& from) {
+  std::string target = paths.config();
+  if (fs::exists(target) && !force)
+    throw Error(Errc::invalid_argument,
+                fmt::format("{} exists; use --force to replace it", target));
+  // Everything is checked before anything is written: a bad file changes nothing.
+  Config c = from.empty() ? autodetect_config() : load_config(from);
+  // A YAML file goes in as written, comments and all; anything else (the
+  // seed's JSON) is converted.
+  bool verbatim = ends_with(from, ".yaml") || ends_with(from, ".yml");
+  std::string text = verbatim ? fs::read_file(from) : config_to_yaml(c);
+  ensure_state_dir(paths);
+  fs::write_file_atomic(target, text, 0644);
+  fmt::print("Wrote {} ({})\n", target, summary(c));
+  if (from.empty()) {
+    const NodePool& pool = c.node_pools.front();
+    fmt::print("This machine, {}: {} CPUs, {} MiB of memory, {} GPUs{}\n", c.nodes().front().name,
+               pool.cpus, pool.memory_mb, pool.gpus,
+               pool.gpu_type.empty() ? "" : fmt::format(" ({})", pool.gpu_type));
+  } else {
+    print_autodetected_pools(c, from);
+  }
+  if (rpc::daemon_running(paths))
+    fmt::print("stintd is running: `scontrol reconfigure` applies the new configuration\n");
+  return 0;
+}
+
+int config_show(const Paths& paths, const std::string& file) {
+  Config c = file.empty() ? load_or_init_config(paths.state_dir) : load_config(file);
+  fmt::print("{}", show_config_text(c, wall_now()));
+  return 0;
+}
+
+int config_check(const Paths& paths, const std::string& file) {
+  std::string path = file.empty() ? paths.config() : file;
+  Config c = load_config(path);
+  fmt::print("{}: OK ({})\n", path, summary(c));
+  print_autodetected_pools(c, "the file");
+  return 0;
+}
+
+int daemon_status(const Paths& paths) {
+  if (!rpc::daemon_running(paths)) {
+    fmt::print("stintd is not running for {}\n", paths.state_dir);
+    return 1;
+  }
+  nlohmann::json reply = rpc::call(paths, {{"op", "ping"}}, rpc::AutoStart::no);
+  fmt::print("stintd is running for {} (pid {}, version {})\n", paths.state_dir,
+             reply.value("pid", 0), reply.value("version", std::string("?")));
+  return 0;
+}
+
+int daemon_stop(const Paths& paths) {
+  if (!rpc::daemon_running(paths)) {
+    fmt::print("stintd is not running for {}\n", paths.state_dir);
+    return 0;
+  }
+  rpc::call(paths, {{"op", "shutdown"}}, rpc::AutoStart::no);
+  // The reply comes before stintd has closed its socket; wait so that a script
+  // running `stint daemon stop` next can rely on it being gone.
+  auto deadline = std::chrono::steady_clock::now() + k_stop_wait;
+  while (rpc::daemon_running(paths)) {
+    if (std::chrono::steady_clock::now() > deadline)
+      throw Error(Errc::daemon_unavailable, fmt::format("stintd for {} did not stop within {} s",
+                                                        paths.state_dir, k_stop_wait.count()));
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  }
+  fmt::print("stintd stopped\n");
+  return 0;
+}
+
+}  // namespace
+
+int stint(int argc, char** argv) {
+  return cli::run_tool("stint", [&]() -> int {
+    CLI::App app{"stint: set up and look after a stint installation"};
+    cli::configure_app(app, "stint");
+    std::string state_dir;
+    app.add_option("--state-dir", state_dir,
+                   "State directory (default: $STINT_STATE_DIR, $XDG_STATE_HOME/stint, "
+                   "~/.local/state/stint)");
+    app.require_subcommand(1, 1);
+
+    bool force = false;
+    std::string from;
+    CLI::App* init_cmd = app.add_subcommand(
+        "init", "Write stint.yaml in the state directory, autodetected or from a file");
+    init_cmd->add_flag("-f,--force", force, "Replace an existing stint.yaml");
+    init_cmd
+        ->add_option("--from", from,
+                     "Take the configuration from FILE (stint.yaml, or the JSON cluster "
+                     "spec); it is checked first")
+        ->type_name("FILE");
+
+    CLI::App* config_cmd = app.add_subcommand("config", "Show or check the configuration");
+    config_cmd->require_subcommand(1, 1);
+    std::string show_file;
+    CLI::App* show_cmd = config_cmd->add_subcommand(
+        "show", "Print every setting and where it came from (as scontrol show config)");
+    show_cmd->add_option("--file", show_file, "Show FILE instead of the state directory's")
+        ->type_name("FILE");
+    std::string check_file;
+    CLI::App* check_cmd = config_cmd->add_subcommand(
+        "check", "Check a configuration file (default: the state directory's stint.yaml)");
+    check_cmd->add_option("file", check_file, "The file to check")->type_name("FILE");
+
+    CLI::App* daemon_cmd = app.add_subcommand("daemon", "Tell about or stop stintd");
+    daemon_cmd->require_subcommand(1, 1);
+    CLI::App* status_cmd =
+        daemon_cmd->add_subcommand("status", "Whether stintd runs (exit 0) or not (exit 1)");
+    CLI::App* stop_cmd = daemon_cmd->add_subcommand("stop", "Stop stintd");
+
+    CLI::App* version_cmd = app.add_subcommand("version", "Print the version");
+
+    if (int rc = cli::parse_args(app, "stint", argc, argv); rc >= 0) return rc;
+    Paths paths = state_dir.empty() ? default_paths() : Paths{state_dir};
+
+    if (*init_cmd) return init(paths, force, from);
+    if (*show_cmd) return config_show(paths, show_file);
+    if (*check_cmd) return config_check(paths, check_file);
+    if (*status_cmd) return daemon_status(paths);
+    if (*stop_cmd) return daemon_stop(paths);
+    if (*version_cmd) {
+      fmt::print("stint {}\n", stint::version());
+      return 0;
+    }
+    throw Error(Errc::internal, "no subcommand ran");
+  });
+}
+
+}  // namespace stint::tools
