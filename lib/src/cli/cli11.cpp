@@ -13,7 +13,8 @@ namespace {
 // says "unrecognized option '--x'". Keep Slurm's words for the common cases.
 std::string slurm_wording(const CLI::ParseError& e, int argc, char** argv) {
   std::string what = e.what();
-  if (e.get_name() == "ExtrasError") {
+  // CLI11 2.1 names an ExtrasError after the app, so test the type.
+  if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
     for (int i = 1; i < argc; ++i) {
       std::string_view a = argv[i];
       if (a.size() > 2 && a.substr(0, 2) == "--" && what.find(a) != std::string::npos)
