@@ -4,6 +4,8 @@
 
 #include <fmt/core.h>
 
+#include <stint/parse.hpp>
+
 #include "daemon/handlers/handlers.hpp"
 #include "model/json.hpp"
 #include "sched/sched.hpp"
@@ -37,6 +39,31 @@ const PartitionConfig& resolve_partition(const Config& config, const JobSpec& sp
     if (!first) first = p;
   }
   return *first;
+}
+
+// --test-only: where and when the job would start. Until backfill plans
+// ahead (issue 5), "when" is now if it fits on the idle resources now, else
+// unknown (0).
+Json test_only_reply(Controller& c, const Job& job, const std::vector<NodeDef>& nodes) {
+  std::vector<const Job*> active;
+  for (const auto& [id, j] : c.live()) {
+    if (is_active(j.state)) active.push_back(&j);
+  }
+  sched::Cluster cluster(c.config().nodes());
+  cluster.take_jobs(active);
+  std::vector<std::string> allowed;
+  for (const auto& n : nodes) allowed.push_back(n.name);
+  auto alloc = sched::fit(job.req, cluster, allowed);
+  std::vector<std::string> names;
+  if (alloc) {
+    for (const auto& a : *alloc) names.push_back(a.node);
+  }
+  return {{"job_id", 0},
+          {"test_only", true},
+          {"start_time", alloc ? c.now() : 0},
+          {"cpus", job.req.cpus_per_node * job.req.nodes},
+          {"nodes", parse::compress_hostlist(names)},
+          {"partition", job.partition}};
 }
 
 }  // namespace
@@ -81,7 +108,7 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   if (spec.hold) job.hold_reason = Reason::job_held_user;
   job.priority = spec.hold ? 0 : sched::job_priority(job);
 
-  if (req.value("test_only", false)) return {{"job_id", 0}, {"test_only", true}};
+  if (req.value("test_only", false)) return test_only_reply(c, job, nodes);
   JobId id = c.add_job(std::move(job));
   return {{"job_id", id}};
 }
