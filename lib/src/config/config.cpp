@@ -158,7 +158,9 @@ void Config::set_conf(std::string_view key, std::string_view value) {
   if (std::string problem = config_detail::conf_value_problem(*k, value); !problem.empty())
     throw Error(Errc::config_invalid, fmt::format("{}: {}", k->name, problem));
   if (k->name == "ClusterName") {
-    if (value.empty()) throw Error(Errc::config_invalid, "ClusterName: must not be empty");
+    if (value.empty() || value.find_first_of(" \t\n,") != std::string_view::npos)
+      throw Error(Errc::config_invalid,
+                  fmt::format("ClusterName: \"{}\" is not a valid cluster name", value));
     cluster_name = std::string(value);
     return;
   }

@@ -146,6 +146,9 @@ TEST_CASE("set_conf checks, replaces any spelling, and refuses unknown keys", "[
   CHECK(c.slurm_conf.count("KillWait") == 1);
   c.set_conf("ClusterName", "other");
   CHECK(c.cluster_name == "other");
+  CHECK_THROWS_AS(c.set_conf("ClusterName", "two words"), Error);
+  CHECK_THROWS_AS(c.set_conf("ClusterName", ""), Error);
+  CHECK(c.cluster_name == "other");
 
   Config before = c;
   try {

@@ -1,5 +1,8 @@
 // Autodetection: the parsing halves with fixed text, and the real machine.
 
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -86,4 +89,60 @@ TEST_CASE("detect_machine sees this machine", "[config][detect]") {
   stint::Config c = stint::autodetect_config();
   CHECK(c.node_pools[0].cpus == m.cpus);
   CHECK(c.node_pools[0].node_names == std::vector<std::string>{m.hostname});
+}
+
+namespace {
+
+/// Puts a fake nvidia-smi first on PATH for the life of the object.
+class FakeNvidiaSmi {
+ public:
+  explicit FakeNvidiaSmi(const std::string& script) {
+    std::string tmpl = (std::filesystem::temp_directory_path() / "stint-smi-XXXXXX").string();
+    REQUIRE(::mkdtemp(tmpl.data()) != nullptr);
+    m_dir = tmpl;
+    std::string exe = m_dir + "/nvidia-smi";
+    std::ofstream(exe) << "#!/bin/sh\n" << script;
+    std::filesystem::permissions(exe, std::filesystem::perms::owner_all);
+    const char* path = std::getenv("PATH");
+    m_old_path = path ? path : "";
+    ::setenv("PATH", (m_dir + ":" + m_old_path).c_str(), 1);
+  }
+  ~FakeNvidiaSmi() {
+    ::setenv("PATH", m_old_path.c_str(), 1);
+    std::filesystem::remove_all(m_dir);
+  }
+
+ private:
+  std::string m_dir;
+  std::string m_old_path;
+};
+
+}  // namespace
+
+TEST_CASE("detect_machine asks nvidia-smi for the GPUs", "[config][detect]") {
+  SECTION("two GPUs") {
+    FakeNvidiaSmi smi(
+        "[ \"$1\" = --query-gpu=name ] && [ \"$2\" = --format=csv,noheader ] || exit 2\n"
+        "echo 'NVIDIA H200'; echo 'NVIDIA H200'; echo noise >&2\n");
+    stint::Machine m = stint::detect_machine();
+    CHECK(m.gpus == 2);
+    CHECK(m.gpu_type == "h200");
+  }
+  SECTION("a failing nvidia-smi means no GPUs") {
+    FakeNvidiaSmi smi("echo 'NVIDIA H200'; exit 9\n");
+    CHECK(stint::detect_machine().gpus == 0);
+  }
+  SECTION("one killed by a signal means no GPUs") {
+    FakeNvidiaSmi smi("echo 'NVIDIA H200'; kill -9 $$\n");
+    CHECK(stint::detect_machine().gpus == 0);
+  }
+  SECTION("no nvidia-smi on PATH means no GPUs") {
+    const char* path = std::getenv("PATH");
+    std::string old = path ? path : "";
+    ::setenv("PATH", "/nonexistent", 1);
+    stint::Machine m = stint::detect_machine();
+    ::setenv("PATH", old.c_str(), 1);
+    CHECK(m.gpus == 0);
+    CHECK(m.gpu_type.empty());
+  }
 }
