@@ -116,8 +116,8 @@ struct Machine {
   std::string hostname = "localhost";  ///< the short host name (up to the first '.')
   std::uint32_t cpus = 1;              ///< CPUs this process may use
   std::uint64_t memory_mb = 1024;      ///< MemTotal, rounded down to MiB
-  std::uint32_t gpus = 0;
-  std::string gpu_type;  ///< e.g. "h200"; empty with no GPUs or with mixed models
+  std::uint32_t gpus = 0;              ///< as nvidia-smi lists them; 0 without nvidia-smi
+  std::string gpu_type;                ///< e.g. "h200"; empty with no GPUs or with mixed models
 };
 
 /// Loads and validates a config file: YAML (stint.yaml) or the seed's JSON
@@ -153,9 +153,9 @@ std::pair<std::uint32_t, std::string> gpus_from_nvidia_smi(std::string_view outp
 std::string gpu_type_from_name(std::string_view name);
 /// The config as stint.yaml text (what `stint init` writes).
 std::string config_to_yaml(const Config& c);
-/// Reads `<state_dir>/stint.yaml`; when absent, writes the autodetected one
-/// first (atomically) and returns it.
-/// A `<state_dir>/stint.json` is read when there is no stint.yaml.
+/// Reads `<state_dir>/stint.yaml`, else `<state_dir>/stint.json`; when neither
+/// exists, writes the autodetected stint.yaml first (atomically, creating the
+/// folder) and returns it as a later load will read it.
 Config load_or_init_config(const std::string& state_dir);
 
 /// `scontrol show config`: "Configuration data as of <now>", then every known
