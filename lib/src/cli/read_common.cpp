@@ -1,0 +1,124 @@
+#include "cli/read_common.hpp"
+
+#include <charconv>
+#include <fstream>
+
+#include <grp.h>
+#include <pwd.h>
+#include <sys/utsname.h>
+
+#include <stint/tools.hpp>
+
+#include "util/clock.hpp"
+
+namespace stint::cli {
+namespace {
+
+Seconds boot_time() {
+  std::ifstream in("/proc/stat");
+  std::string key;
+  while (in >> key) {
+    if (key == "btime") {
+      Seconds t = 0;
+      in >> t;
+      return t;
+    }
+    in.ignore(1 << 20, '\n');
+  }
+  return k_no_time;
+}
+
+std::string group_of(std::uint32_t gid) {
+  struct group gr {};
+  struct group* found = nullptr;
+  std::vector<char> buf(16384);
+  if (::getgrgid_r(gid, &gr, buf.data(), buf.size(), &found) != 0 || found == nullptr) return {};
+  return gr.gr_name;
+}
+
+}  // namespace
+
+format::Context read_context(const Config& config) {
+  format::Context ctx;
+  ctx.now = wall_now();
+  ctx.cluster_name = config.cluster_name;
+  for (const auto& p : config.partitions) ctx.partition_tier[p.id] = p.priority_tier;
+  ctx.group_name = group_of;
+  struct utsname u {};
+  if (::uname(&u) == 0) {
+    ctx.arch = u.machine;
+    ctx.os = std::string(u.sysname) + " " + u.release + " " + u.version;
+  }
+  ctx.boot_time = boot_time();
+  ctx.version = std::string(stint::version());
+  return ctx;
+}
+
+std::vector<std::string> split_list(std::string_view text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    if (comma == std::string_view::npos) comma = text.size();
+    if (comma > start) out.emplace_back(text.substr(start, comma - start));
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::optional<JobId> job_id_from_text(std::string_view text) {
+  JobId id = 0;
+  const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
+  if (ec != std::errc() || end != text.data() + text.size() || id == 0) return std::nullopt;
+  return id;
+}
+
+std::optional<std::vector<JobState>> states_from_list(std::string_view text, std::string& bad) {
+  std::vector<JobState> out;
+  for (const std::string& name : split_list(text)) {
+    if (name == "all" || name == "ALL") return std::vector<JobState>{};
+    auto s = state_from_name(name);
+    if (!s) {
+      bad = name;
+      return std::nullopt;
+    }
+    out.push_back(*s);
+  }
+  return out;
+}
+
+bool user_exists(const std::string& user) {
+  if (::getpwnam(user.c_str()) != nullptr) return true;
+  std::uint32_t uid = 0;
+  const auto [end, ec] = std::from_chars(user.data(), user.data() + user.size(), uid);
+  return ec == std::errc() && end == user.data() + user.size() && ::getpwuid(uid) != nullptr;
+}
+
+std::string_view slurm_job_state_names() {
+  return "PENDING,RUNNING,SUSPENDED,COMPLETED,CANCELLED,FAILED,TIMEOUT,NODE_FAIL,PREEMPTED,"
+         "BOOT_FAIL,DEADLINE,OUT_OF_MEMORY,COMPLETING,CONFIGURING,RESIZING,RESV_DEL_HOLD,"
+         "REQUEUED,REQUEUE_FED,REQUEUE_HOLD,REVOKED,SIGNALING,SPECIAL_EXIT,STAGE_OUT,STOPPED";
+}
+
+std::vector<std::string> join_dash_values(
+    int argc, char** argv, const std::vector<std::pair<std::string, std::string>>& options) {
+  std::vector<std::string> out;
+  for (int i = 0; i < argc; ++i) {
+    std::string arg = argv[i];
+    bool joined = false;
+    if (i > 0 && i + 1 < argc) {
+      for (const auto& [short_name, long_name] : options) {
+        if (arg == short_name || arg == long_name) {
+          out.push_back(long_name + "=" + argv[i + 1]);
+          ++i;
+          joined = true;
+          break;
+        }
+      }
+    }
+    if (!joined) out.push_back(std::move(arg));
+  }
+  return out;
+}
+
+}  // namespace stint::cli

@@ -1,0 +1,41 @@
+#pragma once
+// What the read-side tools (squeue, sinfo, sacct, scontrol) share: their
+// formatting context and the small lists their options take.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <stint/config.hpp>
+#include <stint/format.hpp>
+#include <stint/model.hpp>
+
+namespace stint::cli {
+
+/// The formatting context: now, the cluster's name and partition tiers, group
+/// names from the system, this machine's architecture, OS and boot time.
+format::Context read_context(const Config& config);
+
+/// "a,b,,c" -> {"a","b","c"}.
+std::vector<std::string> split_list(std::string_view text);
+
+/// A job id as the tools take it: digits only, not 0.
+std::optional<JobId> job_id_from_text(std::string_view text);
+
+/// Job states of a comma list of names or codes in any case ("PD,running");
+/// "all" gives an empty list; nullopt names the first unknown one in `bad`.
+std::optional<std::vector<JobState>> states_from_list(std::string_view text, std::string& bad);
+
+/// Whether the system knows this user name (or numeric uid).
+bool user_exists(const std::string& user);
+
+/// Slurm's list of job state names, for its "Valid job states include" line.
+std::string_view slurm_job_state_names();
+
+/// argv with "-S X" / "--sort X" (and the other options named) joined into
+/// "--long=X", so values that start with '-' ("-S -p,i") reach CLI11 as values.
+std::vector<std::string> join_dash_values(
+    int argc, char** argv, const std::vector<std::pair<std::string, std::string>>& options);
+
+}  // namespace stint::cli

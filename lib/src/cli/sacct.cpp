@@ -1,0 +1,154 @@
+// sacct: accounting lines for jobs, read from the database without stintd.
+
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <stint/error.hpp>
+#include <stint/format.hpp>
+#include <stint/parse.hpp>
+#include <stint/paths.hpp>
+#include <stint/query.hpp>
+#include <stint/tools.hpp>
+
+#include "cli/boundary.hpp"
+#include "cli/cli11.hpp"
+#include "cli/read_common.hpp"
+#include "util/proc.hpp"
+
+namespace stint::tools {
+namespace {
+
+constexpr std::string_view k_tool = "sacct";
+
+struct SacctArgs {
+  std::string accounts;
+  bool all_users = false;
+  bool allocations = false;
+  bool brief = false;
+  bool duplicates = false;
+  std::string end;
+  std::string format;
+  bool helpformat = false;
+  std::string jobs;
+  bool no_header = false;
+  bool parsable = false;
+  bool parsable2 = false;
+  std::string partitions;
+  std::string start;
+  std::string states;
+  std::string users;
+  std::int64_t verbose = 0;
+};
+
+Seconds local_midnight(Seconds now) {
+  std::time_t t = static_cast<std::time_t>(now);
+  std::tm tm{};
+  ::localtime_r(&t, &tm);
+  tm.tm_hour = 0;
+  tm.tm_min = 0;
+  tm.tm_sec = 0;
+  tm.tm_isdst = -1;
+  return static_cast<Seconds>(std::mktime(&tm));
+}
+
+/// "31", "31.batch", "31.0": the job; steps show with their job.
+std::optional<JobId> job_of(std::string_view text) {
+  if (std::size_t dot = text.find('.'); dot != std::string_view::npos) text = text.substr(0, dot);
+  return cli::job_id_from_text(text);
+}
+
+int report(const SacctArgs& a) {
+  if (a.helpformat) {
+    fmt::print("{}", format::sacct_helpformat());
+    return 0;
+  }
+  format::SacctOptions o;
+  std::string fields = a.format;
+  if (fields.empty() && a.brief) fields = "JobID,State,ExitCode";
+  if (fields.empty()) {
+    if (const char* env = std::getenv("SACCT_FORMAT")) fields = env;
+  }
+  if (fields.empty()) fields = format::sacct_default_format();
+  o.fields = format::parse_sacct_format(fields);
+  o.no_header = a.no_header;
+  o.allocations_only = a.allocations;
+  if (a.parsable) o.parsable = format::Parsable::trailing;
+  if (a.parsable2) o.parsable = format::Parsable::no_trailing;
+
+  JobFilter filter;
+  for (const std::string& text : cli::split_list(a.jobs)) {
+    auto id = job_of(text);
+    if (!id) {
+      // Slurm's wording, printed as its fatal() does.
+      std::fflush(stdout);
+      fmt::print(stderr, "{}: fatal: Bad job/step specified: {}\n", k_tool, text);
+      return 1;
+    }
+    filter.ids.push_back(*id);
+  }
+  if (!a.states.empty()) {
+    std::string bad;
+    auto states = cli::states_from_list(a.states, bad);
+    if (!states)
+      throw Error(Errc::invalid_argument, fmt::format("Invalid job state specified: {}", bad));
+    filter.states = *states;
+  }
+  filter.partitions = cli::split_list(a.partitions);
+  filter.accounts = cli::split_list(a.accounts);
+  filter.users = cli::split_list(a.users);
+  // Like Slurm, a plain user sees their own jobs unless -a or -u says otherwise.
+  const auto uid = static_cast<std::uint32_t>(::getuid());
+  if (filter.users.empty() && !a.all_users && uid != 0) filter.users = {proc::user_name(uid)};
+
+  const Paths paths = default_paths();
+  const Config config = query::read_config(paths);
+  const format::Context ctx = cli::read_context(config);
+  // The window: since midnight by default, from the beginning with -j. Unlike
+  // Slurm 22.05, --state works without -S and -E (slurm-reference/README.md).
+  Seconds start = filter.ids.empty() ? local_midnight(ctx.now) : 0;
+  if (!a.start.empty()) start = parse::date_time(a.start, ctx.now);
+  const Seconds end = a.end.empty() ? ctx.now : parse::date_time(a.end, ctx.now);
+  filter.ended_after = start;
+  std::vector<Job> jobs = query::read_jobs(paths, filter);
+  std::erase_if(jobs, [&](const Job& j) { return j.submit_time > end; });
+  fmt::print("{}", format::render_sacct(jobs, o, ctx));
+  return 0;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"sacct: display accounting data for jobs"};
+  cli::configure_app(app, k_tool);
+  SacctArgs a;
+  app.add_option("-A,--accounts", a.accounts, "comma separated list of accounts");
+  app.add_flag("-a,--allusers", a.all_users, "display jobs of all users");
+  app.add_flag("-b,--brief", a.brief, "JobID, State and ExitCode only");
+  app.add_flag("-D,--duplicates", a.duplicates, "show every attempt of requeued jobs");
+  app.add_option("-E,--endtime", a.end, "end of the time window");
+  app.add_flag("-e,--helpformat", a.helpformat, "print the fields --format takes");
+  app.add_option("-j,--jobs", a.jobs, "comma separated list of job ids");
+  app.add_flag("-n,--noheader", a.no_header, "no header line");
+  app.add_option("-o,--format", a.format, "comma separated list of fields");
+  app.add_flag("-p,--parsable", a.parsable, "'|' after every field");
+  app.add_flag("-P,--parsable2", a.parsable2, "'|' between fields");
+  app.add_option("-r,--partition", a.partitions, "comma separated list of partitions");
+  app.add_option("-S,--starttime", a.start, "start of the time window");
+  app.add_option("-s,--state", a.states, "comma separated list of states");
+  app.add_option("-u,--user", a.users, "comma separated list of users");
+  app.add_flag("-X,--allocations", a.allocations, "only the jobs, not their steps");
+  app.add_flag_function(
+      "-v,--verbose", [&a](std::int64_t n) { a.verbose = n; }, "verbosity level");
+  if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
+  return report(a);
+}
+
+}  // namespace
+
+int sacct(int argc, char** argv) {
+  return cli::run_tool(k_tool, [argc, argv] { return run(argc, argv); });
+}
+
+}  // namespace stint::tools

@@ -1,0 +1,160 @@
+// squeue: the jobs in the queue, read from the database without stintd.
+
+#include <cstdio>
+#include <cstdlib>
+
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <stint/error.hpp>
+#include <stint/format.hpp>
+#include <stint/paths.hpp>
+#include <stint/query.hpp>
+#include <stint/tools.hpp>
+
+#include "cli/boundary.hpp"
+#include "cli/cli11.hpp"
+#include "cli/read_common.hpp"
+#include "util/proc.hpp"
+
+namespace stint::tools {
+namespace {
+
+constexpr std::string_view k_tool = "squeue";
+
+struct SqueueArgs {
+  std::string accounts;
+  bool all = false;
+  bool array = false;
+  std::string format;
+  std::string format_long;
+  std::string jobs;
+  bool json = false;
+  bool long_list = false;
+  bool me = false;
+  std::string names;
+  bool no_header = false;
+  std::string partitions;
+  std::string sort;
+  std::string states;
+  std::string users;
+  std::int64_t verbose = 0;
+};
+
+void error_line(std::string_view message) {
+  std::fflush(stdout);
+  fmt::print(stderr, "{}: error: {}\n", k_tool, message);
+}
+
+int list(const SqueueArgs& a) {
+  const Paths paths = default_paths();
+  JobFilter filter;
+  filter.active_only = true;
+
+  if (!a.states.empty()) {
+    std::string bad;
+    auto states = cli::states_from_list(a.states, bad);
+    if (!states) {
+      error_line(fmt::format("Invalid job state specified: {}", bad));
+      error_line(fmt::format("Valid job states include: {}\n", cli::slurm_job_state_names()));
+      return 1;
+    }
+    // "-t all" and any explicit list include ended jobs.
+    filter.active_only = false;
+    filter.states = *states;
+  }
+  for (const std::string& text : cli::split_list(a.jobs)) {
+    auto id = cli::job_id_from_text(text);
+    if (!id) throw Error(Errc::invalid_argument, fmt::format("Invalid job id: {}", text));
+    filter.ids.push_back(*id);
+  }
+  if (a.me) filter.users.push_back(proc::user_name(static_cast<std::uint32_t>(::getuid())));
+  for (const std::string& user : cli::split_list(a.users)) {
+    // Slurm reports an unknown user and goes on; nothing matches that name.
+    if (!cli::user_exists(user)) error_line(fmt::format("Invalid user: {}\n", user));
+    filter.users.push_back(user);
+  }
+  filter.partitions = cli::split_list(a.partitions);
+  filter.names = cli::split_list(a.names);
+  filter.accounts = cli::split_list(a.accounts);
+
+  const Config config = query::read_config(paths);
+  const format::Context ctx = cli::read_context(config);
+  std::vector<Job> jobs = query::read_jobs(paths, filter);
+  if (jobs.empty() && filter.ids.size() == 1 && !query::job_exists(paths, filter.ids.front())) {
+    std::fflush(stdout);
+    fmt::print(stderr, "slurm_load_jobs error: {}\n", errc_slurm_message(Errc::invalid_job_id));
+    return 1;
+  }
+
+  if (a.json) {
+    // Unlike Slurm 22.05, the JSON honours -j, -u, -t and the other filters.
+    fmt::print("{}", format::squeue_json(jobs, ctx));
+    return 0;
+  }
+
+  format::SqueueOptions o;
+  o.long_list = a.long_list;
+  o.no_header = a.no_header;
+  o.sort = a.sort;
+  if (o.sort.empty()) {
+    if (const char* env = std::getenv("SQUEUE_SORT")) o.sort = env;
+  }
+  const char* env_format = std::getenv("SQUEUE_FORMAT");
+  const char* env_format_long = std::getenv("SQUEUE_FORMAT2");
+  if (!a.format_long.empty())
+    o.layout = format::parse_squeue_long_format(a.format_long);
+  else if (!a.format.empty())
+    o.layout = format::parse_squeue_format(a.format);
+  else if (env_format_long != nullptr && *env_format_long != '\0')
+    o.layout = format::parse_squeue_long_format(env_format_long);
+  else if (env_format != nullptr && *env_format != '\0')
+    o.layout = format::parse_squeue_format(env_format);
+  else
+    o.layout = format::squeue_default_layout(a.long_list);
+  fmt::print("{}", format::render_squeue(std::move(jobs), o, ctx));
+  return 0;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"squeue: view information about jobs located in the scheduling queue"};
+  cli::configure_app(app, k_tool);
+  // -h is --noheader, as in Slurm; help is --help only.
+  app.set_help_flag("--help", "show this help message");
+  SqueueArgs a;
+  app.add_option("-A,--account", a.accounts, "comma separated list of accounts to view");
+  app.add_flag("-a,--all", a.all, "display jobs in hidden partitions");
+  app.add_flag("-r,--array", a.array, "display one job array element per line");
+  app.add_option("-o,--format", a.format, "format specification");
+  app.add_option("-O,--Format", a.format_long, "long format specification");
+  app.add_flag("-h,--noheader", a.no_header, "no headers on output");
+  app.add_option("-j,--jobs", a.jobs, "comma separated list of jobs IDs to view");
+  app.add_flag("--json", a.json, "produce JSON output");
+  app.add_flag("-l,--long", a.long_list, "long report");
+  app.add_flag("--me", a.me, "equivalent to --user=<my username>");
+  app.add_option("-n,--name", a.names, "comma separated list of job names to view");
+  app.add_option("-p,--partition", a.partitions, "comma separated list of partitions to view");
+  app.add_option("-S,--sort", a.sort, "comma separated list of fields to sort on");
+  app.add_option("-t,--states", a.states, "comma separated list of states to view");
+  app.add_option("-u,--user", a.users, "comma separated list of users to view");
+  app.add_flag_function(
+      "-v,--verbose", [&a](std::int64_t n) { a.verbose = n; }, "verbosity level");
+
+  // "-S -p,i": a sort key list may start with '-', which CLI11 would take for
+  // an option.
+  std::vector<std::string> args = cli::join_dash_values(argc, argv, {{"-S", "--sort"}});
+  std::vector<char*> argv2;
+  for (auto& s : args) argv2.push_back(s.data());
+  if (const int rc = cli::parse_args(app, k_tool, static_cast<int>(argv2.size()), argv2.data());
+      rc >= 0)
+    return rc;
+  return list(a);
+}
+
+}  // namespace
+
+int squeue(int argc, char** argv) {
+  return cli::run_tool(k_tool, [argc, argv] { return run(argc, argv); });
+}
+
+}  // namespace stint::tools
