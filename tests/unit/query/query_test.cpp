@@ -1,0 +1,144 @@
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <stint/config.hpp>
+#include <stint/query.hpp>
+#include <stint/store.hpp>
+
+namespace {
+
+using stint::query::NodeState;
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char tmpl[] = "/tmp/stint-query-XXXXXX";
+    path = ::mkdtemp(tmpl);
+  }
+  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
+};
+
+stint::Config four_nodes() {
+  stint::Config c;
+  stint::NodePool pool;
+  pool.id = "n";
+  pool.count = 4;
+  pool.cpus = 2;
+  pool.memory_mb = 23849;
+  pool.gpus = 4;
+  pool.gpu_type = "a100";
+  c.node_pools = {pool};
+  stint::PartitionConfig cpu;
+  cpu.id = "cpu";
+  cpu.node_pool_ids = {"n"};
+  stint::PartitionConfig high = cpu;
+  high.id = "high";
+  high.priority_tier = 10;
+  high.max_time = 3600;
+  c.partitions = {cpu, high};
+  c.default_partition_id = "high";
+  return c;
+}
+
+stint::Job job_on(stint::JobId id, stint::JobState state, const std::string& node,
+                  std::uint32_t cpus, std::vector<std::uint32_t> gpus = {}) {
+  stint::Job j;
+  j.id = id;
+  j.state = state;
+  j.user_name = "alice";
+  j.partition = "cpu";
+  j.start_time = 1000 + id;
+  stint::NodeAlloc a;
+  a.node = node;
+  a.cpus = cpus;
+  a.mem_mb = 1024 * cpus;
+  a.gpu_ids = std::move(gpus);
+  j.alloc = {a};
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("the node view adds the active jobs' allocations to the configured nodes") {
+  const stint::Config c = four_nodes();
+  std::vector<stint::Job> jobs = {
+      job_on(1, stint::JobState::running, "n-2", 1, {1, 0}),
+      job_on(2, stint::JobState::running, "n-3", 2),
+      job_on(3, stint::JobState::completed, "n-1", 2),  // ended: holds nothing
+      job_on(4, stint::JobState::completing, "n-4", 1),
+      job_on(5, stint::JobState::running, "gone-1", 1),  // node no longer configured
+  };
+  stint::Job waiting;
+  waiting.id = 6;
+  waiting.state = stint::JobState::pending;
+  jobs.push_back(waiting);
+
+  const auto nodes = stint::query::nodes(c, jobs);
+  REQUIRE(nodes.size() == 4);
+  CHECK(nodes[0].name == "n-1");
+  CHECK(nodes[0].state == NodeState::idle);
+  CHECK(nodes[0].cpus_alloc == 0);
+  CHECK(nodes[0].partitions == std::vector<std::string>{"cpu", "high"});
+
+  CHECK(nodes[1].state == NodeState::mixed);
+  CHECK(nodes[1].cpus_alloc == 1);
+  CHECK(nodes[1].memory_alloc_mb == 1024);
+  CHECK(nodes[1].gpu_ids_alloc == std::vector<std::uint32_t>{0, 1});
+  CHECK(nodes[1].jobs == std::vector<stint::JobId>{1});
+  CHECK(nodes[1].last_busy == 1001);
+  CHECK(nodes[1].gpus == 4);
+  CHECK(nodes[1].gpu_type == "a100");
+
+  CHECK(nodes[2].state == NodeState::allocated);
+  CHECK(nodes[3].state == NodeState::completing);
+}
+
+TEST_CASE("partitions carry their totals and the default") {
+  const auto parts = stint::query::partitions(four_nodes());
+  REQUIRE(parts.size() == 2);
+  CHECK(parts[0].name == "cpu");
+  CHECK_FALSE(parts[0].is_default);
+  CHECK(parts[1].is_default);
+  CHECK(parts[1].priority_tier == 10);
+  CHECK(parts[1].max_time == 3600);
+  CHECK(parts[0].nodes == std::vector<std::string>{"n-1", "n-2", "n-3", "n-4"});
+  CHECK(parts[0].total_cpus == 8);
+  CHECK(parts[0].total_memory_mb == 4 * 23849);
+  CHECK(parts[0].total_gpus == 16);
+}
+
+TEST_CASE("reading before stintd ever ran shows an empty queue") {
+  TempDir dir;
+  stint::Paths paths{dir.path};
+  CHECK(stint::query::read_jobs(paths, stint::JobFilter{}).empty());
+  CHECK_FALSE(stint::query::job_exists(paths, 1));
+}
+
+TEST_CASE("reading jobs, a job's existence and the cluster view from a state directory") {
+  TempDir dir;
+  stint::Paths paths{dir.path};
+  {
+    std::ofstream(paths.config()) << stint::config_to_yaml(four_nodes());
+    auto store = stint::Store::open(paths.db(), stint::Store::Mode::read_write);
+    store->insert_job(job_on(1, stint::JobState::running, "n-1", 2));
+    store->insert_job(job_on(2, stint::JobState::completed, "n-2", 1));
+  }
+  stint::JobFilter active;
+  active.active_only = true;
+  const auto jobs = stint::query::read_jobs(paths, active);
+  REQUIRE(jobs.size() == 1);
+  CHECK(jobs[0].id == 1);
+  CHECK(stint::query::job_exists(paths, 2));
+  CHECK_FALSE(stint::query::job_exists(paths, 3));
+
+  const auto view = stint::query::read_cluster(paths);
+  CHECK(view.active_jobs.size() == 1);
+  REQUIRE(view.nodes.size() == 4);
+  CHECK(view.nodes[0].state == NodeState::allocated);
+  CHECK(view.nodes[1].state == NodeState::idle);
+  CHECK(view.partitions.size() == 2);
+}
