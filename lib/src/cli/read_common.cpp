@@ -54,6 +54,15 @@ format::Context read_context(const Config& config) {
   return ctx;
 }
 
+Seconds min_job_age(const Config& config) {
+  if (auto v = config.conf("MinJobAge")) {
+    Seconds s = 0;
+    const auto [end, ec] = std::from_chars(v->data(), v->data() + v->size(), s);
+    if (ec == std::errc() && end == v->data() + v->size() && s >= 0) return s;
+  }
+  return 300;
+}
+
 std::vector<std::string> split_list(std::string_view text) {
   std::vector<std::string> out;
   std::size_t start = 0;

@@ -17,6 +17,10 @@ namespace stint::cli {
 /// names from the system, this machine's architecture, OS and boot time.
 format::Context read_context(const Config& config);
 
+/// MinJobAge: how long slurmctld keeps an ended job where squeue and
+/// `scontrol show job` see it (default 300 s).
+Seconds min_job_age(const Config& config);
+
 /// "a,b,,c" -> {"a","b","c"}.
 std::vector<std::string> split_list(std::string_view text);
 

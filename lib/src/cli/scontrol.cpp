@@ -53,16 +53,6 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-Seconds min_job_age(const Config& config) {
-  if (auto v = config.conf("MinJobAge")) {
-    try {
-      return std::stoll(*v);
-    } catch (const std::exception&) {
-    }
-  }
-  return 300;
-}
-
 int show_job(const ScontrolArgs& a, const std::vector<std::string>& ids) {
   const Paths paths = default_paths();
   const Config config = query::read_config(paths);
@@ -71,7 +61,7 @@ int show_job(const ScontrolArgs& a, const std::vector<std::string>& ids) {
   if (ids.empty()) {
     // Like slurmctld, finished jobs stay visible for MinJobAge seconds.
     JobFilter filter;
-    filter.ended_after = ctx.now - min_job_age(config);
+    filter.ended_after = ctx.now - cli::min_job_age(config);
     jobs = query::read_jobs(paths, filter);
     std::reverse(jobs.begin(), jobs.end());
     if (jobs.empty()) {

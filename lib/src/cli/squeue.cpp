@@ -80,6 +80,9 @@ int list(const SqueueArgs& a) {
 
   const Config config = query::read_config(paths);
   const format::Context ctx = cli::read_context(config);
+  // Ended jobs show as long as slurmctld would still hold them (MinJobAge),
+  // not the whole history the database keeps: that is sacct's.
+  filter.ended_after = ctx.now - cli::min_job_age(config);
   std::vector<Job> jobs = query::read_jobs(paths, filter);
   if (jobs.empty() && filter.ids.size() == 1 && !query::job_exists(paths, filter.ids.front())) {
     std::fflush(stdout);
