@@ -28,9 +28,13 @@ stop_stintd() {
 cleanup() {
   local rc=$?
   # Jobs outlive stintd by design; a test's jobs must not outlive the test.
-  scancel --me >/dev/null 2>&1 || true
+  if [ -S "$STINT_STATE_DIR/stintd.sock" ]; then scancel --me >/dev/null 2>&1 || true; fi
   stop_stintd
-  pkill -KILL -f "stint-stepd $STINT_STATE_DIR/" 2>/dev/null || true
+  # Each stepd ends its task (SIGTERM, SIGKILL after KillWait) and then exits.
+  local deadline=$((SECONDS + 15))
+  while pgrep -f "stint-stepd $STINT_STATE_DIR/" >/dev/null 2>&1 && [ $SECONDS -lt $deadline ]; do
+    sleep 0.1
+  done
   if [ $rc -ne 0 ]; then
     echo "--- $TEST_NAME failed (exit $rc); stintd log:" >&2
     tail -n 40 "$STINT_STATE_DIR/log/stintd.log" 2>/dev/null >&2 || true

@@ -32,7 +32,10 @@ done
 lost=$(submit --wrap 'sleep 300')
 wait_for 30 sh -c "[ \"\$(squeue -h -j $lost -o %t)\" = R ]"
 stepd=$(pgrep -f "stint-stepd $STINT_STATE_DIR/spool/$lost/")
-kill -KILL $stepd
+wait_for 10 pgrep -P "$stepd"
+task=$(pgrep -P "$stepd")
+kill -KILL "$stepd"
 wait_for 30 job_ended "$lost"
 expect_eq "lost stepd" NODE_FAIL "$(job_state "$lost")"
-pkill -KILL -f "sleep 300" || true
+# Its task lost its supervisor; end it here (its process group).
+kill -KILL -- "-$task" 2>/dev/null || true

@@ -130,7 +130,9 @@ int stint(int argc, char** argv) {
     app.add_option("--state-dir", state_dir,
                    "State directory (default: $STINT_STATE_DIR, $XDG_STATE_HOME/stint, "
                    "~/.local/state/stint)");
-    app.require_subcommand(1, 1);
+    // At most one verb; "none" is reported after parsing so that an unknown
+    // option is named as such rather than as a missing verb.
+    app.require_subcommand(0, 1);
 
     bool force = false;
     std::string from;
@@ -164,6 +166,11 @@ int stint(int argc, char** argv) {
     CLI::App* version_cmd = app.add_subcommand("version", "Print the version");
 
     if (int rc = cli::parse_args(app, "stint", argc, argv); rc >= 0) return rc;
+    if (app.get_subcommands().empty()) {
+      fmt::print(stderr, "stint: a command is required: init, config, daemon or version\n"
+                         "Try \"stint --help\" for more information\n");
+      return 255;
+    }
     Paths paths = state_dir.empty() ? default_paths() : Paths{state_dir};
 
     if (*init_cmd) return init(paths, force, from);

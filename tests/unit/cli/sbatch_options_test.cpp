@@ -132,7 +132,7 @@ TEST_CASE("flags that change sbatch itself", "[sbatch]") {
   CHECK_FALSE(plain.test_only);
 }
 
-TEST_CASE("--nice takes a value only after '='", "[sbatch]") {
+TEST_CASE("sbatch --nice takes a value only after '='", "[sbatch]") {
   CHECK(spec({"--nice", "job.sh"}).nice == 100);
   CHECK(spec({"--nice=-10", "job.sh"}).nice == -10);
   CHECK(spec({"--nice=5", "job.sh"}).nice == 5);
@@ -201,7 +201,7 @@ TEST_CASE("getopt's errors, in glibc's words", "[sbatch][errors]") {
   CHECK(error_of([] { parse_sbatch_command_line({"--nope"}); }).first == Errc::usage);
 }
 
-TEST_CASE("--wrap builds Slurm's script and refuses script arguments", "[sbatch]") {
+TEST_CASE("sbatch --wrap builds Slurm's script and refuses script arguments", "[sbatch]") {
   CHECK(wrap_script("hostname") ==
         "#!/bin/sh\n# This script was created by sbatch --wrap.\n\nhostname\n");
   const SbatchRequest r = build({{"--wrap", "echo hi"}});
@@ -322,7 +322,7 @@ TEST_CASE("a bad value is an error in any layer, even when overridden", "[sbatch
   CHECK(error_of([&] { build(in); }).first == Errc::invalid_time);
 }
 
-TEST_CASE("--mem and --mem-per-cpu: the highest layer decides", "[sbatch][precedence]") {
+TEST_CASE("sbatch --mem and --mem-per-cpu: the highest layer decides", "[sbatch][precedence]") {
   Submit in;
   in.script = "#!/bin/bash\n#SBATCH --mem=1G\necho x\n";
   in.args = {"--mem-per-cpu=100", "job.sh"};
@@ -452,7 +452,7 @@ TEST_CASE("batch script checks, in Slurm's order and words", "[sbatch][errors]")
   CHECK(stint::errc_exit_status(Errc::batch_script_invalid) == 1);
 }
 
-TEST_CASE("--export forms", "[sbatch][export]") {
+TEST_CASE("sbatch --export forms", "[sbatch][export]") {
   const EnvList env = {
       {"HOME", "/home/u"}, {"SLURM_CONF", "/etc/slurm.conf"}, {"EDITOR", "vi"}, {"PATH", "/bin"}};
   CHECK(export_environment("", env) == env);
