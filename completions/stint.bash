@@ -1,0 +1,317 @@
+# bash completion for stint's tools: sbatch, squeue, scancel, sinfo, scontrol,
+# sacct, stint and stintd. One script serves them all; it is installed under
+# each tool's name so that bash-completion loads it on first use.
+#
+# Nothing here lists a tool's options: they are read from the tool's own
+# --help (which CLI11 writes from the option definitions, and sbatch from its
+# option table) the first time they are needed, and kept for the session in
+# _stint_help_cache. A new option is completed as soon as the tool has it.
+# Values come from the cluster itself: partitions and nodes from sinfo, job
+# ids and accounts from squeue, users from the system.
+
+declare -gA _stint_help_cache=()
+
+# Slurm's job state names (squeue -t, scancel -t, sacct -s).
+_stint_job_states="PENDING RUNNING SUSPENDED COMPLETING COMPLETED CANCELLED FAILED TIMEOUT
+PREEMPTED NODE_FAIL OUT_OF_MEMORY BOOT_FAIL DEADLINE REQUEUED RESIZING REVOKED SPECIAL_EXIT"
+
+# _stint_help CMD [WORDS...]: the text of `CMD WORDS... --help` in
+# _stint_text, asked once per session.
+_stint_help() {
+  local key="$*"
+  if [[ -z ${_stint_help_cache[$key]+set} ]]; then
+    _stint_help_cache[$key]=$(LC_ALL=C "$@" --help 2>/dev/null </dev/null)
+  fi
+  _stint_text=${_stint_help_cache[$key]}
+}
+
+# The options of the help text in _stint_text, one a line: the option's names
+# (short and long, space-separated), a tab, and 1 when it takes a value. Read
+# from the option column of lines such as "  -p,--partition TEXT   ..." (CLI11)
+# or "  -p, --partition=partition   ..." (Slurm's layout, sbatch).
+_stint_parse_options() {
+  awk '
+    # (mawk, the awk of a bare Debian, has no {m,n} in its regular expressions)
+    match($0, /^ +-/) && RLENGTH <= 9 {
+      spec = $0
+      sub(/^ +/, "", spec)
+      if (match(spec, /   */)) spec = substr(spec, 1, RSTART - 1)  # the option column
+      n = split(spec, tok, / /)
+      names = ""; arg = 0
+      for (i = 1; i <= n; i++) {
+        t = tok[i]
+        if (t !~ /^-/) break
+        if (t ~ /\[?=/) arg = 1
+        m = split(t, part, /,/)
+        for (j = 1; j <= m; j++) {
+          p = part[j]
+          sub(/\[?=.*/, "", p)
+          if (p ~ /^-/) names = names (names == "" ? "" : " ") p
+        }
+        if (t !~ /,$/) break
+      }
+      if (i < n && tok[i + 1] ~ /^[A-Z][A-Z0-9_:]*$/) arg = 1  # CLI11: "TEXT", "INT"
+      if (names != "") print names "\t" arg
+    }' <<<"$_stint_text"
+}
+
+# The subcommands (CLI11's "Subcommands:") or commands ("Commands:") the help
+# in _stint_text lists, one a line.
+_stint_parse_commands() {
+  awk '
+    /^[^ ].*:$/ { in_list = ($0 == "Subcommands:" || $0 == "Commands:"); next }
+    /^[ \t]*$/ { next }
+    in_list && match($0, /^ +[^ -]/) && RLENGTH <= 9 { print $1 }' <<<"$_stint_text"
+}
+
+# _stint_run TOOL ARGS...: another stint tool, from the same folder as the one
+# being completed when it is there (so a build tree completes from itself).
+_stint_run() {
+  local tool=$1
+  shift
+  if [[ -n $_stint_dir && -x $_stint_dir/$tool ]]; then
+    tool=$_stint_dir/$tool
+  fi
+  LC_ALL=C "$tool" "$@" 2>/dev/null </dev/null
+}
+
+# _stint_reply WORDS: COMPREPLY from WORDS that start with $cur (after the last
+# comma of a comma-separated list), each with $prefix in front.
+_stint_reply() {
+  local list_prefix="" word
+  local -a matches=()
+  if [[ $_stint_comma_list == 1 && $cur == *,* ]]; then
+    list_prefix=${cur%,*},
+  fi
+  local part=${cur#"$list_prefix"}
+  local -a words=()
+  local -A seen=()
+  read -r -d '' -a words <<<"$1"  # split on blanks, no globbing
+  for word in "${words[@]}"; do
+    [[ $word == "$part"* && -z ${seen[$word]+set} ]] || continue
+    seen[$word]=1
+    matches+=("$prefix$list_prefix$word")
+  done
+  COMPREPLY+=("${matches[@]}")
+}
+
+_stint_no_files() {
+  compopt +o default +o bashdefault 2>/dev/null
+  return 0
+}
+
+# Values of an option, by its long name.
+_stint_values() {
+  local long=$1
+  _stint_comma_list=1
+  case $long in
+    --partition | --partitions)
+      _stint_no_files
+      _stint_reply "$(_stint_run sinfo -h -o %R)"
+      ;;
+    --nodelist | --nodes | --exclude)
+      if [[ $_stint_tool == sbatch && $long == --nodes ]]; then
+        _stint_no_files
+        return
+      fi
+      _stint_no_files
+      _stint_reply "$(_stint_run sinfo -h -N -o %N)"
+      ;;
+    --user | --users | --uid)
+      _stint_no_files
+      _stint_reply "$(compgen -u)"
+      ;;
+    --account | --accounts)
+      _stint_no_files
+      _stint_reply "$(_stint_run squeue -h -o %a)"
+      ;;
+    --state | --states)
+      _stint_no_files
+      local states=$_stint_job_states
+      [[ $_stint_tool == squeue ]] && states+=" all"
+      [[ $cur == [a-z]* ]] && states=${states,,}
+      _stint_reply "$states"
+      ;;
+    --jobs | --jobid | --dependency)
+      _stint_no_files
+      _stint_reply "$(_stint_run squeue -h -o %i --me)"
+      ;;
+    --signal)
+      _stint_no_files
+      local signals
+      signals=$(compgen -A signal | grep -v '[-+]' | sed 's/^SIG//')
+      _stint_reply "$signals"
+      ;;
+    --chdir | --state-dir)
+      _stint_comma_list=0
+      compopt -o filenames 2>/dev/null
+      local IFS=$'\n'
+      COMPREPLY=($(compgen -d -- "$cur"))
+      ;;
+    --format | --Format | --sort | --job-name | --jobname | --name | --comment | --time | \
+      --mem | --mem-per-cpu | --cpus-per-task | --ntasks | --ntasks-per-node | --gpus | \
+      --gpus-per-node | --gres | --nice | --qos | --wrap | --export | --idle-exit | \
+      --starttime | --endtime)
+      # Free text: nothing to offer, and file names would mislead.
+      _stint_no_files
+      ;;
+    *)
+      # Anything else (--output, --error, --from, --file): file names.
+      _stint_comma_list=0
+      compopt -o filenames 2>/dev/null
+      local IFS=$'\n'
+      COMPREPLY=($(compgen -f -- "$cur"))
+      ;;
+  esac
+  _stint_comma_list=0
+}
+
+# The operands of scontrol, by the words before them.
+_stint_scontrol_operands() {
+  local -a words=("$@")
+  local n=${#words[@]}
+  _stint_no_files
+  if ((n == 0)); then
+    _stint_help "$_stint_cmd"
+    local verbs
+    verbs=$(_stint_parse_commands)
+    # scontrol reads its command as words, not as CLI11 subcommands, so its
+    # help may not list them; these are the ones it takes.
+    [[ -n $verbs ]] || verbs="show hold uhold release update ping version"
+    _stint_reply "$verbs"
+    return
+  fi
+  local verb=${words[0],,} what=${words[1],,}
+  case $verb in
+    sh | sho | show)
+      if ((n == 1)); then
+        _stint_reply "job node partition config hostnames hostlist"
+      elif ((n == 2)); then
+        case $what in
+          j*) _stint_reply "$(_stint_run squeue -h -o %i)" ;;
+          n*) _stint_reply "$(_stint_run sinfo -h -N -o %N)" ;;
+          p*) _stint_reply "$(_stint_run sinfo -h -o %R)" ;;
+        esac
+      fi
+      ;;
+    hold | uhold)
+      _stint_reply "$(_stint_run squeue -h -o %i --me -t PENDING)"
+      ;;
+    rel | rele | relea | releas | release)
+      _stint_reply "$(_stint_run squeue -h -o %i --me -t PENDING)"
+      ;;
+    u* )
+      if ((n == 1)); then
+        _stint_reply "job"
+      elif ((n == 2)) && [[ $what == job ]]; then
+        _stint_reply "$(_stint_run squeue -h -o %i --me)"
+      fi
+      ;;
+  esac
+}
+
+_stint_complete() {
+  COMPREPLY=()
+  local cur=${COMP_WORDS[COMP_CWORD]} prev="" prefix=""
+  ((COMP_CWORD > 0)) && prev=${COMP_WORDS[COMP_CWORD - 1]}
+  # "--partition=de": bash splits it into "--partition" "=" "de" when '=' is
+  # a word break (the default), else keeps it whole.
+  if [[ $cur == "=" && $prev == -* ]]; then
+    cur=""
+  elif [[ $prev == "=" ]] && ((COMP_CWORD > 1)); then
+    prev=${COMP_WORDS[COMP_CWORD - 2]}
+  elif [[ $cur == --*=* ]]; then
+    prev=${cur%%=*}
+    prefix=$prev=
+    cur=${cur#*=}
+  fi
+
+  local _stint_cmd=${COMP_WORDS[0]}
+  local _stint_tool=${_stint_cmd##*/}
+  local _stint_dir="" _stint_text="" _stint_comma_list=0
+  local path
+  path=$(type -P -- "$_stint_cmd" 2>/dev/null) || path=""
+  [[ -n $path ]] && _stint_cmd=$path && _stint_dir=${path%/*}
+  [[ -n $path ]] || return 0
+
+  # Walk the words before the cursor: the subcommand path (stint config
+  # show), the operands, and the options with their values.
+  local -a level=() operands=()
+  local options commands i word takes
+  _stint_help "$_stint_cmd"
+  options=$(_stint_parse_options)
+  commands=$(_stint_parse_commands)
+  for ((i = 1; i < COMP_CWORD; i++)); do
+    word=${COMP_WORDS[i]}
+    if [[ $word == "=" ]]; then
+      ((i++))  # "--opt" "=" "value": skip the value
+      continue
+    fi
+    if [[ $word == -?* && ${#operands[@]} -eq 0 || $word == -?* && $_stint_tool != sbatch ]]; then
+      [[ $word == *=* ]] && continue
+      takes=$(awk -F '\t' -v w="$word" '{ n = split($1, a, / /); for (j = 1; j <= n; j++) if (a[j] == w) print $2 }' <<<"$options")
+      [[ $takes == 1 && ${COMP_WORDS[i + 1]} != "=" ]] && ((i++))
+      continue
+    fi
+    if ((${#operands[@]} == 0)) && [[ -n $commands ]] && grep -qxF -- "$word" <<<"$commands"; then
+      level+=("$word")
+      _stint_help "$_stint_cmd" "${level[@]}"
+      options=$(_stint_parse_options)
+      commands=$(_stint_parse_commands)
+      continue
+    fi
+    operands+=("$word")
+  done
+
+  # The value of an option.
+  if [[ $prev == -?* && -z $prefix || -n $prefix ]]; then
+    local line long="" names=""
+    line=$(awk -F '\t' -v w="$prev" '{ n = split($1, a, / /); for (j = 1; j <= n; j++) if (a[j] == w) print }' <<<"$options")
+    if [[ -n $line && ( ${line##*$'\t'} == 1 || -n $prefix ) ]]; then
+      names=${line%%$'\t'*}
+      for word in $names; do
+        [[ $word == --* ]] && long=$word && break
+      done
+      _stint_values "${long:-$prev}"
+      return 0
+    fi
+  fi
+
+  # Options (for sbatch, only ahead of the script: what follows is its own).
+  if [[ $cur == -* && ! ($_stint_tool == sbatch && ${#operands[@]} -gt 0) ]]; then
+    _stint_no_files
+    local all
+    all=$(cut -f1 <<<"$options" | tr ' ' '\n')
+    if [[ $cur == --* ]]; then all=$(grep -- '^--' <<<"$all"); fi
+    _stint_reply "$all"
+    return 0
+  fi
+
+  # Operands.
+  case $_stint_tool in
+    scontrol)
+      _stint_scontrol_operands "${operands[@]}"
+      ;;
+    scancel)
+      _stint_no_files
+      _stint_comma_list=1
+      _stint_reply "$(_stint_run squeue -h -o %i --me)"
+      _stint_comma_list=0
+      ;;
+    sbatch)
+      # The script, then its arguments: file names.
+      compopt -o filenames 2>/dev/null
+      local IFS=$'\n'
+      COMPREPLY=($(compgen -f -- "$cur"))
+      ;;
+    *)
+      if [[ -n $commands && ${#operands[@]} -eq 0 ]]; then
+        _stint_no_files
+        _stint_reply "$commands"
+      fi
+      ;;
+  esac
+  return 0
+}
+
+complete -o bashdefault -o default -F _stint_complete sbatch squeue scancel sinfo scontrol sacct stint stintd
