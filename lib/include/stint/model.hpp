@@ -70,6 +70,39 @@ enum class Reason : std::uint8_t {
 std::string_view reason_name(Reason r);
 std::optional<Reason> reason_from_name(std::string_view name);
 
+/// No array task: Slurm's NO_VAL, which is what %a prints for a plain job.
+inline constexpr std::uint32_t k_no_array_task = 0xfffffffe;
+
+/// One term of a dependency expression ("afterok:12", "afterany:12_3", "singleton").
+enum class DependencyType : std::uint8_t { after, afterany, afterok, afternotok, aftercorr, singleton };
+std::string_view dependency_type_name(DependencyType t);  ///< "afterok"
+
+struct DependencyTerm {
+  DependencyType type = DependencyType::afterany;
+  JobId job_id = 0;  ///< the job, or the array job id (0 for singleton)
+  /// One task of an array ("12_3"); k_no_array_task means the whole job or array.
+  std::uint32_t array_task = k_no_array_task;
+  Seconds delay = 0;  ///< after:12+5 — minutes after the start, in seconds
+  bool operator==(const DependencyTerm&) const = default;
+};
+
+/// A dependency expression: terms joined by ',' (all must hold) or by '?' (any
+/// one suffices). Slurm does not mix the two in one expression.
+struct Dependency {
+  std::vector<DependencyTerm> terms;
+  bool any = false;  ///< joined by '?'
+  bool empty() const { return terms.empty(); }
+  bool operator==(const Dependency&) const = default;
+};
+
+/// --signal=[{R|B}:]<sig_num>[@sig_time]: a signal sent before the time limit.
+struct SignalSpec {
+  int signal = 0;          ///< 0: none
+  Seconds before = 60;     ///< seconds before the end of the time limit
+  bool batch_only = false; ///< B: only the batch shell
+  bool operator==(const SignalSpec&) const = default;
+};
+
 /// What a user asked for: the result of sbatch's options, #SBATCH directives and
 /// SBATCH_* variables. Optional fields were not given; defaults are applied at submit.
 struct JobSpec {
@@ -94,6 +127,14 @@ struct JobSpec {
   bool hold = false;                             ///< -H
   std::int32_t nice = 0;                         ///< --nice
   std::string comment;                           ///< --comment
+  std::string array_spec;                        ///< -a/--array as given ("0-15:2%4")
+  std::string dependency;                        ///< -d/--dependency as given
+  std::optional<bool> kill_on_invalid_dep;       ///< --kill-on-invalid-dep=yes|no
+  std::optional<Seconds> begin_time;             ///< --begin, resolved to a time
+  std::optional<Seconds> deadline;               ///< --deadline, resolved to a time
+  std::optional<bool> requeue;                   ///< --requeue / --no-requeue
+  std::optional<bool> open_append;               ///< --open-mode=append|truncate
+  SignalSpec signal;                             ///< --signal
   std::string script;                            ///< the batch script's text
   std::string script_name;                       ///< its file name ("" for --wrap/stdin)
   std::vector<std::string> script_args;          ///< arguments after the script
@@ -159,6 +200,12 @@ struct Job {
   std::uint64_t sys_cpu_us = 0;
   std::uint64_t max_rss_kb = 0;
   std::uint32_t restart_count = 0;
+  JobId array_job_id = 0;  ///< the array this task belongs to (0: not an array)
+  std::uint32_t array_task_id = k_no_array_task;
+  std::uint32_t array_throttle = 0;  ///< %N: at most N tasks of the array run (0: no limit)
+  Dependency dependency;             ///< parsed from spec.dependency
+  bool requeue = true;               ///< may be requeued (JobRequeue / --requeue)
+  std::uint32_t cancelled_by = 0;    ///< uid that cancelled it (sacct "CANCELLED by N")
   std::string stdout_path;  ///< resolved output file (absolute)
   std::string stderr_path;  ///< resolved error file (absolute; equals stdout when joined)
 
@@ -166,6 +213,9 @@ struct Job {
   std::uint32_t total_gpus() const;
   /// Node names of the allocation in order (parse::compress_hostlist folds them).
   std::vector<std::string> node_names() const;
+  bool is_array_task() const { return array_job_id != 0; }
+  /// "12" or, for an array task, "12_3" (Slurm's JobID column).
+  std::string display_id() const;
 };
 
 /// Slurm's exit code text: "status:signal".

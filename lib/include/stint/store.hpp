@@ -64,12 +64,18 @@ class Store {
   void insert_job(const Job& job);
   void update_job(const Job& job);
   void set_meta(const std::string& key, const std::string& value);
+  /// Keeps an ended attempt of a job that is about to be requeued (its
+  /// restart_count numbers the attempt), for sacct --duplicates.
+  void insert_attempt(const Job& ended_attempt);
 
   // Reads.
   std::optional<Job> job(JobId id);
   /// Matching jobs in id order.
   std::vector<Job> jobs(const JobFilter& filter);
   std::size_t job_count();
+  /// Every attempt of a job, oldest first, the current one last; empty if the
+  /// job does not exist.
+  std::vector<Job> attempts(JobId id);
   std::optional<std::string> meta(const std::string& key);
 
  private:

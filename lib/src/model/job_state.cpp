@@ -92,6 +92,23 @@ std::string exit_code_text(int status, int signal) {
   return std::to_string(status) + ":" + std::to_string(signal);
 }
 
+std::string Job::display_id() const {
+  if (!is_array_task()) return std::to_string(id);
+  return std::to_string(array_job_id) + "_" + std::to_string(array_task_id);
+}
+
+std::string_view dependency_type_name(DependencyType t) {
+  switch (t) {
+    case DependencyType::after: return "after";
+    case DependencyType::afterany: return "afterany";
+    case DependencyType::afterok: return "afterok";
+    case DependencyType::afternotok: return "afternotok";
+    case DependencyType::aftercorr: return "aftercorr";
+    case DependencyType::singleton: return "singleton";
+  }
+  return "afterany";
+}
+
 std::uint32_t Job::total_cpus() const {
   std::uint32_t n = 0;
   for (const auto& a : alloc) n += a.cpus;

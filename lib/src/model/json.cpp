@@ -57,6 +57,18 @@ json to_json(const JobSpec& s) {
   j["environment"] = std::move(env);
   j["submit_dir"] = s.submit_dir;
   j["submit_host"] = s.submit_host;
+  if (!s.array_spec.empty()) j["array_spec"] = s.array_spec;
+  if (!s.dependency.empty()) j["dependency"] = s.dependency;
+  put_opt(j, "kill_on_invalid_dep", s.kill_on_invalid_dep);
+  put_opt(j, "begin_time", s.begin_time);
+  put_opt(j, "deadline", s.deadline);
+  put_opt(j, "requeue", s.requeue);
+  put_opt(j, "open_append", s.open_append);
+  if (s.signal.signal != 0) {
+    j["signal"] = json{{"signal", s.signal.signal},
+                       {"before", s.signal.before},
+                       {"batch_only", s.signal.batch_only}};
+  }
   return j;
 }
 
@@ -95,10 +107,57 @@ JobSpec job_spec_from_json(const json& j) {
     }
     get_or(j, "submit_dir", s.submit_dir);
     get_or(j, "submit_host", s.submit_host);
+    get_or(j, "array_spec", s.array_spec);
+    get_or(j, "dependency", s.dependency);
+    get_opt(j, "kill_on_invalid_dep", s.kill_on_invalid_dep);
+    get_opt(j, "begin_time", s.begin_time);
+    get_opt(j, "deadline", s.deadline);
+    get_opt(j, "requeue", s.requeue);
+    get_opt(j, "open_append", s.open_append);
+    if (auto it = j.find("signal"); it != j.end() && it->is_object()) {
+      get_or(*it, "signal", s.signal.signal);
+      get_or(*it, "before", s.signal.before);
+      get_or(*it, "batch_only", s.signal.batch_only);
+    }
   } catch (const json::exception& e) {
     throw Error(Errc::protocol, std::string("malformed job spec: ") + e.what());
   }
   return s;
+}
+
+json to_json(const Dependency& d) {
+  json terms = json::array();
+  for (const auto& t : d.terms) {
+    terms.push_back(json{{"type", std::string(dependency_type_name(t.type))},
+                         {"job_id", t.job_id},
+                         {"array_task", t.array_task},
+                         {"delay", t.delay}});
+  }
+  return json{{"any", d.any}, {"terms", std::move(terms)}};
+}
+
+Dependency dependency_from_json(const json& j) {
+  Dependency d;
+  if (!j.is_object()) return d;
+  try {
+    get_or(j, "any", d.any);
+    for (const auto& t : j.value("terms", json::array())) {
+      DependencyTerm term;
+      std::string type = t.value("type", std::string("afterany"));
+      for (auto candidate : {DependencyType::after, DependencyType::afterany,
+                             DependencyType::afterok, DependencyType::afternotok,
+                             DependencyType::aftercorr, DependencyType::singleton}) {
+        if (dependency_type_name(candidate) == type) term.type = candidate;
+      }
+      get_or(t, "job_id", term.job_id);
+      get_or(t, "array_task", term.array_task);
+      get_or(t, "delay", term.delay);
+      d.terms.push_back(term);
+    }
+  } catch (const json::exception& e) {
+    throw Error(Errc::protocol, std::string("malformed dependency: ") + e.what());
+  }
+  return d;
 }
 
 json to_json(const ResourceRequest& r) {

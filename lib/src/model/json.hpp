@@ -11,6 +11,9 @@ namespace stint {
 nlohmann::json to_json(const JobSpec& spec);
 JobSpec job_spec_from_json(const nlohmann::json& j);
 
+nlohmann::json to_json(const Dependency& d);
+Dependency dependency_from_json(const nlohmann::json& j);
+
 nlohmann::json to_json(const ResourceRequest& r);
 ResourceRequest resource_request_from_json(const nlohmann::json& j);
 

@@ -45,6 +45,34 @@ CREATE INDEX jobs_by_state ON jobs (state);
 CREATE INDEX jobs_by_end ON jobs (end_time);
 INSERT INTO meta (key, value) VALUES ('next_job_id', '1');
 )sql",
+      // 2: arrays, dependencies, requeue, and every earlier attempt of a requeued
+      // job (sacct --duplicates). An attempt keeps what differs between runs.
+      R"sql(
+ALTER TABLE jobs ADD COLUMN array_job_id   INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN array_task_id  INTEGER NOT NULL DEFAULT 4294967294;
+ALTER TABLE jobs ADD COLUMN array_throttle INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN dependency     TEXT    NOT NULL DEFAULT '';
+ALTER TABLE jobs ADD COLUMN requeue        INTEGER NOT NULL DEFAULT 1;
+ALTER TABLE jobs ADD COLUMN cancelled_by   INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX jobs_by_array ON jobs (array_job_id) WHERE array_job_id != 0;
+CREATE TABLE job_attempts (
+  job_id        INTEGER NOT NULL,
+  attempt       INTEGER NOT NULL,
+  state         INTEGER NOT NULL,
+  reason        INTEGER NOT NULL,
+  submit_time   INTEGER NOT NULL,
+  eligible_time INTEGER NOT NULL,
+  start_time    INTEGER NOT NULL,
+  end_time      INTEGER NOT NULL,
+  exit_status   INTEGER NOT NULL,
+  exit_signal   INTEGER NOT NULL,
+  user_cpu_us   INTEGER NOT NULL,
+  sys_cpu_us    INTEGER NOT NULL,
+  max_rss_kb    INTEGER NOT NULL,
+  alloc         TEXT    NOT NULL,
+  PRIMARY KEY (job_id, attempt)
+) WITHOUT ROWID;
+)sql",
   };
   return k_migrations;
 }

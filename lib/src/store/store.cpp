@@ -17,8 +17,15 @@ constexpr std::string_view k_job_columns =
     "id, name, user_id, group_id, user_name, partition, account, qos, state, reason, "
     "hold_reason, priority, submit_time, eligible_time, start_time, end_time, time_limit, "
     "exit_status, exit_signal, user_cpu_us, sys_cpu_us, max_rss_kb, restart_count, "
-    "stdout_path, stderr_path, request, alloc, spec";
-constexpr int k_job_column_count = 28;
+    "stdout_path, stderr_path, request, alloc, spec, array_job_id, array_task_id, "
+    "array_throttle, dependency, requeue, cancelled_by";
+constexpr int k_job_column_count = 34;
+
+std::string placeholders(int n) {
+  std::string out = "?";
+  for (int i = 1; i < n; ++i) out += ",?";
+  return out;
+}
 
 // The spec in the database leaves out what may be large or private: the
 // environment and the script live in the job's spool folder.
@@ -59,6 +66,12 @@ void bind_job(sql::Statement& st, const Job& job) {
   st.bind(i++, to_json(job.req).dump());
   st.bind(i++, to_json(job.alloc).dump());
   st.bind(i++, spec_for_db(job.spec));
+  st.bind(i++, static_cast<std::int64_t>(job.array_job_id));
+  st.bind(i++, static_cast<std::int64_t>(job.array_task_id));
+  st.bind(i++, static_cast<std::int64_t>(job.array_throttle));
+  st.bind(i++, job.dependency.empty() ? std::string() : to_json(job.dependency).dump());
+  st.bind(i++, static_cast<std::int64_t>(job.requeue ? 1 : 0));
+  st.bind(i++, static_cast<std::int64_t>(job.cancelled_by));
 }
 
 template <typename E>
@@ -101,6 +114,13 @@ Job read_job(const sql::Statement& st) {
     job.req = resource_request_from_json(nlohmann::json::parse(st.text(i++)));
     job.alloc = alloc_from_json(nlohmann::json::parse(st.text(i++)));
     job.spec = job_spec_from_json(nlohmann::json::parse(st.text(i++)));
+    job.array_job_id = static_cast<JobId>(st.int64(i++));
+    job.array_task_id = static_cast<std::uint32_t>(st.int64(i++));
+    job.array_throttle = static_cast<std::uint32_t>(st.int64(i++));
+    std::string dep = st.text(i++);
+    if (!dep.empty()) job.dependency = dependency_from_json(nlohmann::json::parse(dep));
+    job.requeue = st.int64(i++) != 0;
+    job.cancelled_by = static_cast<std::uint32_t>(st.int64(i++));
   } catch (const nlohmann::json::exception& e) {
     throw Error(Errc::store, fmt::format("job {}: corrupt row: {}", job.id, e.what()));
   }
@@ -214,19 +234,15 @@ JobId Store::allocate_job_id() {
 }
 
 void Store::insert_job(const Job& job) {
-  sql::Statement st(m_impl->conn, fmt::format("INSERT INTO jobs ({}) VALUES (?{})", k_job_columns,
-                                              std::string_view(",?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                                                               "?,?,?,?,?,?,?,?,?,?,?")
-                                                  .substr(0, 2 * (k_job_column_count - 1))));
+  sql::Statement st(m_impl->conn, fmt::format("INSERT INTO jobs ({}) VALUES ({})", k_job_columns,
+                                              placeholders(k_job_column_count)));
   bind_job(st, job);
   st.run();
 }
 
 void Store::update_job(const Job& job) {
-  sql::Statement st(m_impl->conn, fmt::format("REPLACE INTO jobs ({}) VALUES (?{})", k_job_columns,
-                                              std::string_view(",?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-                                                               "?,?,?,?,?,?,?,?,?,?,?")
-                                                  .substr(0, 2 * (k_job_column_count - 1))));
+  sql::Statement st(m_impl->conn, fmt::format("REPLACE INTO jobs ({}) VALUES ({})", k_job_columns,
+                                              placeholders(k_job_column_count)));
   bind_job(st, job);
   st.run();
 }
@@ -272,6 +288,66 @@ std::vector<Job> Store::jobs(const JobFilter& filter) {
     }
     if (matches(job, filter)) out.push_back(std::move(job));
   }
+  return out;
+}
+
+void Store::insert_attempt(const Job& job) {
+  sql::Statement st(m_impl->conn,
+                    "REPLACE INTO job_attempts (job_id, attempt, state, reason, submit_time, "
+                    "eligible_time, start_time, end_time, exit_status, exit_signal, user_cpu_us, "
+                    "sys_cpu_us, max_rss_kb, alloc) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  int i = 1;
+  st.bind(i++, static_cast<std::int64_t>(job.id));
+  st.bind(i++, static_cast<std::int64_t>(job.restart_count));
+  st.bind(i++, static_cast<std::int64_t>(job.state));
+  st.bind(i++, static_cast<std::int64_t>(job.reason));
+  st.bind(i++, job.submit_time);
+  st.bind(i++, job.eligible_time);
+  st.bind(i++, job.start_time);
+  st.bind(i++, job.end_time);
+  st.bind(i++, static_cast<std::int64_t>(job.exit_status));
+  st.bind(i++, static_cast<std::int64_t>(job.exit_signal));
+  st.bind(i++, static_cast<std::int64_t>(job.user_cpu_us));
+  st.bind(i++, static_cast<std::int64_t>(job.sys_cpu_us));
+  st.bind(i++, static_cast<std::int64_t>(job.max_rss_kb));
+  st.bind(i++, to_json(job.alloc).dump());
+  st.run();
+}
+
+std::vector<Job> Store::attempts(JobId id) {
+  std::vector<Job> out;
+  auto current = job(id);
+  if (!current) return out;
+  sql::Statement st(m_impl->conn,
+                    "SELECT attempt, state, reason, submit_time, eligible_time, start_time, "
+                    "end_time, exit_status, exit_signal, user_cpu_us, sys_cpu_us, max_rss_kb, "
+                    "alloc FROM job_attempts WHERE job_id = ? ORDER BY attempt");
+  st.bind(1, static_cast<std::int64_t>(id));
+  while (st.step()) {
+    Job a = *current;
+    int i = 0;
+    a.restart_count = static_cast<std::uint32_t>(st.int64(i++));
+    a.state = enum_from(st.int64(i++), JobState::requeued,
+                        static_cast<std::int64_t>(JobState::requeued));
+    a.reason = enum_from(st.int64(i++), Reason::none,
+                         static_cast<std::int64_t>(Reason::launch_failed));
+    a.submit_time = st.int64(i++);
+    a.eligible_time = st.int64(i++);
+    a.start_time = st.int64(i++);
+    a.end_time = st.int64(i++);
+    a.exit_status = static_cast<int>(st.int64(i++));
+    a.exit_signal = static_cast<int>(st.int64(i++));
+    a.user_cpu_us = static_cast<std::uint64_t>(st.int64(i++));
+    a.sys_cpu_us = static_cast<std::uint64_t>(st.int64(i++));
+    a.max_rss_kb = static_cast<std::uint64_t>(st.int64(i++));
+    try {
+      a.alloc = alloc_from_json(nlohmann::json::parse(st.text(i++)));
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(Errc::store, fmt::format("job {}: corrupt attempt: {}", id, e.what()));
+    }
+    out.push_back(std::move(a));
+  }
+  out.push_back(std::move(*current));
   return out;
 }
 

@@ -130,3 +130,45 @@ TEST_CASE("opening a missing database read-only is an error", "[store]") {
   CHECK_THROWS_AS(stint::Store::open(dir.path + "/none.db", stint::Store::Mode::read_only),
                   stint::Error);
 }
+
+TEST_CASE("a schema version 1 database migrates forward and keeps its jobs", "[store]") {
+  TempDir dir;
+  std::string db = dir.path + "/stint.db";
+  std::string cmd = "sqlite3 '" + db + "' < '" STINT_SOURCE_DIR "/tests/unit/store/fixtures/schema-v1.sql'";
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  auto store = stint::Store::open(db, stint::Store::Mode::read_write);
+  CHECK(store->schema_version() == stint::Store::current_schema_version());
+  auto job = store->job(1);
+  REQUIRE(job);
+  CHECK(job->spec.name == "old");
+  CHECK(job->state == stint::JobState::completed);
+  CHECK(job->array_job_id == 0);
+  CHECK(job->array_task_id == stint::k_no_array_task);
+  CHECK(job->requeue);
+  CHECK(store->allocate_job_id() == 2);
+}
+
+TEST_CASE("requeued attempts are kept and listed oldest first", "[store]") {
+  TempDir dir;
+  auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+  auto job = sample_job(3);
+  job.state = stint::JobState::requeued;
+  job.end_time = 1500;
+  store->insert_job(job);
+  store->insert_attempt(job);
+  job.restart_count = 1;
+  job.state = stint::JobState::completed;
+  job.start_time = 1600;
+  job.end_time = 1700;
+  job.dependency.terms.push_back({stint::DependencyType::afterok, 2, stint::k_no_array_task, 0});
+  store->update_job(job);
+  auto all = store->attempts(3);
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].state == stint::JobState::requeued);
+  CHECK(all[0].restart_count == 0);
+  CHECK(all[0].end_time == 1500);
+  CHECK(all[1].state == stint::JobState::completed);
+  CHECK(all[1].restart_count == 1);
+  CHECK(all[1].dependency.terms.size() == 1);
+  CHECK(store->attempts(99).empty());
+}
