@@ -5,6 +5,7 @@
 /// code) on malformed input and never accepts part of a string.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -127,5 +128,37 @@ std::string expand_pattern(std::string_view pattern, const PatternValues& v);
 std::uint32_t count(std::string_view text, std::string_view what);
 /// The same, refusing 0 too (-c 0: `Invalid numeric value "0" for --cpus-per-task.`).
 std::uint32_t positive_count(std::string_view text, std::string_view what);
+
+/// An array spec as sbatch --array takes it: "0-15", "1,3,5", "0-99:2",
+/// "1-10%2" (ranges, lists, :step, %throttle). Task ids in ascending order
+/// without duplicates. Throws Errc::invalid_argument with Slurm's message
+/// "Invalid --array specification" on junk, empty ranges, a step of 0, or a
+/// task id above `max_array_size - 1` (MaxArraySize).
+struct ArraySpec {
+  std::vector<std::uint32_t> task_ids;
+  std::uint32_t throttle = 0;  ///< %N; 0 = no limit
+};
+ArraySpec array_spec(std::string_view text, std::uint32_t max_array_size);
+/// Task ids folded back into Slurm's range form: {1,2,3,5} -> "1-3,5"; with a
+/// step when regular ({0,2,4} -> "0-4:2").
+std::string format_task_ids(const std::vector<std::uint32_t>& ids);
+
+/// A dependency expression as sbatch -d takes it: "afterok:12:13,afterany:14",
+/// "afterok:12?afternotok:13", "after:12+5" (minutes), "afterok:12_3",
+/// "aftercorr:12", "singleton". Throws Errc::invalid_argument with the message
+/// "Job dependency problem" on junk (unknown type, non-numeric id, mixing ','
+/// and '?', empty terms).
+Dependency dependency(std::string_view text);
+/// Back to text as scontrol shows it, without the state suffixes:
+/// "afterok:12_*" for a whole array is the caller's business; this prints
+/// "afterok:12,afterany:14_3", "after:12+5" (minutes), "singleton".
+std::string format_dependency(const Dependency& d);
+
+/// --signal=[{R|B}:]<sig_num|sig_name>[@sig_time]: signal by number or name
+/// (USR1, SIGUSR1), time in seconds (default 60, at most 65535). Throws
+/// Errc::invalid_argument "Invalid --signal specification".
+SignalSpec signal_spec(std::string_view text);
+/// A signal by name ("TERM", "SIGUSR1", "usr1") or number; nullopt if unknown.
+std::optional<int> signal_number(std::string_view text);
 
 }  // namespace stint::parse
