@@ -37,6 +37,11 @@ struct TaskLaunch {
   Seconds kill_wait = 30;
   std::uint32_t uid = 0;  ///< run as this user when stepd runs as root
   std::uint32_t gid = 0;
+  /// Memory limit of the task tree in MiB (0: none). Over it, the task is
+  /// killed and the result says out_of_memory.
+  std::uint64_t mem_limit_mb = 0;
+  /// --signal: a signal sent `before` seconds ahead of the time limit.
+  SignalSpec signal;
   std::string result_path;  ///< where to write the TaskResult
   std::string socket_path;  ///< stintd's socket, to report the end (best effort)
 };
@@ -49,6 +54,7 @@ struct TaskResult {
   bool timed_out = false;     ///< killed by stepd at the time limit
   bool cancelled = false;     ///< killed by stepd on stintd's SIGTERM
   bool launch_failed = false; ///< the task never started (exec, cwd, output file)
+  bool out_of_memory = false; ///< killed for going over mem_limit_mb
   std::string error;          ///< why, when launch_failed
   Seconds start_time = 0;
   Seconds end_time = 0;
