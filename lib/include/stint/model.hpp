@@ -37,6 +37,7 @@ enum class JobState : std::uint8_t {
   preempted,      ///< PR: preempted with PreemptMode=CANCEL
   out_of_memory,  ///< OOM: over its memory
   requeued,       ///< RQ: shown in sacct for an attempt that was requeued
+  deadline,       ///< DL: could not end before its --deadline
 };
 
 std::string_view state_name(JobState s);        ///< "PENDING"
@@ -66,6 +67,7 @@ enum class Reason : std::uint8_t {
   time_limit,            ///< TimeLimit
   node_fail,             ///< NodeFail
   launch_failed,         ///< launch failed requeued held (Slurm: JobLaunchFailure)
+  job_array_task_limit,  ///< JobArrayTaskLimit: the array's %N throttle is reached
 };
 std::string_view reason_name(Reason r);
 std::optional<Reason> reason_from_name(std::string_view name);

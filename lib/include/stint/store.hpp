@@ -70,6 +70,8 @@ class Store {
 
   // Reads.
   std::optional<Job> job(JobId id);
+  /// The tasks of array `array_job_id`, in task order (uses an index).
+  std::vector<Job> array_tasks(JobId array_job_id);
   /// Matching jobs in id order.
   std::vector<Job> jobs(const JobFilter& filter);
   std::size_t job_count();

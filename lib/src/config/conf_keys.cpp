@@ -92,6 +92,9 @@ constexpr std::array k_keys = {
     // known so that a slurm.conf saying so loads.
     ConfKey{"SelectType", "select/cons_tres", K::word, 0, 0, "select/cons_tres"},
     ConfKey{"StintIdleExit", "300", K::seconds, 0, k_i32_max, ""},
+    // How long a requeued job waits (reason BeginTime) before it may run again;
+    // Slurm holds it back about two minutes and has no key for it.
+    ConfKey{"StintRequeueDelay", "120", K::seconds, 0, k_i32_max, ""},
     ConfKey{"TmpFS", "/tmp", K::text, 0, 0, ""},
     ConfKey{"UnkillableStepTimeout", "60", K::seconds, 0, 65533, ""},
     ConfKey{"WaitTime", "0", K::seconds, 0, 65533, ""},

@@ -1,52 +1,26 @@
 #include "daemon/controller.hpp"
 
 #include <stint/error.hpp>
-#include <stint/parse.hpp>
 
-#include <cerrno>
 #include <csignal>
-#include <cstring>
-#include <fcntl.h>
-#include <spawn.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/core.h>
 
-#include "daemon/job_env.hpp"
 #include "daemon/log.hpp"
-#include "model/json.hpp"
-#include "sched/sched.hpp"
+#include "daemon/spool.hpp"
 #include "stepd/launch.hpp"
 #include "util/fs.hpp"
 #include "util/proc.hpp"
 
-extern char** environ;
-
 namespace stint::daemon {
 namespace {
-
-std::string task_file(const Paths& paths, JobId id, std::uint32_t node_index,
-                      std::string_view kind) {
-  return fmt::format("{}/task-{}.{}.json", paths.spool(id), node_index, kind);
-}
-
-// How a batch job ended, from its (single) task's result.
-JobState state_from_result(const TaskResult& r) {
-  if (r.cancelled) return JobState::cancelled;
-  if (r.timed_out) return JobState::timeout;
-  if (r.launch_failed || r.exit_signal != 0 || r.exit_status != 0) return JobState::failed;
-  return JobState::completed;
-}
 
 std::uint32_t owner_of(const std::string& dir) {
   struct stat st {};
   return ::stat(dir.c_str(), &st) == 0 ? st.st_uid : 0;
 }
-
-// The nodes of a batch job that run a task: the script runs on the first node
-// only, as in Slurm; the others are the job's to use with srun.
-std::uint32_t task_nodes(const Job&) { return 1; }
 
 }  // namespace
 
@@ -73,7 +47,7 @@ Job* Controller::find_live(JobId id) {
 
 Job& Controller::live_job(JobId id) {
   if (Job* j = find_live(id)) return *j;
-  throw Error(Errc::invalid_job_id, errc_slurm_message(Errc::invalid_job_id).data());
+  throw Error(Errc::invalid_job_id, std::string(errc_slurm_message(Errc::invalid_job_id)));
 }
 
 std::optional<Job> Controller::find_any(JobId id) {
@@ -81,43 +55,50 @@ std::optional<Job> Controller::find_any(JobId id) {
   return m_store->job(id);
 }
 
+std::vector<Job*> Controller::live_jobs(JobId id, std::uint32_t array_task) {
+  std::vector<Job*> out;
+  if (array_task == k_no_array_task) {
+    Job* plain = find_live(id);
+    // A plain id names the job, or every task of the array it is the id of.
+    if (plain && (!plain->is_array_task() || plain->array_job_id != id)) {
+      out.push_back(plain);
+      return out;
+    }
+  }
+  for (auto& [jid, job] : m_live) {
+    if (job.array_job_id == id &&
+        (array_task == k_no_array_task || job.array_task_id == array_task))
+      out.push_back(&job);
+  }
+  return out;
+}
+
+std::vector<Job> Controller::ended_jobs(JobId id, std::uint32_t array_task) {
+  std::vector<Job> out;
+  auto plain = m_store->job(id);
+  if (array_task == k_no_array_task && plain && !plain->is_array_task()) {
+    if (is_terminal(plain->state)) out.push_back(*plain);
+    return out;
+  }
+  for (auto& t : m_store->array_tasks(id)) {
+    if (is_terminal(t.state) && !find_live(t.id) &&
+        (array_task == k_no_array_task || t.array_task_id == array_task))
+      out.push_back(std::move(t));
+  }
+  return out;
+}
+
+bool Controller::ever_existed(JobId id, std::uint32_t array_task) {
+  if (array_task == k_no_array_task && m_store->job(id)) return true;
+  for (const auto& t : m_store->array_tasks(id)) {
+    if (array_task == k_no_array_task || t.array_task_id == array_task) return true;
+  }
+  return false;
+}
+
 void Controller::save(const Job& job) {
   m_store->update_job(job);
   m_dirty = true;
-}
-
-JobId Controller::add_job(Job job) {
-  // The id comes from the store inside the transaction that also inserts the
-  // job, so a refused or failed submission burns no id.
-  Store::Transaction tx(*m_store);
-  job.id = m_store->allocate_job_id();
-  std::string spool = m_paths.spool(job.id);
-  fs::make_dirs(spool, 0700);
-  try {
-    fs::write_file_atomic(spool + "/script", job.spec.script, 0700);
-    fs::write_file_atomic(spool + "/environment.json", to_json(job.spec).at("environment").dump(),
-                          0600);
-    if (::getuid() == 0 && job.user_id != 0) {
-      // The job's owner reads their own script (scontrol write batch_script later).
-      [[maybe_unused]] int rc = ::chown(spool.c_str(), job.user_id, job.group_id);
-      rc = ::chown((spool + "/script").c_str(), job.user_id, job.group_id);
-    }
-    auto [out, err] = output_paths(job);
-    job.stdout_path = out;
-    job.stderr_path = err;
-    m_store->insert_job(job);
-    tx.commit();
-  } catch (...) {
-    std::system(fmt::format("rm -rf '{}'", spool).c_str());
-    throw;
-  }
-  JobId id = job.id;
-  // The live copy needs neither: the launcher reads them from the spool folder.
-  job.spec.environment.clear();
-  job.spec.script.clear();
-  m_live.emplace(id, std::move(job));
-  m_dirty = true;
-  return id;
 }
 
 void Controller::finish(Job& job, JobState state) {
@@ -131,7 +112,7 @@ void Controller::finish(Job& job, JobState state) {
   }
   if (state == JobState::completed) job.reason = Reason::none;
   m_store->update_job(job);
-  log_info("job {} ended {} exit {}", job.id, state_name(state),
+  log_info("job {} ended {} exit {}", job.display_id(), state_name(state),
            exit_code_text(job.exit_status, job.exit_signal));
   m_live.erase(job.id);
   m_dirty = true;
@@ -174,18 +155,19 @@ bool Controller::collect() {
   }
   for (JobId id : running) {
     Job& job = m_live.at(id);
-    std::uint32_t n = std::min<std::uint32_t>(task_nodes(job), job.alloc.size());
+    std::uint32_t n = task_count(job);
     std::uint32_t ended = 0;
     bool lost = false;
     for (std::uint32_t i = 0; i < n; ++i) {
-      if (fs::exists(task_file(m_paths, id, i, "result"))) {
+      std::string result = task_file(m_paths, id, i, "result");
+      if (fs::exists(result)) {
         ++ended;
         continue;
       }
       const NodeAlloc& a = job.alloc[i];
       if (!proc::alive(a.stepd_pid, a.stepd_start_ticks)) {
         // stepd writes its result before it exits: look once more.
-        if (fs::exists(task_file(m_paths, id, i, "result"))) {
+        if (fs::exists(result)) {
           ++ended;
         } else {
           lost = true;
@@ -193,10 +175,14 @@ bool Controller::collect() {
       }
     }
     if (lost) {
-      log_error("job {}: stepd vanished without a result", id);
+      log_error("job {}: stepd vanished without a result", job.display_id());
       job.exit_status = 0;
       job.exit_signal = 0;
-      finish(job, JobState::node_fail);
+      if (job.requeue) {
+        requeue_now(job, JobState::node_fail, false, false);
+      } else {
+        finish(job, JobState::node_fail);
+      }
       changed = true;
     } else if (ended == n) {
       complete_from_results(job);
@@ -209,14 +195,14 @@ bool Controller::collect() {
 void Controller::stepd_exited(std::int64_t) { m_dirty = true; }
 
 void Controller::complete_from_results(Job& job) {
-  std::uint32_t n = std::min<std::uint32_t>(task_nodes(job), job.alloc.size());
+  std::uint32_t n = task_count(job);
   JobState state = JobState::completed;
   for (std::uint32_t i = 0; i < n; ++i) {
     TaskResult r;
     try {
       r = task_result_from_json_text(fs::read_file(task_file(m_paths, job.id, i, "result")));
     } catch (const Error& e) {
-      log_error("job {}: unreadable result: {}", job.id, e.what());
+      log_error("job {}: unreadable result: {}", job.display_id(), e.what());
       r.launch_failed = true;
       r.exit_status = 1;
     }
@@ -231,121 +217,14 @@ void Controller::complete_from_results(Job& job) {
     job.sys_cpu_us += r.sys_cpu_us;
     job.max_rss_kb = std::max(job.max_rss_kb, r.max_rss_kb);
   }
+  // A requeue asked for while it ran: the attempt ends REQUEUED and the job
+  // goes back in the queue instead of ending.
+  if (auto marker = read_requeue_marker(m_paths, job.id)) {
+    clear_requeue_marker(m_paths, job.id);
+    requeue_now(job, JobState::requeued, marker->hold, marker->admin_hold);
+    return;
+  }
   finish(job, state);  // `job` is gone from m_live after this
-}
-
-void Controller::schedule() {
-  m_dirty = false;
-  std::vector<const Job*> pending, active;
-  for (const auto& [id, job] : m_live) {
-    if (job.state == JobState::pending) pending.push_back(&job);
-    if (is_active(job.state)) active.push_back(&job);
-  }
-  if (pending.empty()) return;
-  sched::Cluster cluster(m_config.nodes());
-  cluster.take_jobs(active);
-  sched::Decision d = sched::schedule(pending, cluster, m_config, now());
-  for (auto& [id, reason] : d.reasons) {
-    Job& job = m_live.at(id);
-    if (job.reason != reason) {
-      job.reason = reason;
-      m_store->update_job(job);
-    }
-  }
-  for (auto& [id, alloc] : d.starts) launch(m_live.at(id), std::move(alloc));
-}
-
-void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
-  job.alloc = std::move(alloc);
-  job.state = JobState::running;
-  job.reason = Reason::none;
-  job.start_time = now();
-  auto [out, err] = output_paths(job);
-  job.stdout_path = out;
-  job.stderr_path = err;
-
-  std::string spool = m_paths.spool(job.id);
-  try {
-    std::string env_text = fs::read_file(spool + "/environment.json");
-    job.spec.environment = job_spec_from_json(nlohmann::json{
-        {"environment", nlohmann::json::parse(env_text)}}).environment;
-  } catch (const std::exception& e) {
-    log_error("job {}: cannot read its environment: {}", job.id, e.what());
-  }
-
-  std::string stepd_exe;
-  try {
-    stepd_exe = find_helper("stint-stepd");
-  } catch (const Error& e) {
-    log_error("job {}: {}", job.id, e.what());
-  }
-  std::string host = proc::short_hostname();
-  std::uint32_t n = std::min<std::uint32_t>(task_nodes(job), job.alloc.size());
-  for (std::uint32_t i = 0; i < n; ++i) {
-    TaskLaunch l;
-    l.job_id = job.id;
-    l.node_index = i;
-    l.node_name = job.alloc[i].node;
-    l.argv.push_back(spool + "/script");
-    for (const auto& a : job.spec.script_args) l.argv.push_back(a);
-    l.env = job_environment(job, m_config, i, host);
-    l.work_dir = work_dir(job);
-    l.stdout_path = job.stdout_path;
-    l.stderr_path = job.stderr_path;
-    l.cpu_ids = job.alloc[i].cpu_ids;
-    l.time_limit = job.time_limit;
-    l.kill_wait = m_config.kill_wait();
-    l.uid = job.user_id;
-    l.gid = job.group_id;
-    l.result_path = task_file(m_paths, job.id, i, "result");
-    l.socket_path = m_paths.socket();
-    std::string launch_path = task_file(m_paths, job.id, i, "launch");
-    ::unlink(l.result_path.c_str());
-
-    int rc = ENOENT;
-    pid_t pid = 0;
-    if (!stepd_exe.empty()) {
-      fs::write_file_atomic(launch_path, to_json_text(l), 0600);
-      posix_spawnattr_t attr;
-      posix_spawnattr_init(&attr);
-      // Its own session: the job outlives stintd, and stintd's signals are not its.
-      posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
-      sigset_t none;
-      sigemptyset(&none);
-      posix_spawnattr_setsigmask(&attr, &none);
-      posix_spawn_file_actions_t actions;
-      posix_spawn_file_actions_init(&actions);
-      posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-      std::string log = m_paths.log_dir() + "/stepd.log";
-      posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND,
-                                       0600);
-      posix_spawn_file_actions_adddup2(&actions, 1, 2);
-      std::vector<std::string> args = {stepd_exe, launch_path};
-      std::vector<char*> argv;
-      for (auto& a : args) argv.push_back(a.data());
-      argv.push_back(nullptr);
-      rc = ::posix_spawn(&pid, stepd_exe.c_str(), &actions, &attr, argv.data(), environ);
-      posix_spawn_file_actions_destroy(&actions);
-      posix_spawnattr_destroy(&attr);
-    }
-    if (rc != 0) {
-      log_error("job {}: cannot start stint-stepd: {}", job.id, std::strerror(rc));
-      TaskResult r;
-      r.job_id = job.id;
-      r.node_index = i;
-      r.launch_failed = true;
-      r.exit_status = 1;
-      r.error = std::strerror(rc);
-      r.start_time = r.end_time = now();
-      fs::write_file_atomic(l.result_path, to_json_text(r), 0600);
-      continue;
-    }
-    job.alloc[i].stepd_pid = pid;
-    job.alloc[i].stepd_start_ticks = proc::start_ticks(pid).value_or(0);
-  }
-  job.spec.environment.clear();
-  m_store->update_job(job);
-  log_info("job {} started on {}", job.id, parse::compress_hostlist(job.node_names()));
 }
 
 }  // namespace stint::daemon

@@ -57,8 +57,10 @@ class Controller {
   /// Whether `caller` may act on jobs of `uid` as their owner, or as an operator.
   bool may_act_for(const Caller& caller, std::uint32_t uid) const;
   bool is_operator(const Caller& caller) const;
-  /// Adds a newly accepted job: spool files first, then the database.
-  JobId add_job(Job job);
+  /// Adds newly accepted jobs (one, or the tasks of an array, which share the
+  /// first task's id as their array job id): spool files first, then the
+  /// database, in one transaction. Returns the first id.
+  JobId add_jobs(std::vector<Job> jobs);
   /// Persists a changed live job.
   void save(const Job& job);
   /// Ends a job in `state` (pending or running): persists it and drops it from
@@ -66,6 +68,18 @@ class Controller {
   void finish(Job& job, JobState state);
   /// Asks the stepds of a running job to cancel it (SIGTERM; they report back).
   void cancel_running(Job& job);
+  /// Puts a job back in the queue with the same id: an ended one at once, a
+  /// running one once its tasks have stopped. `hold`: requeuehold.
+  void requeue(Job& job, bool hold, const Caller& caller);
+  /// Brings an ended job from the store back into the live set.
+  Job& revive(const Job& ended);
+  /// The live jobs a reference names: a job, every live task of an array, or
+  /// one task ("12_3"); empty when none is live.
+  std::vector<Job*> live_jobs(JobId id, std::uint32_t array_task);
+  /// The ended jobs a reference names (from the store).
+  std::vector<Job> ended_jobs(JobId id, std::uint32_t array_task);
+  /// Whether a job or array with this id ever existed.
+  bool ever_existed(JobId id, std::uint32_t array_task);
   /// Delivers `signal` to a running job's tasks.
   void signal_running(const Job& job, int signal);
   void request_shutdown() { m_shutdown = true; }
@@ -75,6 +89,11 @@ class Controller {
  private:
   void launch(Job& job, std::vector<NodeAlloc> alloc);
   void complete_from_results(Job& job);
+  /// Back to PENDING after an attempt that ended in `attempt_state`.
+  void requeue_now(Job& job, JobState attempt_state, bool hold, bool admin_hold);
+  /// Dependencies, deadlines: decides which pending jobs may be considered.
+  std::vector<const Job*> eligible_pending();
+  std::string script_spool(const Job& job) const;
 
   Paths m_paths;
   Config m_config;

@@ -57,7 +57,8 @@ std::string work_dir(const Job& job) {
 std::pair<std::string, std::string> output_paths(const Job& job) {
   parse::PatternValues v;
   v.job_id = job.id;
-  v.array_job_id = job.id;
+  v.array_job_id = job.is_array_task() ? job.array_job_id : job.id;
+  v.array_task_id = job.array_task_id;
   v.job_name = job.spec.name;
   v.user = job.user_name;
   v.node = job.alloc.empty() ? std::string() : job.alloc.front().node;
@@ -121,6 +122,28 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
   set(env, "SLURM_TOPOLOGY_ADDR_PATTERN", "node");
   set(env, "SLURM_PRIO_PROCESS", "0");
   set(env, "ENVIRONMENT", "BATCH");
+  if (job.restart_count > 0) set(env, "SLURM_RESTART_COUNT", std::to_string(job.restart_count));
+  if (job.is_array_task()) {
+    set(env, "SLURM_ARRAY_JOB_ID", std::to_string(job.array_job_id));
+    set(env, "SLURM_ARRAY_TASK_ID", std::to_string(job.array_task_id));
+    try {
+      auto spec = parse::array_spec(job.spec.array_spec, 0xfffffffe);
+      const auto& ids = spec.task_ids;
+      if (!ids.empty()) {
+        // Slurm's STEP is the stride when the tasks are evenly spaced, else 1.
+        std::uint32_t step = ids.size() > 1 ? ids[1] - ids[0] : 1;
+        for (std::size_t i = 1; i < ids.size(); ++i) {
+          if (ids[i] - ids[i - 1] != step) step = 1;
+        }
+        set(env, "SLURM_ARRAY_TASK_COUNT", std::to_string(ids.size()));
+        set(env, "SLURM_ARRAY_TASK_MIN", std::to_string(ids.front()));
+        set(env, "SLURM_ARRAY_TASK_MAX", std::to_string(ids.back()));
+        set(env, "SLURM_ARRAY_TASK_STEP", std::to_string(step == 0 ? 1 : step));
+      }
+    } catch (const std::exception&) {
+      // The spec was checked at submit; an unreadable one only loses these four.
+    }
+  }
   if (!here.gpu_ids.empty()) {
     std::string ids = join_ids(here.gpu_ids);
     set(env, "SLURM_GPUS_ON_NODE", std::to_string(here.gpu_ids.size()));

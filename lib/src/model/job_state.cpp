@@ -25,6 +25,7 @@ constexpr std::array k_states = {
     StateRow{JobState::preempted, "PREEMPTED", "PR"},
     StateRow{JobState::out_of_memory, "OUT_OF_MEMORY", "OOM"},
     StateRow{JobState::requeued, "REQUEUED", "RQ"},
+    StateRow{JobState::deadline, "DEADLINE", "DL"},
 };
 
 bool iequals(std::string_view a, std::string_view b) {
@@ -71,8 +72,9 @@ bool is_active(JobState s) {
 bool transition_allowed(JobState from, JobState to) {
   switch (from) {
     case JobState::pending:
-      // A pending job starts, is cancelled, or fails to launch.
-      return to == JobState::running || to == JobState::cancelled || to == JobState::failed;
+      // A pending job starts, is cancelled (or misses its deadline), or fails to launch.
+      return to == JobState::running || to == JobState::cancelled || to == JobState::failed ||
+             to == JobState::deadline;
     case JobState::running:
       // It ends (through completing, or directly when its result is already in),
       // is suspended, or is put back in the queue (requeue, node failure).

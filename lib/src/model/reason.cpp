@@ -27,6 +27,7 @@ constexpr std::array k_reasons = {
     ReasonRow{Reason::time_limit, "TimeLimit"},
     ReasonRow{Reason::node_fail, "NodeFail"},
     ReasonRow{Reason::launch_failed, "JobLaunchFailure"},
+    ReasonRow{Reason::job_array_task_limit, "JobArrayTaskLimit"},
 };
 
 }  // namespace

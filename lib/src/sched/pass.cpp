@@ -36,7 +36,7 @@ std::optional<Reason> ineligible(const Job& job, const PartitionConfig* part, Se
 }  // namespace
 
 Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, const Config& config,
-                  Seconds now) {
+                  Seconds now, std::map<JobId, std::uint32_t> array_running) {
   struct Entry {
     QueueKey key;
     const Job* job;
@@ -60,6 +60,11 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       d.reasons[e.job->id] = *why;
       continue;
     }
+    if (e.job->is_array_task() && e.job->array_throttle > 0 &&
+        array_running[e.job->array_job_id] >= e.job->array_throttle) {
+      d.reasons[e.job->id] = Reason::job_array_task_limit;
+      continue;
+    }
     if (blocked_partitions.count(e.part->id)) {
       d.reasons[e.job->id] = Reason::priority;
       continue;
@@ -73,6 +78,7 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       continue;
     }
     for (const auto& a : *alloc) cluster.find(a.node)->take(a);
+    if (e.job->is_array_task()) ++array_running[e.job->array_job_id];
     d.starts.emplace_back(e.job->id, std::move(*alloc));
   }
   return d;

@@ -6,6 +6,7 @@
 #include <stint/error.hpp>
 #include <stint/model.hpp>
 
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
@@ -84,7 +85,30 @@ struct Decision {
 /// fits. Within a partition a job that does not fit blocks the ones behind it
 /// (reason Resources for it, Priority for them), as sched/builtin does.
 /// `cluster` is updated with the starts.
+/// `array_running` counts the running tasks of each array (by array job id),
+/// for the %N throttle (reason JobArrayTaskLimit).
 Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, const Config& config,
-                  Seconds now);
+                  Seconds now, std::map<JobId, std::uint32_t> array_running = {});
+
+/// Where a job's dependency stands.
+enum class DependencyStatus { satisfied, waiting, never };
+
+/// What the dependency check needs to know of a job it names.
+struct DependencyView {
+  JobId id = 0;
+  std::uint32_t array_task_id = k_no_array_task;
+  JobState state = JobState::pending;
+  Seconds start_time = k_no_time;
+};
+
+/// The jobs a term names: the job itself, or every task of the array
+/// `job_id` (empty when no such job exists).
+using DependencyLookup = std::function<std::vector<DependencyView>(JobId job_id)>;
+
+/// Evaluates `job`'s dependency at `now`. `singleton_blocked` says whether an
+/// earlier job of the same name and user is still unfinished. A job that does
+/// not exist never satisfies a term that names it.
+DependencyStatus evaluate_dependency(const Job& job, const DependencyLookup& lookup,
+                                     bool singleton_blocked, Seconds now);
 
 }  // namespace stint::sched

@@ -91,11 +91,11 @@ Job read_job(const sql::Statement& st) {
   job.account = st.text(i++);
   job.qos = st.text(i++);
   job.state = enum_from(st.int64(i++), JobState::failed,
-                        static_cast<std::int64_t>(JobState::requeued));
+                        static_cast<std::int64_t>(JobState::deadline));
   job.reason = enum_from(st.int64(i++), Reason::none,
-                         static_cast<std::int64_t>(Reason::launch_failed));
+                         static_cast<std::int64_t>(Reason::job_array_task_limit));
   job.hold_reason = enum_from(st.int64(i++), Reason::none,
-                              static_cast<std::int64_t>(Reason::launch_failed));
+                              static_cast<std::int64_t>(Reason::job_array_task_limit));
   job.priority = static_cast<std::uint32_t>(st.int64(i++));
   job.submit_time = st.int64(i++);
   job.eligible_time = st.int64(i++);
@@ -267,6 +267,17 @@ std::optional<Job> Store::job(JobId id) {
   return read_job(st);
 }
 
+std::vector<Job> Store::array_tasks(JobId array_job_id) {
+  sql::Statement st(m_impl->conn,
+                    fmt::format("SELECT {} FROM jobs WHERE array_job_id = ? AND array_job_id != 0 "
+                                "ORDER BY array_task_id",
+                                k_job_columns));
+  st.bind(1, static_cast<std::int64_t>(array_job_id));
+  std::vector<Job> out;
+  while (st.step()) out.push_back(read_job(st));
+  return out;
+}
+
 std::vector<Job> Store::jobs(const JobFilter& filter) {
   std::string sql = fmt::format("SELECT {} FROM jobs", k_job_columns);
   // The common queries (squeue: active jobs; one job id) use an index; the
@@ -328,9 +339,9 @@ std::vector<Job> Store::attempts(JobId id) {
     int i = 0;
     a.restart_count = static_cast<std::uint32_t>(st.int64(i++));
     a.state = enum_from(st.int64(i++), JobState::requeued,
-                        static_cast<std::int64_t>(JobState::requeued));
+                        static_cast<std::int64_t>(JobState::deadline));
     a.reason = enum_from(st.int64(i++), Reason::none,
-                         static_cast<std::int64_t>(Reason::launch_failed));
+                         static_cast<std::int64_t>(Reason::job_array_task_limit));
     a.submit_time = st.int64(i++);
     a.eligible_time = st.int64(i++);
     a.start_time = st.int64(i++);

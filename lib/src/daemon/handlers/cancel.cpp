@@ -49,9 +49,11 @@ std::optional<Error> act(Controller& c, Job& job, int signal, const Caller& call
     c.signal_running(job, signal);
     return std::nullopt;
   }
+  job.cancelled_by = caller.uid;
   if (job.state == JobState::pending) {
     c.finish(job, JobState::cancelled);
   } else {
+    c.save(job);
     c.cancel_running(job);
   }
   return std::nullopt;
@@ -60,26 +62,13 @@ std::optional<Error> act(Controller& c, Job& job, int signal, const Caller& call
 }  // namespace
 
 Json handle_cancel(Controller& c, const Json& req, const Caller& caller) {
-  std::vector<JobId> ids = requested_ids(req);
   int signal = req.value("signal", 0);
   if (signal < 0 || signal > 64) throw Error(Errc::invalid_argument, "Invalid signal");
-  Json results = Json::array();
-
-  if (!ids.empty()) {
-    for (JobId id : ids) {
-      Job* job = c.find_live(id);
-      if (!job) {
-        bool ended = c.find_any(id).has_value();
-        results.push_back(job_result(
-            id, Error(ended ? Errc::job_state_invalid : Errc::invalid_job_id,
-                      std::string(errc_slurm_message(ended ? Errc::job_state_invalid
-                                                           : Errc::invalid_job_id)))));
-        continue;
-      }
-      if (!filter_matches(*job, req)) continue;
-      results.push_back(job_result(id, act(c, *job, signal, caller)));
-    }
-    return {{"results", results}};
+  if (req.contains("job_ids") && !req["job_ids"].empty()) {
+    return for_each_job(c, req, [&](Job& job) -> std::optional<Error> {
+      if (!filter_matches(job, req)) return std::nullopt;
+      return act(c, job, signal, caller);
+    });
   }
   if (!has_filter(req)) throw Error(Errc::invalid_job_id, "No job identification provided");
 
@@ -89,8 +78,12 @@ Json handle_cancel(Controller& c, const Json& req, const Caller& caller) {
     if (filter_matches(job, req) && (c.is_operator(caller) || job.user_id == caller.uid))
       matching.push_back(id);
   }
+  Json results = Json::array();
   for (JobId id : matching) {
-    if (Job* job = c.find_live(id)) results.push_back(job_result(id, act(c, *job, signal, caller)));
+    if (Job* job = c.find_live(id)) {
+      Json shown = job->is_array_task() ? Json(job->display_id()) : Json(id);
+      results.push_back(job_result(shown, act(c, *job, signal, caller)));
+    }
   }
   return {{"results", results}};
 }

@@ -22,12 +22,13 @@ constexpr Route k_routes[] = {
     {"task_done", handle_task_done}, {"submit", handle_submit},
     {"cancel", handle_cancel},     {"hold", handle_hold},
     {"release", handle_release},   {"update_job", handle_update_job},
+    {"requeue", handle_requeue},   {"top", handle_top},
 };
 
 }  // namespace
 
-Json job_result(JobId id, const std::optional<Error>& error) {
-  Json r = {{"job_id", id}};
+Json job_result(const Json& job_id, const std::optional<Error>& error) {
+  Json r = {{"job_id", job_id}};
   if (error) {
     r["error"] = std::string(errc_name(error->code()));
     r["message"] = error->what();
@@ -35,16 +36,51 @@ Json job_result(JobId id, const std::optional<Error>& error) {
   return r;
 }
 
-std::vector<JobId> requested_ids(const Json& req) {
-  std::vector<JobId> ids;
-  auto it = req.find("job_ids");
-  if (it == req.end()) return ids;
-  if (!it->is_array()) throw Error(Errc::protocol, "job_ids must be an array");
-  for (const auto& v : *it) {
-    if (!v.is_number_unsigned()) throw Error(Errc::protocol, "job ids must be numbers");
-    ids.push_back(v.get<JobId>());
+JobRef job_ref(const Json& entry) {
+  JobRef ref;
+  ref.as_given = entry;
+  if (entry.is_number_unsigned()) {
+    ref.id = entry.get<JobId>();
+    return ref;
   }
-  return ids;
+  if (entry.is_string()) {
+    const std::string text = entry.get<std::string>();
+    auto underscore = text.find('_');
+    try {
+      std::size_t used = 0;
+      ref.id = static_cast<JobId>(std::stoul(text.substr(0, underscore), &used));
+      if (used != (underscore == std::string::npos ? text.size() : underscore))
+        throw std::invalid_argument(text);
+      if (underscore != std::string::npos) {
+        std::string task = text.substr(underscore + 1);
+        ref.array_task = static_cast<std::uint32_t>(std::stoul(task, &used));
+        if (used != task.size()) throw std::invalid_argument(text);
+      }
+      return ref;
+    } catch (const std::exception&) {
+      throw Error(Errc::invalid_job_id, fmt::format("Invalid job id {}", text));
+    }
+  }
+  throw Error(Errc::protocol, "job ids must be numbers or \"A_T\" strings");
+}
+
+std::vector<JobRef> requested_refs(const Json& req) {
+  std::vector<JobRef> refs;
+  auto it = req.find("job_ids");
+  if (it == req.end()) return refs;
+  if (!it->is_array()) throw Error(Errc::protocol, "job_ids must be an array");
+  for (const auto& v : *it) refs.push_back(job_ref(v));
+  return refs;
+}
+
+std::vector<Job*> resolve_live(Controller& c, const JobRef& ref, std::optional<Error>& error) {
+  std::vector<Job*> jobs = c.live_jobs(ref.id, ref.array_task);
+  if (jobs.empty()) {
+    bool ended = c.ever_existed(ref.id, ref.array_task);
+    Errc code = ended ? Errc::job_state_invalid : Errc::invalid_job_id;
+    error = Error(code, std::string(errc_slurm_message(code)));
+  }
+  return jobs;
 }
 
 Json Controller::handle(const Json& request, const Caller& caller) {

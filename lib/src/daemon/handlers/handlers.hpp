@@ -19,9 +19,45 @@ Json handle_hold(Controller& c, const Json& req, const Caller& caller);
 Json handle_release(Controller& c, const Json& req, const Caller& caller);
 Json handle_update_job(Controller& c, const Json& req, const Caller& caller);
 
+Json handle_requeue(Controller& c, const Json& req, const Caller& caller);
+Json handle_top(Controller& c, const Json& req, const Caller& caller);
+
+/// A job as a request names it: 12 (a job, or a whole array), or "12_3".
+struct JobRef {
+  JobId id = 0;
+  std::uint32_t array_task = k_no_array_task;
+  Json as_given;  ///< echoed back in results
+};
+/// The jobs a request names ("job_ids": [..]); throws Errc::protocol.
+std::vector<JobRef> requested_refs(const Json& req);
+/// One entry: a number or an "A_T" string; throws Errc::protocol.
+JobRef job_ref(const Json& entry);
+/// The live jobs a reference names; when there are none, the error to report
+/// (the job ended: job_state_invalid; it never existed: invalid_job_id).
+std::vector<Job*> resolve_live(Controller& c, const JobRef& ref, std::optional<Error>& error);
+
 /// A per-job outcome for replies that act on several jobs.
-Json job_result(JobId id, const std::optional<Error>& error);
-/// The job ids a request names ("job_ids": [..]); throws Errc::protocol.
-std::vector<JobId> requested_ids(const Json& req);
+Json job_result(const Json& job_id, const std::optional<Error>& error);
+
+/// Runs `act` on every live job each reference names and collects the results.
+template <typename Act>
+Json for_each_job(Controller& c, const Json& req, Act&& act) {
+  Json results = Json::array();
+  for (const JobRef& ref : requested_refs(req)) {
+    std::optional<Error> error;
+    std::vector<Job*> jobs = resolve_live(c, ref, error);
+    if (jobs.empty()) {
+      results.push_back(job_result(ref.as_given, error));
+      continue;
+    }
+    std::optional<Error> first_error;
+    for (Job* job : jobs) {
+      auto e = act(*job);
+      if (e && !first_error) first_error = e;
+    }
+    results.push_back(job_result(ref.as_given, first_error));
+  }
+  return {{"results", results}};
+}
 
 }  // namespace stint::daemon

@@ -34,31 +34,15 @@ std::optional<Error> release_one(Controller& c, Job& job, const Caller& caller) 
   return std::nullopt;
 }
 
-template <typename Act>
-Json for_each_requested(Controller& c, const Json& req, Act&& act) {
-  Json results = Json::array();
-  for (JobId id : requested_ids(req)) {
-    Job* job = c.find_live(id);
-    if (!job) {
-      results.push_back(job_result(
-          id, c.find_any(id) ? Error(Errc::job_state_invalid, "Job is no longer pending execution")
-                             : Error(Errc::invalid_job_id, "Invalid job id specified")));
-      continue;
-    }
-    results.push_back(job_result(id, act(*job)));
-  }
-  return {{"results", results}};
-}
-
 }  // namespace
 
 Json handle_hold(Controller& c, const Json& req, const Caller& caller) {
   bool user_hold = req.value("user_hold", false);
-  return for_each_requested(c, req, [&](Job& job) { return hold_one(c, job, user_hold, caller); });
+  return for_each_job(c, req, [&](Job& job) { return hold_one(c, job, user_hold, caller); });
 }
 
 Json handle_release(Controller& c, const Json& req, const Caller& caller) {
-  return for_each_requested(c, req, [&](Job& job) { return release_one(c, job, caller); });
+  return for_each_job(c, req, [&](Job& job) { return release_one(c, job, caller); });
 }
 
 }  // namespace stint::daemon

@@ -102,14 +102,42 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
                                    : part.default_time.value_or(part.max_time);
   if (job.spec.name.empty()) job.spec.name = "sbatch";
   job.submit_time = c.now();
-  job.eligible_time = job.submit_time;
+  job.eligible_time = std::max(job.submit_time, spec.begin_time.value_or(0));
   job.state = JobState::pending;
   job.reason = Reason::none;
   if (spec.hold) job.hold_reason = Reason::job_held_user;
   job.priority = spec.hold ? 0 : sched::job_priority(job);
+  job.requeue = spec.requeue.value_or(config.conf_int("JobRequeue") != 0);
+  if (!spec.dependency.empty()) {
+    try {
+      job.dependency = parse::dependency(spec.dependency);
+    } catch (const Error&) {
+      throw Error(Errc::invalid_argument, "");  // sbatch adds "Job dependency problem"
+    }
+  }
+  if (spec.deadline && *spec.deadline <= job.submit_time)
+    throw Error(Errc::invalid_argument, "Invalid --deadline specification");
 
-  if (req.value("test_only", false)) return test_only_reply(c, job, nodes);
-  JobId id = c.add_job(std::move(job));
+  std::vector<Job> jobs;
+  if (!spec.array_spec.empty()) {
+    parse::ArraySpec array;
+    try {
+      array = parse::array_spec(spec.array_spec, config.max_array_size());
+    } catch (const Error& e) {
+      throw Error(Errc::invalid_argument, e.what());
+    }
+    for (std::uint32_t task : array.task_ids) {
+      Job t = job;
+      t.array_task_id = task;
+      t.array_throttle = array.throttle;
+      jobs.push_back(std::move(t));
+    }
+  } else {
+    jobs.push_back(std::move(job));
+  }
+
+  if (req.value("test_only", false)) return test_only_reply(c, jobs.front(), nodes);
+  JobId id = c.add_jobs(std::move(jobs));
   return {{"job_id", id}};
 }
 

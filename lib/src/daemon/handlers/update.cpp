@@ -23,19 +23,40 @@ bool iequals(std::string_view a, std::string_view b) {
 
 }  // namespace
 
+Job update_one(Controller& c, const Job& current, const Json& fields, bool op);
+
 // All fields are checked on a copy first; the job changes only if all are valid.
 Json handle_update_job(Controller& c, const Json& req, const Caller& caller) {
-  JobId id = req.at("job_id").get<JobId>();
-  Job* live = c.find_live(id);
-  if (!live) {
-    if (c.find_any(id)) throw Error(Errc::job_state_invalid, "Job is no longer pending execution");
+  JobRef ref = job_ref(req.at("job_id"));
+  std::optional<Error> missing;
+  std::vector<Job*> targets = resolve_live(c, ref, missing);
+  if (targets.empty()) {
+    if (missing && missing->code() == Errc::job_state_invalid)
+      throw Error(Errc::job_state_invalid, "Job is no longer pending execution");
     throw Error(Errc::invalid_job_id, "Invalid job id specified");
   }
-  if (!c.may_act_for(caller, live->user_id))
-    throw Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
   const bool op = c.is_operator(caller);
-  Job job = *live;
-  for (const auto& [key, value_json] : req.at("fields").items()) {
+  // Every task of an array is updated alike; all are checked before any changes.
+  std::vector<Job> updated;
+  for (Job* live : targets) {
+    if (!c.may_act_for(caller, live->user_id))
+      throw Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
+    updated.push_back(update_one(c, *live, req.at("fields"), op));
+  }
+  for (std::size_t i = 0; i < targets.size(); ++i) {
+    *targets[i] = updated[i];
+    c.save(*targets[i]);
+  }
+  return Json::object();
+}
+
+Job update_one(Controller& c, const Job& current, const Json& fields, bool op) {
+  Job job = current;
+  auto pending_only = [&]() {
+    if (job.state != JobState::pending)
+      throw Error(Errc::job_state_invalid, "Job is no longer pending execution");
+  };
+  for (const auto& [key, value_json] : fields.items()) {
     std::string value = value_json.is_string() ? value_json.get<std::string>() : value_json.dump();
     if (iequals(key, "TimeLimit")) {
       Seconds t = parse::time_limit(value);
@@ -60,8 +81,7 @@ Json handle_update_job(Controller& c, const Json& req, const Caller& caller) {
     } else if (iequals(key, "Comment")) {
       job.spec.comment = value;
     } else if (iequals(key, "Partition")) {
-      if (job.state != JobState::pending)
-        throw Error(Errc::job_state_invalid, "Job is no longer pending execution");
+      pending_only();
       const PartitionConfig* p = c.config().find_partition(value);
       if (!p) throw Error(Errc::invalid_partition, "Invalid partition name specified");
       auto nodes = c.config().partition_nodes(*p);
@@ -69,13 +89,46 @@ Json handle_update_job(Controller& c, const Json& req, const Caller& caller) {
       if (auto refusal = sched::never_fits(r, nodes)) throw *refusal;
       job.partition = p->id;
       job.req = r;
+    } else if (iequals(key, "Priority")) {
+      if (!op) throw Error(Errc::access_denied, "Access/permission denied");
+      try {
+        job.priority = static_cast<std::uint32_t>(std::stoul(value));
+      } catch (...) {
+        throw Error(Errc::invalid_argument, fmt::format("Invalid priority: {}", value));
+      }
+    } else if (iequals(key, "Dependency")) {
+      pending_only();
+      job.dependency = value.empty() ? Dependency{} : parse::dependency(value);
+      job.spec.dependency = value;
+    } else if (iequals(key, "NumCPUs") || iequals(key, "MinMemoryNode") ||
+               iequals(key, "MinMemoryCPU")) {
+      pending_only();
+      if (iequals(key, "NumCPUs")) {
+        std::uint32_t cpus = parse::positive_count(value, "NumCPUs");
+        std::uint32_t tasks = std::max<std::uint32_t>(1, job.req.tasks);
+        job.spec.cpus_per_task = std::max<std::uint32_t>(1, cpus / tasks);
+      } else if (iequals(key, "MinMemoryNode")) {
+        job.spec.mem_per_node_mb = parse::memory_mb(value);
+        job.spec.mem_per_cpu_mb.reset();
+      } else {
+        job.spec.mem_per_cpu_mb = parse::memory_mb(value);
+        job.spec.mem_per_node_mb.reset();
+      }
+      const PartitionConfig* p = c.config().find_partition(job.partition);
+      if (!p) throw Error(Errc::invalid_partition, "Invalid partition name specified");
+      auto nodes = c.config().partition_nodes(*p);
+      ResourceRequest r = sched::make_request(job.spec, nodes, c.config());
+      if (auto refusal = sched::never_fits(r, nodes)) throw *refusal;
+      job.req = r;
+    } else if (iequals(key, "ArrayTaskThrottle")) {
+      if (!job.is_array_task())
+        throw Error(Errc::invalid_argument, "ArrayTaskThrottle applies to job arrays only");
+      job.array_throttle = parse::count(value, "ArrayTaskThrottle");
     } else {
       throw Error(Errc::invalid_argument, fmt::format("Update of {} is not supported", key));
     }
   }
-  *live = job;
-  c.save(*live);
-  return Json::object();
+  return job;
 }
 
 }  // namespace stint::daemon

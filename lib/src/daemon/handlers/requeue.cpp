@@ -1,0 +1,79 @@
+#include <stint/error.hpp>
+
+#include <algorithm>
+
+#include "daemon/handlers/handlers.hpp"
+#include "sched/sched.hpp"
+
+namespace stint::daemon {
+
+// scontrol requeue / requeuehold: running jobs are stopped and queued again,
+// ended ones are queued again, each with the same id.
+Json handle_requeue(Controller& c, const Json& req, const Caller& caller) {
+  bool hold = req.value("hold", false);
+  Json results = Json::array();
+  for (const JobRef& ref : requested_refs(req)) {
+    std::optional<Error> error;
+    std::vector<Job*> live = resolve_live(c, ref, error);
+    // Ended jobs (or tasks) come from the store.
+    std::vector<Job> ended = live.empty() ? c.ended_jobs(ref.id, ref.array_task) : std::vector<Job>{};
+    auto check = [&](const Job& job) -> std::optional<Error> {
+      if (!c.may_act_for(caller, job.user_id))
+        return Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
+      if (!job.requeue)
+        return Error(Errc::job_state_invalid, "Requested operation is presently disabled");
+      return std::nullopt;
+    };
+    std::optional<Error> first;
+    bool acted = false;
+    for (Job* job : live) {
+      auto e = check(*job);
+      if (!e) {
+        c.requeue(*job, hold, caller);
+        acted = true;
+      } else if (!first) {
+        first = e;
+      }
+    }
+    for (Job& job : ended) {
+      auto e = check(job);
+      if (!e) {
+        c.requeue(job, hold, caller);
+        acted = true;
+      } else if (!first) {
+        first = e;
+      }
+    }
+    if (!acted && !first) {
+      first = c.ever_existed(ref.id, ref.array_task)
+                  ? Error(Errc::job_state_invalid, "Job is pending execution")
+                  : Error(Errc::invalid_job_id, "Invalid job id specified");
+    }
+    results.push_back(job_result(ref.as_given, first));
+  }
+  return {{"results", results}};
+}
+
+// scontrol top: the named pending jobs go ahead of the caller's other pending
+// jobs in the same partition.
+Json handle_top(Controller& c, const Json& req, const Caller& caller) {
+  return for_each_job(c, req, [&](Job& job) -> std::optional<Error> {
+    if (!c.may_act_for(caller, job.user_id))
+      return Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
+    if (job.state != JobState::pending)
+      return Error(Errc::job_state_invalid, "Job is no longer pending execution");
+    std::uint32_t highest = 0;
+    for (const auto& [id, other] : c.live()) {
+      if (id != job.id && other.user_id == job.user_id && other.partition == job.partition &&
+          other.state == JobState::pending)
+        highest = std::max(highest, other.priority);
+    }
+    if (job.priority <= highest) {
+      job.priority = highest + 1;
+      c.save(job);
+    }
+    return std::nullopt;
+  });
+}
+
+}  // namespace stint::daemon

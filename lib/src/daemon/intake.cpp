@@ -1,0 +1,67 @@
+// Accepting jobs: the spool folder first, then the database, in one transaction.
+
+#include <stint/error.hpp>
+
+#include <unistd.h>
+
+#include <fmt/core.h>
+
+#include "daemon/controller.hpp"
+#include "daemon/job_env.hpp"
+#include "model/json.hpp"
+#include "util/fs.hpp"
+
+namespace stint::daemon {
+
+std::string Controller::script_spool(const Job& job) const {
+  // The tasks of an array share the script and environment of the first task.
+  return m_paths.spool(job.is_array_task() ? job.array_job_id : job.id);
+}
+
+JobId Controller::add_jobs(std::vector<Job> jobs) {
+  if (jobs.empty()) throw Error(Errc::internal, "no jobs to add");
+  // The ids come from the store inside the transaction that also inserts the
+  // jobs, so a refused or failed submission burns no id.
+  Store::Transaction tx(*m_store);
+  JobId first = 0;
+  for (auto& job : jobs) {
+    job.id = m_store->allocate_job_id();
+    if (first == 0) first = job.id;
+    if (job.array_task_id != k_no_array_task) job.array_job_id = first;
+  }
+  std::string spool = m_paths.spool(first);
+  fs::make_dirs(spool, 0700);
+  try {
+    const JobSpec& spec = jobs.front().spec;
+    fs::write_file_atomic(spool + "/script", spec.script, 0700);
+    fs::write_file_atomic(spool + "/environment.json", to_json(spec).at("environment").dump(),
+                          0600);
+    const Job& owner = jobs.front();
+    if (::getuid() == 0 && owner.user_id != 0) {
+      // The job's owner may read their own script (scontrol write batch_script).
+      [[maybe_unused]] int rc = ::chown(spool.c_str(), owner.user_id, owner.group_id);
+      rc = ::chown((spool + "/script").c_str(), owner.user_id, owner.group_id);
+    }
+    for (auto& job : jobs) {
+      auto [out, err] = output_paths(job);
+      job.stdout_path = out;
+      job.stderr_path = err;
+      m_store->insert_job(job);
+    }
+    tx.commit();
+  } catch (...) {
+    std::system(fmt::format("rm -rf '{}'", spool).c_str());
+    throw;
+  }
+  for (auto& job : jobs) {
+    // The live copy needs neither: the launcher reads them from the spool folder.
+    job.spec.environment.clear();
+    job.spec.script.clear();
+    JobId id = job.id;
+    m_live.emplace(id, std::move(job));
+  }
+  m_dirty = true;
+  return first;
+}
+
+}  // namespace stint::daemon

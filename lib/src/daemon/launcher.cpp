@@ -1,0 +1,133 @@
+// Starting a job: a launch file per task, then stint-stepd in its own session.
+
+#include <stint/error.hpp>
+#include <stint/parse.hpp>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <spawn.h>
+#include <unistd.h>
+
+#include "daemon/controller.hpp"
+#include "daemon/job_env.hpp"
+#include "daemon/log.hpp"
+#include "daemon/spool.hpp"
+#include "model/json.hpp"
+#include "util/fs.hpp"
+#include "util/proc.hpp"
+
+extern char** environ;
+
+namespace stint::daemon {
+namespace {
+
+// Spawns `stint-stepd <launch file>` detached; returns its pid or the errno.
+std::pair<pid_t, int> spawn_stepd(const std::string& exe, const std::string& launch_path,
+                                  const std::string& log_path) {
+  posix_spawnattr_t attr;
+  posix_spawnattr_init(&attr);
+  // Its own session: the job outlives stintd, and stintd's signals are not its.
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND,
+                                   0600);
+  posix_spawn_file_actions_adddup2(&actions, 1, 2);
+  std::vector<std::string> args = {exe, launch_path};
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  pid_t pid = 0;
+  int rc = ::posix_spawn(&pid, exe.c_str(), &actions, &attr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  posix_spawnattr_destroy(&attr);
+  return {pid, rc};
+}
+
+}  // namespace
+
+void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
+  job.alloc = std::move(alloc);
+  job.state = JobState::running;
+  job.reason = Reason::none;
+  job.start_time = now();
+  auto [out, err] = output_paths(job);
+  job.stdout_path = out;
+  job.stderr_path = err;
+
+  std::string scripts = script_spool(job);
+  try {
+    std::string env_text = fs::read_file(scripts + "/environment.json");
+    job.spec.environment =
+        job_spec_from_json(nlohmann::json{{"environment", nlohmann::json::parse(env_text)}})
+            .environment;
+  } catch (const std::exception& e) {
+    log_error("job {}: cannot read its environment: {}", job.display_id(), e.what());
+  }
+
+  std::string stepd_exe;
+  try {
+    stepd_exe = find_helper("stint-stepd");
+  } catch (const Error& e) {
+    log_error("job {}: {}", job.display_id(), e.what());
+  }
+  fs::make_dirs(m_paths.spool(job.id), 0700);
+  std::string host = proc::short_hostname();
+  for (std::uint32_t i = 0; i < task_count(job); ++i) {
+    TaskLaunch l;
+    l.job_id = job.id;
+    l.node_index = i;
+    l.node_name = job.alloc[i].node;
+    l.argv.push_back(scripts + "/script");
+    for (const auto& a : job.spec.script_args) l.argv.push_back(a);
+    l.env = job_environment(job, m_config, i, host);
+    l.work_dir = work_dir(job);
+    l.stdout_path = job.stdout_path;
+    l.stderr_path = job.stderr_path;
+    // A requeued job adds to the output of its earlier attempts unless told.
+    l.open_append = job.spec.open_append.value_or(job.restart_count > 0);
+    l.cpu_ids = job.alloc[i].cpu_ids;
+    l.mem_limit_mb = job.alloc[i].mem_mb;
+    l.signal = job.spec.signal;
+    l.time_limit = job.time_limit;
+    l.kill_wait = m_config.kill_wait();
+    l.uid = job.user_id;
+    l.gid = job.group_id;
+    l.result_path = task_file(m_paths, job.id, i, "result");
+    l.socket_path = m_paths.socket();
+    std::string launch_path = task_file(m_paths, job.id, i, "launch");
+    ::unlink(l.result_path.c_str());
+
+    int rc = ENOENT;
+    pid_t pid = 0;
+    if (!stepd_exe.empty()) {
+      fs::write_file_atomic(launch_path, to_json_text(l), 0600);
+      std::tie(pid, rc) = spawn_stepd(stepd_exe, launch_path, m_paths.log_dir() + "/stepd.log");
+    }
+    if (rc != 0) {
+      log_error("job {}: cannot start stint-stepd: {}", job.display_id(), std::strerror(rc));
+      TaskResult r;
+      r.job_id = job.id;
+      r.node_index = i;
+      r.launch_failed = true;
+      r.exit_status = 1;
+      r.error = std::strerror(rc);
+      r.start_time = r.end_time = now();
+      fs::write_file_atomic(l.result_path, to_json_text(r), 0600);
+      continue;
+    }
+    job.alloc[i].stepd_pid = pid;
+    job.alloc[i].stepd_start_ticks = proc::start_ticks(pid).value_or(0);
+  }
+  job.spec.environment.clear();
+  m_store->update_job(job);
+  log_info("job {} started on {}", job.display_id(), parse::compress_hostlist(job.node_names()));
+}
+
+}  // namespace stint::daemon

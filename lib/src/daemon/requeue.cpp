@@ -1,0 +1,72 @@
+// Requeue: a job goes back to PENDING with the same id; each earlier attempt is
+// kept for sacct --duplicates.
+
+#include <stint/error.hpp>
+
+#include "daemon/controller.hpp"
+#include "daemon/log.hpp"
+#include "daemon/spool.hpp"
+#include "sched/sched.hpp"
+
+namespace stint::daemon {
+
+Job& Controller::revive(const Job& ended) {
+  auto [it, inserted] = m_live.emplace(ended.id, ended);
+  return it->second;
+}
+
+void Controller::requeue(Job& job, bool hold, const Caller& caller) {
+  bool admin_hold = hold && is_operator(caller) && caller.uid != job.user_id;
+  if (is_active(job.state)) {
+    write_requeue_marker(m_paths, job.id, RequeueMarker{hold, admin_hold});
+    cancel_running(job);
+    return;
+  }
+  if (job.state == JobState::pending) {
+    if (hold) {
+      job.hold_reason = admin_hold ? Reason::job_held_admin : Reason::job_held_user;
+      job.reason = job.hold_reason;
+      job.priority = 0;
+      save(job);
+    }
+    return;
+  }
+  // An ended job: its last attempt stays as it ended.
+  Job& live = revive(job);
+  requeue_now(live, live.state, hold, admin_hold);
+}
+
+void Controller::requeue_now(Job& job, JobState attempt_state, bool hold, bool admin_hold) {
+  Store::Transaction tx(*m_store);
+  Job attempt = job;
+  attempt.state = attempt_state == JobState::cancelled ? JobState::requeued : attempt_state;
+  if (attempt.end_time == k_no_time) attempt.end_time = now();
+  m_store->insert_attempt(attempt);
+
+  job.restart_count += 1;
+  job.state = JobState::pending;
+  job.alloc.clear();
+  job.start_time = k_no_time;
+  job.end_time = k_no_time;
+  job.exit_status = 0;
+  job.exit_signal = 0;
+  job.user_cpu_us = job.sys_cpu_us = job.max_rss_kb = 0;
+  // As in Slurm, a requeued job waits a while (reason BeginTime) before it
+  // may start again.
+  job.eligible_time = now() + m_config.conf_time("StintRequeueDelay");
+  job.reason = Reason::begin_time;
+  job.hold_reason = Reason::none;
+  if (hold) {
+    job.hold_reason = admin_hold ? Reason::job_held_admin : Reason::job_held_user;
+    job.reason = job.hold_reason;
+    job.priority = 0;
+  } else {
+    job.priority = sched::job_priority(job);
+  }
+  m_store->update_job(job);
+  tx.commit();
+  log_info("job {} requeued (restart {})", job.display_id(), job.restart_count);
+  m_dirty = true;
+}
+
+}  // namespace stint::daemon

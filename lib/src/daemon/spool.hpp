@@ -1,0 +1,37 @@
+#pragma once
+// The job's spool folder: what stintd and stepd leave there, and how a job's
+// ending is read back from it.
+
+#include <stint/model.hpp>
+#include <stint/paths.hpp>
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "stepd/launch.hpp"
+
+namespace stint::daemon {
+
+/// spool/<id>/task-<n>.<kind>.json (kind: "launch" or "result").
+std::string task_file(const Paths& paths, JobId id, std::uint32_t node_index,
+                      std::string_view kind);
+
+/// How many tasks a job runs: a batch job runs its script on the first node of
+/// its allocation only, as in Slurm; the other nodes are its to use with srun.
+std::uint32_t task_count(const Job& job);
+
+/// How a batch job ended, from its (first) task's result.
+JobState state_from_result(const TaskResult& r);
+
+/// A requeue asked for while the job ran, kept on disk so that a restart of
+/// stintd in between does not turn it into a plain cancel.
+struct RequeueMarker {
+  bool hold = false;
+  bool admin_hold = false;
+};
+void write_requeue_marker(const Paths& paths, JobId id, const RequeueMarker& m);
+std::optional<RequeueMarker> read_requeue_marker(const Paths& paths, JobId id);
+void clear_requeue_marker(const Paths& paths, JobId id);
+
+}  // namespace stint::daemon
