@@ -59,6 +59,10 @@ std::string to_json_text(const TaskLaunch& l) {
   j["kill_wait"] = l.kill_wait;
   j["uid"] = l.uid;
   j["gid"] = l.gid;
+  j["mem_limit_mb"] = l.mem_limit_mb;
+  j["signal"] = json{{"signal", l.signal.signal},
+                     {"before", l.signal.before},
+                     {"batch_only", l.signal.batch_only}};
   j["result_path"] = l.result_path;
   j["socket_path"] = l.socket_path;
   return dump(j);
@@ -92,6 +96,14 @@ TaskLaunch task_launch_from_json_text(const std::string& text) {
     get_or(j, "kill_wait", l.kill_wait);
     get_or(j, "uid", l.uid);
     get_or(j, "gid", l.gid);
+    get_or(j, "mem_limit_mb", l.mem_limit_mb);
+    if (auto it = j.find("signal"); it != j.end() && !it->is_null()) {
+      if (!it->is_object())
+        throw Error(Errc::protocol, "malformed launch file: signal is not an object");
+      get_or(*it, "signal", l.signal.signal);
+      get_or(*it, "before", l.signal.before);
+      get_or(*it, "batch_only", l.signal.batch_only);
+    }
     get_or(j, "result_path", l.result_path);
     get_or(j, "socket_path", l.socket_path);
   } catch (const json::exception& e) {
@@ -110,6 +122,7 @@ std::string to_json_text(const TaskResult& r) {
   j["timed_out"] = r.timed_out;
   j["cancelled"] = r.cancelled;
   j["launch_failed"] = r.launch_failed;
+  j["out_of_memory"] = r.out_of_memory;
   j["error"] = r.error;
   j["start_time"] = r.start_time;
   j["end_time"] = r.end_time;
@@ -132,6 +145,7 @@ TaskResult task_result_from_json_text(const std::string& text) {
     get_or(j, "timed_out", r.timed_out);
     get_or(j, "cancelled", r.cancelled);
     get_or(j, "launch_failed", r.launch_failed);
+    get_or(j, "out_of_memory", r.out_of_memory);
     get_or(j, "error", r.error);
     get_or(j, "start_time", r.start_time);
     get_or(j, "end_time", r.end_time);

@@ -10,13 +10,13 @@
 //   SIGUSR1 via sigqueue(value)  deliver signal `value` to the task's process
 //                                group (scancel -s), nothing else
 
-#include <stint/model.hpp>
-
 #include <csignal>
 #include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <stint/model.hpp>
 
 namespace stint {
 
@@ -30,8 +30,8 @@ struct TaskLaunch {
   std::vector<std::pair<std::string, std::string>> env;  ///< the complete environment
   std::string work_dir;
   std::string stdout_path;
-  std::string stderr_path;  ///< same as stdout_path: both to one file
-  bool open_append = false;  ///< --open-mode=append
+  std::string stderr_path;             ///< same as stdout_path: both to one file
+  bool open_append = false;            ///< --open-mode=append
   std::vector<std::uint32_t> cpu_ids;  ///< virtual CPUs; stepd folds them onto real ones
   Seconds time_limit = k_infinite;
   Seconds kill_wait = 30;
@@ -49,13 +49,13 @@ struct TaskLaunch {
 struct TaskResult {
   JobId job_id = 0;
   std::uint32_t node_index = 0;
-  int exit_status = 0;  ///< WEXITSTATUS, 0 when signalled
-  int exit_signal = 0;  ///< WTERMSIG, 0 when it exited
-  bool timed_out = false;     ///< killed by stepd at the time limit
-  bool cancelled = false;     ///< killed by stepd on stintd's SIGTERM
-  bool launch_failed = false; ///< the task never started (exec, cwd, output file)
-  bool out_of_memory = false; ///< killed for going over mem_limit_mb
-  std::string error;          ///< why, when launch_failed
+  int exit_status = 0;         ///< WEXITSTATUS, 0 when signalled
+  int exit_signal = 0;         ///< WTERMSIG, 0 when it exited
+  bool timed_out = false;      ///< killed by stepd at the time limit
+  bool cancelled = false;      ///< killed by stepd on stintd's SIGTERM
+  bool launch_failed = false;  ///< the task never started (exec, cwd, output file)
+  bool out_of_memory = false;  ///< killed for going over mem_limit_mb
+  std::string error;           ///< why, when launch_failed
   Seconds start_time = 0;
   Seconds end_time = 0;
   std::uint64_t user_cpu_us = 0;

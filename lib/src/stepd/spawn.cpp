@@ -135,6 +135,7 @@ struct ChildPlan {
   int out_fd = -1;
   int err_fd = -1;
   int report_fd = -1;
+  int cgroup_fd = -1;  ///< the task's cgroup.procs, or -1
 };
 
 void write_str(int fd, const char* s) { (void)!::write(fd, s, std::strlen(s)); }
@@ -157,6 +158,18 @@ void mark_fds_cloexec(int report_fd) {
 [[noreturn]] void child_main(const ChildPlan& p) noexcept {
   // Its own process group, so that killpg reaches the task and all it starts.
   ::setpgid(0, 0);
+  // Into the task's cgroup while still stepd's user (who may move processes
+  // there), before anything of the task runs.
+  if (p.cgroup_fd >= 0) {
+    char buf[16];
+    char* end = buf + sizeof buf;
+    char* s = end;
+    for (unsigned long v = static_cast<unsigned long>(::getpid()); s == end || v != 0; v /= 10)
+      *--s = static_cast<char>('0' + v % 10);
+    auto len = static_cast<std::size_t>(end - s);
+    ssize_t n = ::write(p.cgroup_fd, s, len);
+    if (n != static_cast<ssize_t>(len)) child_fail(p, LaunchStage::cgroup, n < 0 ? errno : EIO);
+  }
   // The task starts as from a shell: default dispositions, nothing blocked
   // (stepd blocks the signals it reads, and its parent may have ignored some).
   struct sigaction dfl {};
@@ -236,7 +249,7 @@ std::vector<int> fold_cpus(const std::vector<std::uint32_t>& cpu_ids) {
   return real;
 }
 
-Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files) {
+Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_procs_fd) {
   if (l.argv.empty()) throw Error(Errc::internal, "no program to run");
   ChildPlan p;
   for (const auto& [k, v] : l.env) p.env_strings.push_back(k + "=" + v);
@@ -260,6 +273,7 @@ Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files) {
   p.stdin_fd = dev_null.get();
   p.out_fd = files.out.get();
   p.err_fd = files.err_fd();
+  p.cgroup_fd = cgroup_procs_fd;
 
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0)
@@ -289,6 +303,8 @@ std::string describe(const TaskLaunch& l, const LaunchFailure& f) {
       return fmt::format("couldn't chdir to /tmp either. dying.");
     case LaunchStage::exec:
       return fmt::format("execve(): {}: {}", l.argv.empty() ? "" : l.argv.front(), reason);
+    case LaunchStage::cgroup:
+      return fmt::format("Unable to add the task to its cgroup: {}", reason);
   }
   return fmt::format("launch failed: {}", reason);
 }

@@ -1,10 +1,10 @@
 #pragma once
 // Starting the task (internal to the stepd module): stepd opens the output
 // files as the job's user, then forks; the child makes its own process group,
-// restores default signal handling, switches user, changes directory, binds
-// CPUs, closes every other descriptor and execs. A child that cannot exec says
-// why through a close-on-exec pipe, so the parent tells "exec failed" from
-// "the task ran and exited".
+// joins the task's cgroup (when there is one), restores default signal handling, switches user,
+// changes directory, binds CPUs, closes every other descriptor and execs. A child that cannot exec
+// says why through a close-on-exec pipe, so the parent tells "exec failed" from "the task ran and
+// exited".
 
 #include <cstdint>
 #include <string>
@@ -63,11 +63,13 @@ struct Spawned {
   Fd report;       ///< read end of the launch report pipe: end of file once exec succeeded
 };
 
-/// Forks the task. Throws Errc::io when the pipe or fork fails.
-Spawned spawn_task(const TaskLaunch& launch, const OutputFiles& files);
+/// Forks the task. With `cgroup_procs_fd` (a cgroup.procs open for writing),
+/// the child moves itself into that cgroup first, so that nothing it runs is
+/// ever outside it. Throws Errc::io when the pipe or fork fails.
+Spawned spawn_task(const TaskLaunch& launch, const OutputFiles& files, int cgroup_procs_fd = -1);
 
 /// The step at which a child gave up before exec.
-enum class LaunchStage : std::int32_t { stdio = 1, credentials, chdir, exec };
+enum class LaunchStage : std::int32_t { stdio = 1, credentials, chdir, exec, cgroup };
 
 /// What the child writes into the report pipe when it cannot exec.
 struct LaunchFailure {

@@ -52,6 +52,7 @@ std::string describe_end(const TaskResult& r) {
                                        : fmt::format("exited with status {}", r.exit_status);
   if (r.timed_out) how += " (time limit)";
   if (r.cancelled) how += " (cancelled)";
+  if (r.out_of_memory) how += " (out of memory)";
   return how;
 }
 
@@ -110,8 +111,8 @@ bool notify_task_done(const TaskLaunch& launch) noexcept {
   }
 }
 
-TaskResult run_task(const TaskLaunch& launch) {
-  TaskResult result = supervise_task(launch);
+TaskResult run_task(const TaskLaunch& launch, const LogFn& log) {
+  TaskResult result = supervise_task(launch, log);
   // The file first: it is what counts. The message only saves stintd a wait.
   write_result(launch, result);
   notify_task_done(launch);
@@ -131,7 +132,7 @@ int entry(int argc, char** argv) {
     TaskLaunch launch = task_launch_from_json_text(fs::read_file(argv[1]));
     log("job {} node {} ({}): starting {}", launch.job_id, launch.node_index, launch.node_name,
         launch.argv.front());
-    TaskResult result = run_task(launch);
+    TaskResult result = run_task(launch, [](const std::string& line) { log("{}", line); });
     log("job {} node {}: {}", launch.job_id, launch.node_index, describe_end(result));
     return 0;
   } catch (const Error& e) {

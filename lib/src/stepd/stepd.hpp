@@ -20,7 +20,26 @@
 //   as slurmstepd's is.
 // - When the task ends, whatever it left running (its process group, and
 //   orphans that left the group) is killed at once, as Slurm does.
+// - A memory limit (mem_limit_mb) is a cgroup v2 memory.max where stepd may
+//   create one that works (cgroup.hpp), the kernel's OOM killer acting on it
+//   and Slurm's "Detected N oom-kill event(s)" line at the end, as under
+//   task/cgroup. Elsewhere stepd samples the sum of VmRSS over the task's
+//   processes every 200 ms and, over the limit, kills them all with SIGKILL
+//   after Slurm's "exceeded memory limit (X > Y), being killed" line, as
+//   JobAcctGatherParams=OverMemoryKill does. Either way out_of_memory is set;
+//   the log says which mechanism ran.
+// - max_rss_kb is the larger of wait4's ru_maxrss (the largest single
+//   process's peak, exact) and the largest sampled sum over the task's
+//   processes (every second without a limit). Slurm's MaxRSS is per task, the
+//   sum over the task's process tree; a stepd runs one task, so the sum is that
+//   figure, taken between samples by the single-process peak when larger.
+// - --signal goes out once, `before` seconds ahead of the time limit (at once
+//   when `before` exceeds the limit; never without a limit), to the task's
+//   process group, or with B: to the batch shell alone. Slurm without B
+//   signals the job's steps and not the batch shell; a stint task has no
+//   steps, so the whole group stands in for them.
 
+#include <functional>
 #include <string>
 
 #include <stint/model.hpp>
@@ -37,16 +56,20 @@ inline constexpr Seconds k_drain_timeout = 5;
 /// Why stepd ended a task early, for Slurm's line in the job's error file.
 enum class KillCause { cancel, time_limit };
 
-/// Starts the task, enforces its time limit, handles stintd's signals, reaps
-/// it and what it left behind, and returns what happened. Blocks until then.
-/// Never throws for a task that could not start: that is a result with
-/// launch_failed set and the reason in `error`.
-TaskResult supervise_task(const TaskLaunch& launch);
+/// Takes stepd's own log lines (which memory mechanism runs, signals sent),
+/// without a time stamp or newline. Empty: no log.
+using LogFn = std::function<void(const std::string&)>;
+
+/// Starts the task, enforces its time and memory limits, sends --signal,
+/// handles stintd's signals, reaps it and what it left behind, and returns
+/// what happened. Blocks until then. Never throws for a task that could not
+/// start: that is a result with launch_failed set and the reason in `error`.
+TaskResult supervise_task(const TaskLaunch& launch, const LogFn& log = {});
 
 /// supervise_task, then the result file (atomically, when result_path is set),
 /// then a best-effort task_done to stintd (when socket_path is set).
 /// Throws Errc::io when the result file cannot be written.
-TaskResult run_task(const TaskLaunch& launch);
+TaskResult run_task(const TaskLaunch& launch, const LogFn& log = {});
 
 /// Writes the result to launch.result_path: temporary file, fsync, rename.
 void write_result(const TaskLaunch& launch, const TaskResult& result);

@@ -1,16 +1,18 @@
 // The supervision loop: one poll over a signalfd (SIGCHLD, stintd's SIGTERM
-// and SIGUSR1) and the launch report pipe, with the next deadline (time limit,
-// KillWait, the drain of leftovers) as poll's timeout. Nothing sleeps.
+// and SIGUSR1) and the launch report pipe, with the nearest deadline as poll's
+// timeout: the phase's (time limit, KillWait, the drain of leftovers), the
+// next memory sample, and --signal's. Nothing sleeps.
 
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
+#include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <memory>
 #include <optional>
 
-#include <dirent.h>
 #include <fmt/core.h>
 #include <poll.h>
 #include <sys/prctl.h>
@@ -21,6 +23,8 @@
 
 #include <stint/error.hpp>
 
+#include "stepd/cgroup.hpp"
+#include "stepd/proc.hpp"
 #include "stepd/spawn.hpp"
 #include "stepd/stepd.hpp"
 #include "util/clock.hpp"
@@ -39,6 +43,19 @@ constexpr std::int64_t k_max_poll_ms = 3600 * 1000;
 
 SteadyClock::time_point after(Seconds delay) {
   return SteadyClock::now() + std::chrono::seconds(std::clamp<Seconds>(delay, 0, k_max_delay));
+}
+
+SteadyClock::time_point after(std::chrono::milliseconds delay) {
+  return SteadyClock::now() + delay;
+}
+
+void earliest(std::optional<SteadyClock::time_point>& acc,
+              const std::optional<SteadyClock::time_point>& t) {
+  if (t && (!acc || *t < *acc)) acc = t;
+}
+
+bool due(const std::optional<SteadyClock::time_point>& t, SteadyClock::time_point now) {
+  return t && now >= *t;
 }
 
 // Blocks the signals stepd reads, opens the signalfd and makes this process a
@@ -79,32 +96,19 @@ std::uint64_t micros(const timeval& tv) {
   return static_cast<std::uint64_t>(tv.tv_sec) * 1000000u + static_cast<std::uint64_t>(tv.tv_usec);
 }
 
-void append_children_of_thread(const std::string& file, std::vector<pid_t>& out) {
-  FILE* f = std::fopen(file.c_str(), "re");
-  if (!f) return;
-  long pid = 0;
-  while (std::fscanf(f, "%ld", &pid) == 1) out.push_back(static_cast<pid_t>(pid));
-  std::fclose(f);
-}
+// How often the task's memory is sampled: often enough to catch a limit
+// within a fraction of a second, rarely enough to cost nothing measurable.
+// Without a limit the samples only feed MaxRSS.
+constexpr std::chrono::milliseconds k_sample_limited{200};
+constexpr std::chrono::milliseconds k_sample_unlimited{1000};
 
-// The live children of this process. /proc/self/task/*/children lists them
-// directly (CONFIG_PROC_CHILDREN); both supervision and leftovers are small
-// enough that the list is short.
-std::vector<pid_t> child_pids() {
-  std::vector<pid_t> out;
-  DIR* dir = ::opendir("/proc/self/task");
-  if (!dir) return out;
-  while (const dirent* e = ::readdir(dir)) {
-    if (e->d_name[0] == '.') continue;
-    append_children_of_thread(fmt::format("/proc/self/task/{}/children", e->d_name), out);
-  }
-  ::closedir(dir);
-  return out;
+std::string step_id(const TaskLaunch& launch) {
+  return fmt::format("StepId={}.batch", launch.job_id);
 }
 
 class Supervisor {
  public:
-  explicit Supervisor(const TaskLaunch& launch) : m_launch(launch) {
+  Supervisor(const TaskLaunch& launch, const LogFn& log) : m_launch(launch), m_log(log) {
     m_result.job_id = launch.job_id;
     m_result.node_index = launch.node_index;
   }
@@ -117,8 +121,10 @@ class Supervisor {
     } catch (const Error& e) {
       return launch_failed(e.what());
     }
+    set_up_memory_limit();
     try {
-      detail::Spawned spawned = detail::spawn_task(m_launch, m_files);
+      detail::Spawned spawned =
+          detail::spawn_task(m_launch, m_files, m_cgroup ? m_cgroup->procs_fd() : -1);
       m_pid = spawned.pid;
       m_report = std::move(spawned.report);
     } catch (const Error& e) {
@@ -126,7 +132,12 @@ class Supervisor {
       return launch_failed(e.what());
     }
     // Slurm's --time=0 means no limit, as does UNLIMITED (k_infinite).
-    if (m_launch.time_limit > 0) m_deadline = after(m_launch.time_limit);
+    bool limited = m_launch.time_limit > 0;
+    if (limited) m_deadline = after(m_launch.time_limit);
+    const SignalSpec& sig = m_launch.signal;
+    if (limited && sig.signal > 0 && sig.signal < NSIG)
+      m_signal_at = after(m_launch.time_limit - std::max<Seconds>(sig.before, 0));
+    m_sample_at = after(sample_interval());
     try {
       loop(signals.fd());
     } catch (...) {
@@ -134,6 +145,7 @@ class Supervisor {
       ::killpg(m_pid, SIGKILL);
       throw;
     }
+    finish_memory();
     return m_result;
   }
 
@@ -145,11 +157,41 @@ class Supervisor {
     draining,     ///< the task was reaped; killing and reaping what it left
   };
 
+  template <typename... Args>
+  void log(fmt::format_string<Args...> format, Args&&... args) {
+    if (!m_log) return;
+    m_log(fmt::format("job {} node {}: {}", m_launch.job_id, m_launch.node_index,
+                      fmt::format(format, std::forward<Args>(args)...)));
+  }
+
   TaskResult launch_failed(const std::string& why) {
     m_result.launch_failed = true;
     m_result.error = why;
     m_result.end_time = wall_now();
     return m_result;
+  }
+
+  // cgroup v2 where it really works (cgroup.hpp), RSS sampling otherwise; the
+  // choice goes into stepd's log.
+  void set_up_memory_limit() {
+    if (m_launch.mem_limit_mb == 0) return;
+    m_limit_bytes = m_launch.mem_limit_mb * 1024 * 1024;
+    detail::CgroupSetup setup;
+    if (const char* configured = std::getenv("STINT_CGROUP")) setup.configured = configured;
+    std::string why;
+    m_cgroup =
+        detail::Cgroup::create(fmt::format("stint_job_{}_{}", m_launch.job_id, m_launch.node_index),
+                               m_limit_bytes, why, setup);
+    if (m_cgroup) {
+      log("memory limit {} MiB: cgroup v2 {}", m_launch.mem_limit_mb, m_cgroup->path());
+    } else {
+      log("memory limit {} MiB: sampling the task's RSS every {} ms (no cgroup: {})",
+          m_launch.mem_limit_mb, k_sample_limited.count(), why);
+    }
+  }
+
+  std::chrono::milliseconds sample_interval() const {
+    return m_limit_bytes > 0 ? k_sample_limited : k_sample_unlimited;
   }
 
   void loop(int signal_fd) {
@@ -162,13 +204,19 @@ class Supervisor {
       }
       if (fds[1].revents != 0) read_report();
       if (fds[0].revents != 0) read_signals(signal_fd);
-      if (!m_done && m_deadline && SteadyClock::now() >= *m_deadline) on_deadline();
+      auto now = SteadyClock::now();
+      if (!m_done && due(m_signal_at, now)) send_time_signal();
+      if (!m_done && due(m_sample_at, now)) sample_memory();
+      if (!m_done && due(m_deadline, now)) on_deadline();
     }
   }
 
   int timeout_ms() const {
-    if (!m_deadline) return -1;
-    auto left = std::chrono::ceil<std::chrono::milliseconds>(*m_deadline - SteadyClock::now());
+    std::optional<SteadyClock::time_point> next = m_deadline;
+    earliest(next, m_sample_at);
+    earliest(next, m_signal_at);
+    if (!next) return -1;
+    auto left = std::chrono::ceil<std::chrono::milliseconds>(*next - SteadyClock::now());
     return static_cast<int>(std::clamp<std::int64_t>(left.count(), 0, k_max_poll_ms));
   }
 
@@ -200,6 +248,22 @@ class Supervisor {
   void forward(int sig) {
     if (m_task_reaped || sig <= 0 || sig >= NSIG) return;
     ::killpg(m_pid, sig);
+  }
+
+  // --signal: once, `before` seconds ahead of the time limit, to the task's
+  // process group, or with B: to the batch shell (the task's own process) only.
+  // A task already being ended gets nothing more.
+  void send_time_signal() {
+    m_signal_at.reset();
+    if (m_task_reaped || m_phase != Phase::running) return;
+    const SignalSpec& sig = m_launch.signal;
+    if (sig.batch_only) {
+      ::kill(m_pid, sig.signal);
+    } else {
+      ::killpg(m_pid, sig.signal);
+    }
+    log("signal {} sent {} s before the time limit{}", sig.signal, sig.before,
+        sig.batch_only ? " (batch shell only)" : "");
   }
 
   // Slurm's order: the line into the job's error file, SIGCONT (so a stopped
@@ -239,6 +303,55 @@ class Supervisor {
     }
   }
 
+  // The task's memory: the sum of VmRSS over its processes (those in its
+  // cgroup, or every descendant of this subreaper), as Slurm's jobacct_gather
+  // sums a task's process tree. The peak feeds max_rss_kb; without a cgroup,
+  // going over the limit ends the task here (Slurm's OverMemoryKill).
+  void sample_memory() {
+    if (m_task_reaped) {
+      m_sample_at.reset();
+      return;
+    }
+    std::vector<pid_t> pids = m_cgroup ? m_cgroup->pids() : detail::descendants_of(::getpid());
+    std::uint64_t kb = detail::rss_kb_sum(pids);
+    m_peak_rss_kb = std::max(m_peak_rss_kb, kb);
+    if (m_limit_bytes > 0 && !m_cgroup && kb * 1024 > m_limit_bytes) memory_kill(kb, pids);
+    m_sample_at = after(sample_interval());
+  }
+
+  // Slurm's lines, as slurmstepd with JobAcctGatherParams=OverMemoryKill writes
+  // them (08-sacct.txt, job 37): the excess in bytes, the cancel line; then
+  // SIGKILL to everything, and "Exceeded job memory limit" once it ended.
+  void memory_kill(std::uint64_t kb, const std::vector<pid_t>& pids) {
+    if (m_result.out_of_memory || m_phase == Phase::killed || m_phase == Phase::draining) return;
+    m_result.out_of_memory = true;
+    write_output_line(fmt::format("{}{} exceeded memory limit ({} > {}), being killed\n",
+                                  output_error_prefix(m_launch), step_id(m_launch), kb * 1024,
+                                  m_limit_bytes));
+    write_output_line(kill_line(m_launch, KillCause::cancel, wall_now()));
+    log("memory {} KiB over the limit of {} MiB: killing the task", kb, m_launch.mem_limit_mb);
+    ::killpg(m_pid, SIGKILL);
+    for (pid_t pid : pids) ::kill(pid, SIGKILL);
+    m_phase = Phase::killed;
+    m_deadline.reset();
+  }
+
+  // After the loop: the cgroup's verdict and its removal, and max RSS as the
+  // larger of wait4's (one process's peak, exact) and the sampled sum.
+  void finish_memory() {
+    m_result.max_rss_kb = std::max(m_result.max_rss_kb, m_peak_rss_kb);
+    if (!m_cgroup) return;
+    if (std::uint64_t kills = m_cgroup->oom_kills(); kills > 0) {
+      m_result.out_of_memory = true;
+      write_output_line(fmt::format(
+          "{}Detected {} oom-kill event(s) in {}. Some of your processes may have been killed by "
+          "the cgroup out-of-memory handler.\n",
+          output_error_prefix(m_launch), kills, step_id(m_launch)));
+      log("{} oom-kill event(s) in {}", kills, m_cgroup->path());
+    }
+    if (!m_cgroup->remove()) log("could not remove {}: {}", m_cgroup->path(), std::strerror(errno));
+  }
+
   void reap() {
     for (;;) {
       int status = 0;
@@ -268,8 +381,12 @@ class Supervisor {
     // A child that failed before exec wrote its report before exiting, so
     // the report is complete now.
     if (m_report) read_report();
+    if (m_result.out_of_memory && !m_cgroup)
+      write_output_line(output_error_prefix(m_launch) + "Exceeded job memory limit\n");
     m_phase = Phase::draining;
     m_deadline = after(k_drain_timeout);
+    m_sample_at.reset();
+    m_signal_at.reset();
   }
 
   // Slurm ends a job's remaining processes when its batch script ends. The
@@ -278,7 +395,7 @@ class Supervisor {
   // every SIGCHLD, since each death can hand us new orphans.
   void kill_leftovers() {
     ::killpg(m_pid, SIGKILL);
-    for (pid_t pid : child_pids()) ::kill(pid, SIGKILL);
+    for (pid_t pid : detail::children_of(::getpid())) ::kill(pid, SIGKILL);
   }
 
   void read_report() {
@@ -308,12 +425,18 @@ class Supervisor {
   }
 
   const TaskLaunch& m_launch;
+  const LogFn& m_log;
   TaskResult m_result;
   detail::OutputFiles m_files;
   pid_t m_pid = -1;
   Fd m_report;
   Phase m_phase = Phase::running;
-  std::optional<SteadyClock::time_point> m_deadline;
+  std::optional<SteadyClock::time_point> m_deadline;   ///< the phase's
+  std::optional<SteadyClock::time_point> m_sample_at;  ///< the next memory sample
+  std::optional<SteadyClock::time_point> m_signal_at;  ///< --signal's moment
+  std::unique_ptr<detail::Cgroup> m_cgroup;            ///< the task's, when cgroup v2 works
+  std::uint64_t m_limit_bytes = 0;                     ///< 0: no memory limit
+  std::uint64_t m_peak_rss_kb = 0;                     ///< largest sampled sum
   bool m_task_reaped = false;
   bool m_done = false;
 };
@@ -336,6 +459,8 @@ std::string kill_line(const TaskLaunch& launch, KillCause cause, Seconds when) {
                      cause == KillCause::time_limit ? " DUE TO TIME LIMIT" : "");
 }
 
-TaskResult supervise_task(const TaskLaunch& launch) { return Supervisor(launch).run(); }
+TaskResult supervise_task(const TaskLaunch& launch, const LogFn& log) {
+  return Supervisor(launch, log).run();
+}
 
 }  // namespace stint::stepd
