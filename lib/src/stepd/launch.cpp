@@ -4,6 +4,9 @@
 
 #include "stepd/launch.hpp"
 
+#include <stdexcept>
+#include <type_traits>
+
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 
@@ -14,10 +17,21 @@ namespace {
 
 using nlohmann::json;
 
+// A field of the right JSON type but an unusable value.
+struct FieldError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
 template <typename T>
 void get_or(const json& j, const char* key, T& out) {
   auto it = j.find(key);
-  if (it != j.end() && !it->is_null()) out = it->get<T>();
+  if (it == j.end() || it->is_null()) return;
+  // nlohmann would wrap -1 into an unsigned field (a limit of 2^64-1 MiB).
+  if constexpr (std::is_integral_v<T> && std::is_unsigned_v<T> && !std::is_same_v<T, bool>) {
+    if (!it->is_number_unsigned())
+      throw FieldError(fmt::format("{} is not a non-negative integer", key));
+  }
+  out = it->get<T>();
 }
 
 // Environment values and arguments are bytes, not always UTF-8; a stray byte
@@ -108,6 +122,8 @@ TaskLaunch task_launch_from_json_text(const std::string& text) {
     get_or(j, "socket_path", l.socket_path);
   } catch (const json::exception& e) {
     throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
+  } catch (const FieldError& e) {
+    throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
   }
   if (l.argv.empty()) throw Error(Errc::protocol, "malformed launch file: argv is empty");
   return l;
@@ -153,6 +169,8 @@ TaskResult task_result_from_json_text(const std::string& text) {
     get_or(j, "sys_cpu_us", r.sys_cpu_us);
     get_or(j, "max_rss_kb", r.max_rss_kb);
   } catch (const json::exception& e) {
+    throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
+  } catch (const FieldError& e) {
     throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
   }
   return r;

@@ -1,9 +1,10 @@
 #pragma once
 // Starting the task (internal to the stepd module): stepd opens the output
 // files as the job's user, then forks; the child makes its own process group,
-// joins the task's cgroup (when there is one), restores default signal handling, switches user,
-// changes directory, binds CPUs, closes every other descriptor and execs. A child that cannot exec
-// says why through a close-on-exec pipe, so the parent tells "exec failed" from "the task ran and
+// joins the task's cgroup (when there is one), restores default signal
+// handling, switches user, changes directory, binds CPUs, closes every other
+// descriptor and execs. A child that cannot exec says why through a
+// close-on-exec pipe, so the parent tells "exec failed" from "the task ran and
 // exited".
 
 #include <cstdint>

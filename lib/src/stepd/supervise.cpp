@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <ctime>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -175,7 +176,9 @@ class Supervisor {
   // choice goes into stepd's log.
   void set_up_memory_limit() {
     if (m_launch.mem_limit_mb == 0) return;
-    m_limit_bytes = m_launch.mem_limit_mb * 1024 * 1024;
+    // Saturating: an absurd limit is as good as none, not a wrapped tiny one.
+    constexpr std::uint64_t k_max_mb = std::numeric_limits<std::uint64_t>::max() >> 20;
+    m_limit_bytes = std::min(m_launch.mem_limit_mb, k_max_mb) << 20;
     detail::CgroupSetup setup;
     if (const char* configured = std::getenv("STINT_CGROUP")) setup.configured = configured;
     std::string why;

@@ -42,6 +42,8 @@ TEST_CASE("a launch survives a round trip through JSON") {
   l.kill_wait = 5;
   l.uid = 1000;
   l.gid = 100;
+  l.mem_limit_mb = 4096;
+  l.signal = SignalSpec{10, 120, true};
   l.result_path = "/state/spool/42/result-3.json";
   l.socket_path = "/state/stintd.sock";
 
@@ -60,6 +62,8 @@ TEST_CASE("a launch survives a round trip through JSON") {
   CHECK(back.kill_wait == 5);
   CHECK(back.uid == 1000);
   CHECK(back.gid == 100);
+  CHECK(back.mem_limit_mb == 4096);
+  CHECK(back.signal == SignalSpec{10, 120, true});
   CHECK(back.result_path == l.result_path);
   CHECK(back.socket_path == l.socket_path);
 }
@@ -78,19 +82,39 @@ TEST_CASE("absent optional fields keep their defaults") {
   CHECK(l.time_limit == k_infinite);
   CHECK(l.env.empty());
   CHECK_FALSE(l.open_append);
+  // What an older stintd's launch file lacks: no memory limit, no --signal.
+  CHECK(l.mem_limit_mb == 0);
+  CHECK(l.signal == SignalSpec{});
+}
+
+TEST_CASE("--signal in a launch file: parts may be absent") {
+  TaskLaunch l = task_launch_from_json_text(
+      R"({"job_id": 5, "argv": ["/bin/true"], "signal": {"signal": 12}, "mem_limit_mb": 50})");
+  CHECK(l.signal.signal == 12);
+  CHECK(l.signal.before == 60);
+  CHECK_FALSE(l.signal.batch_only);
+  CHECK(l.mem_limit_mb == 50);
+  CHECK(task_launch_from_json_text(R"({"job_id": 5, "argv": ["/bin/true"], "signal": null})")
+            .signal == SignalSpec{});
 }
 
 TEST_CASE("a malformed launch file is a protocol error") {
   for (std::string text : {
-           "", "not json", "[1, 2]",
-           R"({"argv": ["/bin/true"]})",                                     // no job_id
-           R"({"job_id": 1})",                                               // no argv
-           R"({"job_id": 1, "argv": []})",                                   // nothing to run
-           R"({"job_id": "one", "argv": ["/bin/true"]})",                    // wrong type
-           R"({"job_id": 1, "argv": "/bin/true"})",                          // not a list
-           R"({"job_id": 1, "argv": ["/bin/true"], "env": [["A"]]})",        // not a pair
-           R"({"job_id": 1, "argv": ["/bin/true"], "env": {"A": "1"}})",     // not a list
-           R"({"job_id": 1, "argv": ["/bin/true"], "open_append": "yes"})",  // not a bool
+           "",
+           "not json",
+           "[1, 2]",
+           R"({"argv": ["/bin/true"]})",                                      // no job_id
+           R"({"job_id": 1})",                                                // no argv
+           R"({"job_id": 1, "argv": []})",                                    // nothing to run
+           R"({"job_id": "one", "argv": ["/bin/true"]})",                     // wrong type
+           R"({"job_id": 1, "argv": "/bin/true"})",                           // not a list
+           R"({"job_id": 1, "argv": ["/bin/true"], "env": [["A"]]})",         // not a pair
+           R"({"job_id": 1, "argv": ["/bin/true"], "env": {"A": "1"}})",      // not a list
+           R"({"job_id": 1, "argv": ["/bin/true"], "open_append": "yes"})",   // not a bool
+           R"({"job_id": 1, "argv": ["/bin/true"], "mem_limit_mb": "50M"})",  // not a number
+           R"({"job_id": 1, "argv": ["/bin/true"], "mem_limit_mb": -1})",     // negative
+           R"({"job_id": 1, "argv": ["/bin/true"], "signal": 10})",           // not an object
+           R"({"job_id": 1, "argv": ["/bin/true"], "signal": {"signal": "USR1"}})",
        }) {
     INFO(text);
     CHECK(code_of([&] { task_launch_from_json_text(text); }) == Errc::protocol);
@@ -106,6 +130,7 @@ TEST_CASE("a result survives a round trip through JSON") {
   r.timed_out = true;
   r.cancelled = false;
   r.launch_failed = true;
+  r.out_of_memory = true;
   r.error = "execve(): /x: Permission denied";
   r.start_time = 1795975247;
   r.end_time = 1795975250;
@@ -121,6 +146,7 @@ TEST_CASE("a result survives a round trip through JSON") {
   CHECK(back.timed_out);
   CHECK_FALSE(back.cancelled);
   CHECK(back.launch_failed);
+  CHECK(back.out_of_memory);
   CHECK(back.error == r.error);
   CHECK(back.start_time == r.start_time);
   CHECK(back.end_time == r.end_time);
@@ -129,10 +155,14 @@ TEST_CASE("a result survives a round trip through JSON") {
   CHECK(back.max_rss_kb == r.max_rss_kb);
 }
 
+TEST_CASE("a result file without out_of_memory reads as false") {
+  CHECK_FALSE(task_result_from_json_text(R"({"job_id": 1, "exit_signal": 9})").out_of_memory);
+}
+
 TEST_CASE("a malformed result file is a protocol error") {
   for (std::string text :
        {"", "{", "null", R"({"exit_status": 1})", R"({"job_id": 1, "exit_status": "1"})",
-        R"({"job_id": 1, "timed_out": 1})"}) {
+        R"({"job_id": 1, "timed_out": 1})", R"({"job_id": 1, "out_of_memory": "yes"})"}) {
     INFO(text);
     CHECK(code_of([&] { task_result_from_json_text(text); }) == Errc::protocol);
   }
