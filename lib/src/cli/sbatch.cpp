@@ -9,6 +9,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <string>
 #include <thread>
 #include <vector>
@@ -135,6 +136,7 @@ cli::SubmitContext submit_context() {
   }
   ctx.cwd = buf.data();
   ctx.hostname = proc::short_hostname();
+  ctx.now = static_cast<Seconds>(std::time(nullptr));
   return ctx;
 }
 
@@ -155,19 +157,33 @@ Error submission_failed(const Error& e) {
   return Error(e.code(), std::move(text));
 }
 
+// The job's exit status as -W gives it: a job killed by a signal gives 1.
+int wait_status(const Job& job) { return job.exit_signal != 0 ? 1 : job.exit_status; }
+
 // -W: wait for the job to end and give its exit status, as Slurm's sbatch
-// does (a job killed by a signal gives 1). The daemon writes a job before it
-// answers, so the read-only database has it; poll it with a short backoff.
-int wait_for_job(const Paths& paths, JobId id) {
+// does; for an array, wait for every task and give the highest status
+// (Slurm's _job_wait over the array's records). stintd creates an array's
+// tasks when it accepts it and writes a job before it answers, so the
+// read-only database has them all; poll it with a short backoff.
+int wait_for_job(const Paths& paths, JobId id, bool array) {
   const auto store = Store::open(paths.db(), Store::Mode::read_only);
   std::chrono::milliseconds delay{10};
   for (;;) {
-    const std::optional<Job> job = store->job(id);
-    if (!job) {
+    std::vector<Job> jobs;
+    if (array) {
+      jobs = store->array_tasks(id);
+    } else if (std::optional<Job> job = store->job(id)) {
+      jobs.push_back(std::move(*job));
+    }
+    if (jobs.empty()) {
       fmt::print(stderr, "{}: error: Job {} no longer found and exit code not found\n", k_tool, id);
       return 0;
     }
-    if (is_terminal(job->state)) return job->exit_signal != 0 ? 1 : job->exit_status;
+    if (std::all_of(jobs.begin(), jobs.end(), [](const Job& j) { return is_terminal(j.state); })) {
+      int status = 0;
+      for (const Job& j : jobs) status = std::max(status, wait_status(j));
+      return status;
+    }
     std::this_thread::sleep_for(delay);
     delay = std::min(delay * 2, std::chrono::milliseconds{500});
   }
@@ -202,7 +218,7 @@ int submit(const cli::SbatchRequest& request) {
     }
   }
   std::fflush(stdout);
-  if (request.wait) return wait_for_job(paths, id);
+  if (request.wait) return wait_for_job(paths, id, !request.spec.array_spec.empty());
   return 0;
 }
 

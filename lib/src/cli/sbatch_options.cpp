@@ -32,9 +32,13 @@ struct OptionDef {
 
 constexpr std::array k_options = {
     OptionDef{SbatchOpt::account, 'A', "account", ArgKind::required},
+    OptionDef{SbatchOpt::array, 'a', "array", ArgKind::required},
+    OptionDef{SbatchOpt::begin, 'b', "begin", ArgKind::required},
     OptionDef{SbatchOpt::chdir, 'D', "chdir", ArgKind::required},
     OptionDef{SbatchOpt::comment, '\0', "comment", ArgKind::required},
     OptionDef{SbatchOpt::cpus_per_task, 'c', "cpus-per-task", ArgKind::required},
+    OptionDef{SbatchOpt::deadline, '\0', "deadline", ArgKind::required},
+    OptionDef{SbatchOpt::dependency, 'd', "dependency", ArgKind::required},
     OptionDef{SbatchOpt::error, 'e', "error", ArgKind::required},
     OptionDef{SbatchOpt::export_env, '\0', "export", ArgKind::required},
     OptionDef{SbatchOpt::gpus, 'G', "gpus", ArgKind::required},
@@ -43,17 +47,22 @@ constexpr std::array k_options = {
     OptionDef{SbatchOpt::help, 'h', "help", ArgKind::none},
     OptionDef{SbatchOpt::hold, 'H', "hold", ArgKind::none},
     OptionDef{SbatchOpt::job_name, 'J', "job-name", ArgKind::required},
+    OptionDef{SbatchOpt::kill_on_invalid_dep, '\0', "kill-on-invalid-dep", ArgKind::required},
     OptionDef{SbatchOpt::mem, '\0', "mem", ArgKind::required},
     OptionDef{SbatchOpt::mem_per_cpu, '\0', "mem-per-cpu", ArgKind::required},
     OptionDef{SbatchOpt::nice, '\0', "nice", ArgKind::optional},
+    OptionDef{SbatchOpt::no_requeue, '\0', "no-requeue", ArgKind::none},
     OptionDef{SbatchOpt::nodes, 'N', "nodes", ArgKind::required},
     OptionDef{SbatchOpt::ntasks, 'n', "ntasks", ArgKind::required},
     OptionDef{SbatchOpt::ntasks_per_node, '\0', "ntasks-per-node", ArgKind::required},
+    OptionDef{SbatchOpt::open_mode, '\0', "open-mode", ArgKind::required},
     OptionDef{SbatchOpt::output, 'o', "output", ArgKind::required},
     OptionDef{SbatchOpt::parsable, '\0', "parsable", ArgKind::none},
     OptionDef{SbatchOpt::partition, 'p', "partition", ArgKind::required},
     OptionDef{SbatchOpt::qos, 'q', "qos", ArgKind::required},
     OptionDef{SbatchOpt::quiet, 'Q', "quiet", ArgKind::none},
+    OptionDef{SbatchOpt::requeue, '\0', "requeue", ArgKind::none},
+    OptionDef{SbatchOpt::signal, '\0', "signal", ArgKind::required},
     OptionDef{SbatchOpt::test_only, '\0', "test-only", ArgKind::none},
     OptionDef{SbatchOpt::time, 't', "time", ArgKind::required},
     OptionDef{SbatchOpt::usage, '\0', "usage", ArgKind::none},
@@ -72,6 +81,7 @@ struct EnvOptionDef {
 };
 constexpr std::array k_env_options = {
     EnvOptionDef{"SBATCH_ACCOUNT", SbatchOpt::account},
+    EnvOptionDef{"SBATCH_ARRAY_INX", SbatchOpt::array},
     EnvOptionDef{"SBATCH_ERROR", SbatchOpt::error},
     EnvOptionDef{"SBATCH_EXPORT", SbatchOpt::export_env},
     EnvOptionDef{"SBATCH_GPUS", SbatchOpt::gpus},
@@ -80,9 +90,13 @@ constexpr std::array k_env_options = {
     EnvOptionDef{"SBATCH_JOB_NAME", SbatchOpt::job_name},
     EnvOptionDef{"SBATCH_MEM_PER_CPU", SbatchOpt::mem_per_cpu},
     EnvOptionDef{"SBATCH_MEM_PER_NODE", SbatchOpt::mem},
+    EnvOptionDef{"SBATCH_NO_REQUEUE", SbatchOpt::no_requeue},
+    EnvOptionDef{"SBATCH_OPEN_MODE", SbatchOpt::open_mode},
     EnvOptionDef{"SBATCH_OUTPUT", SbatchOpt::output},
     EnvOptionDef{"SBATCH_PARTITION", SbatchOpt::partition},
     EnvOptionDef{"SBATCH_QOS", SbatchOpt::qos},
+    EnvOptionDef{"SBATCH_REQUEUE", SbatchOpt::requeue},
+    EnvOptionDef{"SBATCH_SIGNAL", SbatchOpt::signal},
     EnvOptionDef{"SBATCH_TIMELIMIT", SbatchOpt::time},
     EnvOptionDef{"SBATCH_WAIT", SbatchOpt::wait},
 };
@@ -247,6 +261,37 @@ std::int32_t nice_value(const std::optional<std::string>& value) {
   return static_cast<std::int32_t>(n);
 }
 
+// --open-mode: Slurm looks only at the first letter ("a", "append", "APPEND").
+bool open_append(const std::string& text) {
+  const char c =
+      text.empty() ? '\0' : static_cast<char>(std::tolower(static_cast<unsigned char>(text[0])));
+  if (c == 'a') return true;
+  if (c == 't') return false;
+  throw Error(Errc::usage, "Invalid --open-mode specification");
+}
+
+bool kill_on_invalid_dep(const std::string& text) {
+  if (iequals(text, "yes")) return true;
+  if (iequals(text, "no")) return false;
+  throw Error(Errc::usage, "Invalid --kill-on-invalid-dep specification");
+}
+
+// --begin and --deadline: a time from now on, as Slurm's parse_time(arg, 0).
+Seconds point_in_time(const std::string& text, Seconds now, std::string_view option) {
+  try {
+    return parse::date_time(text, now, parse::Resolve::future);
+  } catch (const Error&) {
+    // Slurm exits 255 here (exit(-1) in arg_set_begin).
+    throw Error(Errc::usage, fmt::format("Invalid {} specification", option));
+  }
+}
+
+// What slurmctld answers to an expression it cannot read; sbatch prints it as
+// a refused submission, exit 1 (10-errors.txt).
+[[noreturn]] void submission_refused(std::string_view reason) {
+  throw Error(Errc::invalid_argument, fmt::format("Batch job submission failed: {}", reason));
+}
+
 const std::string& value_of(const SbatchOptionArg& o) {
   static const std::string k_empty;
   return o.value ? *o.value : k_empty;
@@ -258,6 +303,7 @@ constexpr std::size_t k_layers = 3;
 // The options as they accumulate, layer over layer.
 struct Builder {
   SbatchRequest request;
+  Seconds now = 0;
   bool name_set = false;
   std::optional<std::string> chdir;
   std::optional<std::string> output;
@@ -279,6 +325,19 @@ void Builder::apply(const SbatchOptionArg& o, Layer layer) {
     case SbatchOpt::account:
       s.account = v;
       break;
+    case SbatchOpt::array:
+      // Checked against Slurm's ceiling only: the cluster's MaxArraySize is
+      // stintd's to apply, and the text goes to it as written.
+      try {
+        (void)parse::array_spec(v, k_sbatch_max_array_size);
+      } catch (const Error&) {
+        submission_refused("Invalid job array specification");
+      }
+      s.array_spec = v;
+      break;
+    case SbatchOpt::begin:
+      s.begin_time = point_in_time(v, now, "--begin");
+      break;
     case SbatchOpt::chdir:
       chdir = v;
       break;
@@ -287,6 +346,17 @@ void Builder::apply(const SbatchOptionArg& o, Layer layer) {
       break;
     case SbatchOpt::cpus_per_task:
       s.cpus_per_task = parse::positive_count(v, "--cpus-per-task");
+      break;
+    case SbatchOpt::deadline:
+      s.deadline = point_in_time(v, now, "--deadline");
+      break;
+    case SbatchOpt::dependency:
+      try {
+        (void)parse::dependency(v);
+      } catch (const Error&) {
+        submission_refused("Job dependency problem");
+      }
+      s.dependency = v;
       break;
     case SbatchOpt::error:
       error = v;
@@ -318,6 +388,9 @@ void Builder::apply(const SbatchOptionArg& o, Layer layer) {
       s.name = v;
       name_set = true;
       break;
+    case SbatchOpt::kill_on_invalid_dep:
+      s.kill_on_invalid_dep = kill_on_invalid_dep(v);
+      break;
     case SbatchOpt::mem:
     case SbatchOpt::mem_per_cpu: {
       const bool per_cpu = o.id == SbatchOpt::mem_per_cpu;
@@ -336,6 +409,9 @@ void Builder::apply(const SbatchOptionArg& o, Layer layer) {
     case SbatchOpt::nice:
       s.nice = nice_value(o.value);
       break;
+    case SbatchOpt::no_requeue:
+      s.requeue = false;
+      break;
     case SbatchOpt::nodes:
       s.nodes = node_count(v);
       break;
@@ -344,6 +420,9 @@ void Builder::apply(const SbatchOptionArg& o, Layer layer) {
       break;
     case SbatchOpt::ntasks_per_node:
       s.ntasks_per_node = parse::positive_count(v, "--ntasks-per-node");
+      break;
+    case SbatchOpt::open_mode:
+      s.open_append = open_append(v);
       break;
     case SbatchOpt::output:
       output = v;
@@ -359,6 +438,17 @@ void Builder::apply(const SbatchOptionArg& o, Layer layer) {
       break;
     case SbatchOpt::quiet:
       request.quiet = true;
+      break;
+    case SbatchOpt::requeue:
+      s.requeue = true;
+      break;
+    case SbatchOpt::signal:
+      try {
+        s.signal = parse::signal_spec(v);
+      } catch (const Error& e) {
+        // Slurm exits 255 here (exit(-1) in arg_set_signal).
+        throw Error(Errc::usage, e.what());
+      }
       break;
     case SbatchOpt::test_only:
       request.test_only = true;
@@ -456,6 +546,7 @@ SbatchCommandLine parse_sbatch_command_line(const std::vector<std::string>& args
 SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const BatchScript& script,
                                    const SubmitContext& context) {
   Builder b;
+  b.now = context.now;
   for (const auto& o : directive_options(script)) b.apply(o, Layer::directive);
   for (const auto& o : environment_options(context.environment)) b.apply(o, Layer::environment);
   for (const auto& o : command_line.options) b.apply(o, Layer::command_line);
@@ -482,7 +573,13 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const 
   auto output_path = [&s](const std::string& p) {
     return iequals(p, "none") ? std::string("/dev/null") : absolute_path(p, s.work_dir);
   };
-  if (b.output && !b.output->empty()) s.stdout_pattern = output_path(*b.output);
+  if (b.output && !b.output->empty()) {
+    s.stdout_pattern = output_path(*b.output);
+  } else if (!s.array_spec.empty()) {
+    // An array's tasks each write their own file by default (Slurm's
+    // slurm-%A_%a.out); a given -o is used as it is.
+    s.stdout_pattern = output_path("slurm-%A_%a.out");
+  }
   if (b.error && !b.error->empty()) s.stderr_pattern = output_path(*b.error);
 
   s.export_spec = b.export_spec.value_or("");
@@ -566,67 +663,6 @@ EnvList export_environment(std::string_view spec, const EnvList& environment) {
     env_set(out, name, token.substr(eq + 1));
   }
   return out;
-}
-
-std::string sbatch_help_text() {
-  return R"(Usage: sbatch [OPTIONS...] executable [args...]
-
-Parallel run options:
-  -A, --account=name          charge job to specified account
-      --comment=name          arbitrary comment
-  -c, --cpus-per-task=ncpus   number of cpus required per task
-  -D, --chdir=directory       set working directory for batch script
-  -e, --error=err             file for batch script's standard error
-      --export[=names]        specify environment variables to export
-  -H, --hold                  submit job in held state
-  -J, --job-name=jobname      name of job
-  -n, --ntasks=ntasks         number of tasks to run
-      --nice[=value]          decrease scheduling priority by value
-  -N, --nodes=N               number of nodes on which to run (N = min[-max])
-  -o, --output=out            file for batch script's standard output
-  -p, --partition=partition   partition requested
-      --parsable              outputs only the jobid and cluster name (if present),
-                              separated by semicolon, only on successful submission.
-  -q, --qos=qos               quality of service
-  -Q, --quiet                 quiet mode (suppress informational messages)
-  -t, --time=minutes          time limit
-      --test-only             validate and get estimated start time but do not submit
-  -v, --verbose               verbose mode (multiple -v's increase verbosity)
-  -W, --wait                  wait for completion of submitted job
-      --wrap[=command string] wrap command string in a sh script and submit
-
-Constraint options:
-      --mem=MB                minimum amount of real memory
-      --mem-per-cpu=MB        maximum amount of real memory per allocated
-                              cpu required by the job.
-                              --mem >= --mem-per-cpu if --mem is specified.
-      --ntasks-per-node=n     number of tasks to invoke on each node
-
-GPU scheduling options:
-  -G, --gpus=n                count of GPUs required for the job
-      --gpus-per-node=n       number of GPUs required per allocated node
-      --gres=list             required generic resources
-
-Help options:
-  -h, --help                  show this help message
-      --usage                 display brief usage message
-
-Other options:
-  -V, --version               output version information and exit
-
-)";
-}
-
-std::string sbatch_usage_text() {
-  return R"(Usage: sbatch [-N nnodes] [-n ntasks]
-              [-c ncpus] [-p partition] [--hold] [--parsable] [-t minutes]
-              [-D path] [--output file] [--error file] [-J jobname]
-              [--account=name] [--comment=name] [--mem=MB] [--mem-per-cpu=MB]
-              [--nice[=value]] [--wait] [--ntasks-per-node=n] [--qos=qos]
-              [--gres=list] [--gpus=n] [--gpus-per-node=n] [--quiet]
-              [--export[=names]] [--test-only] [--wrap=command]
-              executable [args...]
-)";
 }
 
 }  // namespace stint::cli

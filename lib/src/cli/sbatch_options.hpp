@@ -38,9 +38,13 @@ class UsageError : public Error {
 /// Every option sbatch knows.
 enum class SbatchOpt : std::uint8_t {
   account,
+  array,
+  begin,
   chdir,
   comment,
   cpus_per_task,
+  deadline,
+  dependency,
   error,
   export_env,
   gpus,
@@ -49,17 +53,22 @@ enum class SbatchOpt : std::uint8_t {
   help,
   hold,
   job_name,
+  kill_on_invalid_dep,
   mem,
   mem_per_cpu,
   nice,
+  no_requeue,
   nodes,
   ntasks,
   ntasks_per_node,
+  open_mode,
   output,
   parsable,
   partition,
   qos,
   quiet,
+  requeue,
+  signal,
   test_only,
   time,
   usage,
@@ -114,6 +123,7 @@ struct SubmitContext {
   EnvList environment;   ///< the whole environment, in order
   std::string cwd;       ///< absolute
   std::string hostname;  ///< short host name
+  Seconds now = 0;       ///< the time of submission: --begin and --deadline count from it
 };
 
 /// The result of sbatch's options: the job, and how sbatch itself behaves.
@@ -126,14 +136,23 @@ struct SbatchRequest {
   int verbose = 0;         ///< -v count
 };
 
+/// The largest MaxArraySize sbatch lets through: Slurm's own ceiling. The
+/// cluster's MaxArraySize is stintd's to enforce.
+inline constexpr std::uint32_t k_sbatch_max_array_size = 4000001;
+
 /// Builds the request from the command line's first pass, the script, and the
 /// submitting context: directives (extract_directives), SBATCH_* variables,
 /// then the command line; then the defaults Slurm's client fills in (job name,
-/// working directory, absolute output paths) and the environment per --export.
+/// working directory, absolute output paths, slurm-%A_%a.out for an array) and
+/// the environment per --export.
 /// Throws stint::Error with Slurm's message for a bad value (e.g.
 /// Errc::invalid_time "Invalid --time specification"), UsageError for an
 /// unknown option in a directive, Errc::usage "Invalid directive found in batch
-/// script: X" for a directive word that is not an option.
+/// script: X" for a directive word that is not an option. A bad --array or
+/// --dependency is refused here with the words and exit status (1) of
+/// slurmctld's refusal, "Batch job submission failed: Invalid job array
+/// specification" and "... Job dependency problem", since Slurm's sbatch
+/// leaves both to the controller.
 SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const BatchScript& script,
                                    const SubmitContext& context);
 
