@@ -87,7 +87,7 @@ TEST_CASE("absent optional fields keep their defaults") {
   CHECK(l.signal == SignalSpec{});
 }
 
-TEST_CASE("--signal in a launch file: parts may be absent") {
+TEST_CASE("sbatch --signal in a launch file: parts may be absent") {
   TaskLaunch l = task_launch_from_json_text(
       R"({"job_id": 5, "argv": ["/bin/true"], "signal": {"signal": 12}, "mem_limit_mb": 50})");
   CHECK(l.signal.signal == 12);
