@@ -28,14 +28,29 @@ for id in $r1 $r2 $p1; do
   expect_eq "output of $id" "done $id" "$(cat "slurm-$id.out")"
 done
 
-# A stepd that dies without a result makes its job NODE_FAIL.
+# A stepd that dies without a result: the attempt ends NODE_FAIL and the job,
+# which may be requeued (JobRequeue=1), goes back to the queue with its id.
 lost=$(submit --wrap 'sleep 300')
 wait_for 30 sh -c "[ \"\$(squeue -h -j $lost -o %t)\" = R ]"
 stepd=$(pgrep -f "stint-stepd $STINT_STATE_DIR/spool/$lost/")
 wait_for 10 pgrep -P "$stepd"
 task=$(pgrep -P "$stepd")
 kill -KILL "$stepd"
-wait_for 30 job_ended "$lost"
-expect_eq "lost stepd" NODE_FAIL "$(job_state "$lost")"
+wait_for 30 sh -c "[ \"\$(squeue -h -j $lost -o %t)\" = PD ]"
+expect_contains "requeued after the lost stepd" "$(scontrol show job "$lost")" "Restarts=1"
+expect_eq "attempts" "NODE_FAIL PENDING" \
+  "$(sacct -n -X -P -D -o State -j "$lost" | tr '\n' ' ' | sed 's/ $//')"
+scancel "$lost"
+
+# With --no-requeue the job ends NODE_FAIL.
+fixed=$(submit --no-requeue --wrap 'sleep 300')
+wait_for 30 sh -c "[ \"\$(squeue -h -j $fixed -o %t)\" = R ]"
+stepd2=$(pgrep -f "stint-stepd $STINT_STATE_DIR/spool/$fixed/")
+wait_for 10 pgrep -P "$stepd2"
+task2=$(pgrep -P "$stepd2")
+kill -KILL "$stepd2"
+wait_for 30 job_ended "$fixed"
+expect_eq "lost stepd, no requeue" NODE_FAIL "$(job_state "$fixed")"
+kill -KILL -- "-$task2" 2>/dev/null || true
 # Its task lost its supervisor; end it here (its process group).
 kill -KILL -- "-$task" 2>/dev/null || true

@@ -9,7 +9,8 @@ wait_for 60 job_ended "$oom"
 expect_eq "over --mem" OUT_OF_MEMORY "$(job_state "$oom")"
 
 rss=$(submit --mem=1G --wrap 'python3 -c "b = bytearray(200*1024*1024); b[::4096] = b\"x\" * len(b[::4096]); import time; time.sleep(1)"')
-burn=$(submit --wrap 'end=$((SECONDS + 2)); while [ $SECONDS -lt $end ]; do :; done')
+printf '#!/bin/bash\nend=$((SECONDS + 2)); while [ $SECONDS -lt $end ]; do :; done\n' > burn.sh
+burn=$(submit burn.sh)
 wait_for 60 job_ended "$rss"
 wait_for 60 job_ended "$burn"
 expect_eq "rss job" COMPLETED "$(job_state "$rss")"
