@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <functional>
 #include <map>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,6 +37,9 @@ struct Context {
   std::string os = "Linux";
   Seconds boot_time = k_no_time;
   std::string version;  ///< stint's version for scontrol's Version=
+  /// Job ids that are array job ids: a dependency on the whole array prints
+  /// "afterok:12_*" (query::dependency_arrays).
+  std::set<JobId> array_jobs;
 };
 
 /// One selected column: which row of a tool's table, how wide, which way, and
@@ -62,6 +67,37 @@ std::string pad(std::string_view value, int width, Align align, bool cut = true)
 /// The date line of `squeue -l` and `sinfo -l`: ctime's "Sun Nov 29 18:00:41 2026".
 std::string date_line(Seconds t);
 
+// --- arrays and dependencies ------------------------------------------------
+
+/// Which tasks of an array fold into one line.
+enum class Fold : std::uint8_t {
+  pending,        ///< squeue, scontrol: pending tasks with the same reason
+  never_started,  ///< sacct: tasks that never started, with the same state
+};
+
+/// A line of output: one job, or tasks of one array folded together as Slurm
+/// shows its pending array record ("28_[1-10%2]").
+struct JobGroup {
+  Job job;                           ///< the job, or the first of the folded tasks
+  std::vector<std::uint32_t> tasks;  ///< the folded task ids, ascending; empty: `job` alone
+};
+
+/// Groups `jobs`, keeping their order: two or more tasks of one array that
+/// fold together (see Fold) become one group where the first of them was;
+/// every other job is a group of its own.
+std::vector<JobGroup> fold_array_tasks(std::vector<Job> jobs, Fold fold);
+/// Every job a group of its own (squeue -r).
+std::vector<JobGroup> single_groups(std::vector<Job> jobs);
+/// The JOBID column of squeue and sacct: "12", "12_3", "12_[1-10%2]".
+std::string group_id_text(const JobGroup& group);
+/// ArrayTaskId: "3", or "1-10%2" for folded tasks; "N/A" for a plain job.
+std::string group_task_text(const JobGroup& group);
+/// The dependency as squeue's %E and scontrol show it: each term with its
+/// state while the job waits on it, "afterok:12_*(unfulfilled)",
+/// "afterok:13(failed)", joined by ',' (all) or '?' (any); "(null)" when the
+/// job waits on nothing.
+std::string dependency_text(const Job& job, const Context& ctx);
+
 // --- squeue ---------------------------------------------------------------
 
 /// squeue -o: "%.18i %.9P %j..."; throws Errc::invalid_argument
@@ -78,25 +114,32 @@ Layout squeue_default_layout(bool long_list);
 std::string squeue_header(const Layout& layout);
 /// One job's line (with its newline).
 std::string squeue_line(const Layout& layout, const Job& job, const Context& ctx);
+/// One line for a job or a folded group of array tasks.
+std::string squeue_line(const Layout& layout, const JobGroup& group, const Context& ctx);
 
 /// Sorts as squeue -S does: a comma list of format letters, '-' before a letter
 /// reverses it; empty means Slurm's default "P,t,-p" (partition, state,
-/// priority). Ties keep Slurm's order: newest job first, later start first.
+/// priority). Ties keep Slurm's order: newest job first (the tasks of an array
+/// in task order, at the place of the array's job id), later start first.
 /// Throws Errc::invalid_argument "Invalid sort specification: X".
 void sort_squeue(std::vector<Job>& jobs, std::string_view spec, const Context& ctx);
 
 struct SqueueOptions {
-  Layout layout;           ///< from -o, -O, or squeue_default_layout
-  std::string sort;        ///< -S; empty: Slurm's default order
-  bool long_list = false;  ///< -l: the date line before the header
-  bool no_header = false;  ///< -h
+  Layout layout;               ///< from -o, -O, or squeue_default_layout
+  std::string sort;            ///< -S; empty: Slurm's default order
+  bool long_list = false;      ///< -l: the date line before the header
+  bool no_header = false;      ///< -h
+  bool expand_arrays = false;  ///< -r: one line per array task, no folding
 };
-/// The whole squeue output: sorted jobs under the header.
+/// The whole squeue output: sorted jobs under the header, the pending tasks of
+/// an array folded into one line unless expand_arrays.
 std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, const Context& ctx);
 
 /// `squeue --json`: {"meta":..., "errors":[], "jobs":[...]} in the shape of
-/// Slurm's openapi v0.0.38 job records, for the fields stint has.
-std::string squeue_json(const std::vector<Job>& jobs, const Context& ctx);
+/// Slurm's openapi v0.0.38 job records, for the fields stint has; pending
+/// array tasks fold into one record (array_task_string) unless expand_arrays.
+std::string squeue_json(const std::vector<Job>& jobs, const Context& ctx,
+                        bool expand_arrays = false);
 
 // --- sinfo ----------------------------------------------------------------
 
@@ -141,8 +184,8 @@ struct SacctField {
 };
 
 /// sacct --format: "JobID,JobName%30,State"; names match case-insensitively
-/// (then by prefix, as Slurm does); throws Errc::invalid_argument
-/// `Invalid field requested: "Foo"`.
+/// (then by prefix, as Slurm does); "%30" right-aligns in 30 columns, "%-30"
+/// left-aligns; throws Errc::invalid_argument `Invalid field requested: "Foo"`.
 std::vector<SacctField> parse_sacct_format(std::string_view format);
 /// "JobID,JobName,Partition,Account,AllocCPUS,State,ExitCode".
 std::string_view sacct_default_format();
@@ -150,23 +193,48 @@ std::string_view sacct_default_format();
 struct SacctOptions {
   std::vector<SacctField> fields;
   Parsable parsable = Parsable::no;
+  std::string delimiter = "|";  ///< --delimiter, with -p and -P
   bool no_header = false;
   bool allocations_only = false;  ///< -X: no step lines
+  /// --units=[KMGTP]: memory fields (MaxRSS, AveRSS, ReqMem) in this unit;
+  /// nullopt converts each to the largest unit that keeps it exact.
+  std::optional<char> units;
 };
+/// Slurm's order of sacct records: by submit time, then array job id (0 for a
+/// plain job), array task id and job id. Stable, so the attempts of a
+/// requeued job stay oldest first.
+void sort_sacct(std::vector<Job>& jobs);
 /// The whole sacct output: header (and dashes), then per job its line and,
-/// unless allocations_only, its ".batch" step line once it has started.
-std::string render_sacct(const std::vector<Job>& jobs, const SacctOptions& options,
-                         const Context& ctx);
+/// unless allocations_only, its ".batch" step line once it has started. The
+/// records are sorted (sort_sacct), and the tasks of an array that never
+/// started fold into one line ("28_[1-10%2]"). A job may appear more than
+/// once (the attempts of sacct --duplicates).
+std::string render_sacct(std::vector<Job> jobs, const SacctOptions& options, const Context& ctx);
 /// `sacct --helpformat` / `-e`: the field names, four to a line.
 std::string sacct_helpformat();
+/// `sacct --json`: {"meta":..., "errors":[], "jobs":[...]} in the shape of
+/// Slurm's dbv0.0.38 job records (with their "batch" step), sorted as sacct.
+std::string sacct_json(std::vector<Job> jobs, const Context& ctx);
+/// A memory amount as sacct prints it (Slurm's convert_num_unit): `value` in
+/// units of `unit` ('K' or 'M'); to `to` when given ("96.17M"), else up while
+/// exact ("1.50G", "98480K"); 0 prints "0". Throws Errc::invalid_argument
+/// "Invalid unit type" for a unit other than K, M, G, T, P.
+std::string sacct_memory(std::uint64_t value, char unit, std::optional<char> to);
 
 // --- scontrol -------------------------------------------------------------
 
 /// `scontrol show job` for one job: the "JobId=... JobName=..." block with
 /// Slurm's placeholders for what stint does not have; `one_liner` (-o) puts
 /// it on one line; `details` (-d) adds DerivedExitCode and the per-node
-/// CPU_IDs/Mem/GRES lines (GPUs as "gpu:N(IDX:0-1)").
+/// CPU_IDs/Mem/GRES lines (GPUs as "gpu:N(IDX:0-1)"). An array task names
+/// its array on the first line (ArrayJobId, ArrayTaskId, ArrayTaskThrottle).
 std::string scontrol_job(const Job& job, const Context& ctx, bool one_liner, bool details);
+/// The same for a group: folded pending tasks print as one record with
+/// ArrayTaskId=1-10%2, as Slurm shows a pending array.
+std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_liner, bool details);
+/// `scontrol show job` for several jobs: newest first, the pending tasks of
+/// an array folded into one record.
+std::string scontrol_jobs(std::vector<Job> jobs, const Context& ctx, bool one_liner, bool details);
 /// `scontrol show node` for one node.
 std::string scontrol_node(const query::NodeInfo& node, const Context& ctx, bool one_liner);
 /// `scontrol show partition` for one partition; `preempt_mode` is the

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,31 @@ Config read_config(const Paths& paths);
 std::vector<Job> read_jobs(const Paths& paths, const JobFilter& filter);
 /// Whether a job with this id was ever recorded.
 bool job_exists(const Paths& paths, JobId id);
+
+/// A job named on a command line: `12` is job 12 or, when 12 is an array job
+/// id, every task of that array; `12_3` is task 3 of array 12 (Slurm's -j).
+struct JobRef {
+  JobId id = 0;
+  std::uint32_t array_task = k_no_array_task;  ///< k_no_array_task: the whole job or array
+  bool operator==(const JobRef&) const = default;
+};
+/// "12" or "12_3", as the user wrote it and as stintd's requests take it.
+std::string job_ref_text(const JobRef& ref);
+/// Whether `job` is the job, or one of the tasks, that `ref` names. A task is
+/// also named by its own job id.
+bool matches(const JobRef& ref, const Job& job);
+/// Jobs matching `filter` and, unless `refs` is empty, one of `refs`, in id
+/// order; `filter.ids` is not used.
+std::vector<Job> read_jobs(const Paths& paths, JobFilter filter, const std::vector<JobRef>& refs);
+/// Whether any job `ref` names was ever recorded.
+bool job_exists(const Paths& paths, const JobRef& ref);
+/// Every attempt of each of `jobs` (sacct --duplicates), oldest first and the
+/// job as it is now last. An earlier attempt keeps the state it ended in
+/// (PREEMPTED, NODE_FAIL...); one that was stopped while it ran reads REQUEUED.
+std::vector<Job> with_attempts(const Paths& paths, const std::vector<Job>& jobs);
+/// The job ids named by the dependencies of `jobs` that are array job ids, so
+/// a term on a whole array prints "afterok:12_*" (format::Context::array_jobs).
+std::set<JobId> dependency_arrays(const Paths& paths, const std::vector<Job>& jobs);
 
 /// What sinfo and scontrol show node and partition views from.
 struct ClusterView {

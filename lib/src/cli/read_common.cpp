@@ -7,6 +7,8 @@
 #include <pwd.h>
 #include <sys/utsname.h>
 
+#include <stint/error.hpp>
+#include <stint/parse.hpp>
 #include <stint/tools.hpp>
 
 #include "util/clock.hpp"
@@ -80,6 +82,51 @@ std::optional<JobId> job_id_from_text(std::string_view text) {
   const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), id);
   if (ec != std::errc() || end != text.data() + text.size() || id == 0) return std::nullopt;
   return id;
+}
+
+std::vector<std::string> split_job_list(std::string_view text) {
+  std::vector<std::string> out;
+  std::string item;
+  int depth = 0;
+  for (char c : text) {
+    if (c == ',' && depth == 0) {
+      if (!item.empty()) out.push_back(std::move(item));
+      item.clear();
+      continue;
+    }
+    if (c == '[') ++depth;
+    if (c == ']' && depth > 0) --depth;
+    item += c;
+  }
+  if (!item.empty()) out.push_back(std::move(item));
+  return out;
+}
+
+std::optional<std::vector<query::JobRef>> job_refs_from_text(std::string_view text) {
+  const std::size_t underscore = text.find('_');
+  const auto id = job_id_from_text(text.substr(0, underscore));
+  if (!id) return std::nullopt;
+  if (underscore == std::string_view::npos) return std::vector<query::JobRef>{{*id}};
+  std::string_view task = text.substr(underscore + 1);
+  std::vector<query::JobRef> out;
+  if (task.size() >= 2 && task.front() == '[' && task.back() == ']') {
+    // The task list of an array spec, without its throttle; Slurm's largest
+    // MaxArraySize bounds the ids.
+    task = task.substr(1, task.size() - 2);
+    if (task.empty() || task.find('%') != std::string_view::npos) return std::nullopt;
+    try {
+      for (std::uint32_t t : parse::array_spec(task, 4000001).task_ids) out.push_back({*id, t});
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+    return out;
+  }
+  std::uint32_t t = 0;
+  const auto [end, ec] = std::from_chars(task.data(), task.data() + task.size(), t);
+  if (task.empty() || ec != std::errc() || end != task.data() + task.size() || t >= k_no_array_task)
+    return std::nullopt;
+  out.push_back({*id, t});
+  return out;
 }
 
 std::optional<std::vector<JobState>> states_from_list(std::string_view text, std::string& bad) {

@@ -10,6 +10,7 @@
 #include <stint/config.hpp>
 #include <stint/format.hpp>
 #include <stint/model.hpp>
+#include <stint/query.hpp>
 
 namespace stint::cli {
 
@@ -26,6 +27,15 @@ std::vector<std::string> split_list(std::string_view text);
 
 /// A job id as the tools take it: digits only, not 0.
 std::optional<JobId> job_id_from_text(std::string_view text);
+
+/// "12_[1,3],14" -> {"12_[1,3]","14"}: a comma list whose items may hold
+/// commas inside brackets (array task lists).
+std::vector<std::string> split_job_list(std::string_view text);
+
+/// One job named on a command line: "12" (the job, or all of array 12),
+/// "12_3" (one task), or "12_[1-3,5]" (those tasks, expanded); nullopt on
+/// anything else.
+std::optional<std::vector<query::JobRef>> job_refs_from_text(std::string_view text);
 
 /// Job states of a comma list of names or codes in any case ("PD,running");
 /// "all" gives an empty list; nullopt names the first unknown one in `bad`.

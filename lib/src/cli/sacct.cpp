@@ -1,5 +1,6 @@
 // sacct: accounting lines for jobs, read from the database without stintd.
 
+#include <cctype>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -29,17 +30,20 @@ struct SacctArgs {
   bool all_users = false;
   bool allocations = false;
   bool brief = false;
+  std::string delimiter;
   bool duplicates = false;
   std::string end;
   std::string format;
   bool helpformat = false;
   std::string jobs;
+  bool json = false;
   bool no_header = false;
   bool parsable = false;
   bool parsable2 = false;
   std::string partitions;
   std::string start;
   std::string states;
+  std::string units;
   std::string users;
   std::int64_t verbose = 0;
 };
@@ -55,10 +59,28 @@ Seconds local_midnight(Seconds now) {
   return static_cast<Seconds>(std::mktime(&tm));
 }
 
-/// "31", "31.batch", "31.0": the job; steps show with their job.
-std::optional<JobId> job_of(std::string_view text) {
+/// "31", "31.batch", "12_3.batch", "12_[1-3]": the jobs; steps show with their job.
+std::optional<std::vector<query::JobRef>> jobs_of(std::string_view text) {
   if (std::size_t dot = text.find('.'); dot != std::string_view::npos) text = text.substr(0, dot);
-  return cli::job_id_from_text(text);
+  return cli::job_refs_from_text(text);
+}
+
+/// Prints a fatal error the way Slurm's fatal() does.
+int fatal(std::string_view message) {
+  std::fflush(stdout);
+  fmt::print(stderr, "{}: fatal: {}\n", k_tool, message);
+  return 1;
+}
+
+/// Whether a record falls in the time window [start, end]: eligible (or, for
+/// one that never was, submitted) before its end and not ended before its
+/// start. Without -j and -s, as in Slurm, a job that was never eligible (held
+/// since its submission) is not shown.
+bool in_window(const Job& job, Seconds start, Seconds end, bool need_eligible) {
+  if (need_eligible && job.eligible_time == k_no_time) return false;
+  const Seconds from = job.eligible_time != k_no_time ? job.eligible_time : job.submit_time;
+  if (from > end) return false;
+  return job.end_time == k_no_time || job.end_time >= start;
 }
 
 int report(const SacctArgs& a) {
@@ -78,17 +100,24 @@ int report(const SacctArgs& a) {
   o.allocations_only = a.allocations;
   if (a.parsable) o.parsable = format::Parsable::trailing;
   if (a.parsable2) o.parsable = format::Parsable::no_trailing;
+  if (!a.delimiter.empty()) o.delimiter = a.delimiter;
+  if (!a.units.empty()) {
+    const char unit = static_cast<char>(std::toupper(static_cast<unsigned char>(a.units[0])));
+    if (std::string_view("KMGTP").find(unit) == std::string_view::npos) {
+      std::fflush(stdout);
+      fmt::print(stderr, "{}: error: Invalid unit type '{}'. Possible options are 'KMGTP'\n",
+                 k_tool, a.units[0]);
+      return fatal("Invalid unit type");
+    }
+    o.units = unit;
+  }
 
   JobFilter filter;
-  for (const std::string& text : cli::split_list(a.jobs)) {
-    auto id = job_of(text);
-    if (!id) {
-      // Slurm's wording, printed as its fatal() does.
-      std::fflush(stdout);
-      fmt::print(stderr, "{}: fatal: Bad job/step specified: {}\n", k_tool, text);
-      return 1;
-    }
-    filter.ids.push_back(*id);
+  std::vector<query::JobRef> refs;
+  for (const std::string& text : cli::split_job_list(a.jobs)) {
+    auto these = jobs_of(text);
+    if (!these) return fatal(fmt::format("Bad job/step specified: {}", text));
+    refs.insert(refs.end(), these->begin(), these->end());
   }
   if (!a.states.empty()) {
     std::string bad;
@@ -107,15 +136,23 @@ int report(const SacctArgs& a) {
   const Paths paths = default_paths();
   const Config config = query::read_config(paths);
   const format::Context ctx = cli::read_context(config);
-  // The window: since midnight by default, from the beginning with -j. Unlike
-  // Slurm 22.05, --state works without -S and -E (slurm-reference/README.md).
-  Seconds start = filter.ids.empty() ? local_midnight(ctx.now) : 0;
-  if (!a.start.empty()) start = parse::date_time(a.start, ctx.now);
-  const Seconds end = a.end.empty() ? ctx.now : parse::date_time(a.end, ctx.now);
+  // The window (sacct(1), DEFAULT TIME WINDOW): from midnight, or from the
+  // beginning with -j, until now. Unlike Slurm, --state alone keeps the
+  // midnight start rather than "now" (slurm-reference/README.md).
+  Seconds start = refs.empty() ? local_midnight(ctx.now) : 0;
+  if (!a.start.empty()) start = parse::date_time(a.start, ctx.now, parse::Resolve::past);
+  const Seconds end =
+      a.end.empty() ? ctx.now : parse::date_time(a.end, ctx.now, parse::Resolve::past);
   filter.ended_after = start;
-  std::vector<Job> jobs = query::read_jobs(paths, filter);
-  std::erase_if(jobs, [&](const Job& j) { return j.submit_time > end; });
-  fmt::print("{}", format::render_sacct(jobs, o, ctx));
+  std::vector<Job> jobs = query::read_jobs(paths, filter, refs);
+  if (a.duplicates) jobs = query::with_attempts(paths, jobs);
+  const bool need_eligible = refs.empty() && filter.states.empty();
+  std::erase_if(jobs, [&](const Job& j) { return !in_window(j, start, end, need_eligible); });
+  if (a.json) {
+    fmt::print("{}", format::sacct_json(std::move(jobs), ctx));
+    return 0;
+  }
+  fmt::print("{}", format::render_sacct(std::move(jobs), o, ctx));
   return 0;
 }
 
@@ -126,10 +163,12 @@ int run(int argc, char** argv) {
   app.add_option("-A,--accounts", a.accounts, "comma separated list of accounts");
   app.add_flag("-a,--allusers", a.all_users, "display jobs of all users");
   app.add_flag("-b,--brief", a.brief, "JobID, State and ExitCode only");
+  app.add_option("--delimiter", a.delimiter, "field separator of -p and -P (default '|')");
   app.add_flag("-D,--duplicates", a.duplicates, "show every attempt of requeued jobs");
   app.add_option("-E,--endtime", a.end, "end of the time window");
   app.add_flag("-e,--helpformat", a.helpformat, "print the fields --format takes");
-  app.add_option("-j,--jobs", a.jobs, "comma separated list of job ids");
+  app.add_option("-j,--jobs", a.jobs, "comma separated list of job ids (12, 12_3, 12.batch)");
+  app.add_flag("--json", a.json, "produce JSON output");
   app.add_flag("-n,--noheader", a.no_header, "no header line");
   app.add_option("-o,--format", a.format, "comma separated list of fields");
   app.add_flag("-p,--parsable", a.parsable, "'|' after every field");
@@ -137,6 +176,7 @@ int run(int argc, char** argv) {
   app.add_option("-r,--partition", a.partitions, "comma separated list of partitions");
   app.add_option("-S,--starttime", a.start, "start of the time window");
   app.add_option("-s,--state", a.states, "comma separated list of states");
+  app.add_option("--units", a.units, "memory fields in this unit: K, M, G, T or P");
   app.add_option("-u,--user", a.users, "comma separated list of users");
   app.add_flag("-X,--allocations", a.allocations, "only the jobs, not their steps");
   app.add_flag_function(

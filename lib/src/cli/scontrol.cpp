@@ -1,5 +1,5 @@
 // scontrol: show jobs, nodes, partitions and the config (read directly, no
-// stintd needed), and hold, release and update jobs through stintd.
+// stintd needed), and hold, release, requeue, top and update jobs through stintd.
 
 #include <algorithm>
 #include <cstdio>
@@ -56,36 +56,35 @@ std::string lower(std::string_view s) {
 int show_job(const ScontrolArgs& a, const std::vector<std::string>& ids) {
   const Paths paths = default_paths();
   const Config config = query::read_config(paths);
-  const format::Context ctx = cli::read_context(config);
+  format::Context ctx = cli::read_context(config);
   std::vector<Job> jobs;
   if (ids.empty()) {
     // Like slurmctld, finished jobs stay visible for MinJobAge seconds.
     JobFilter filter;
     filter.ended_after = ctx.now - cli::min_job_age(config);
     jobs = query::read_jobs(paths, filter);
-    std::reverse(jobs.begin(), jobs.end());
     if (jobs.empty()) {
       fmt::print("No jobs in the system\n");
       return 0;
     }
   } else {
-    JobFilter filter;
+    std::vector<query::JobRef> refs;
     for (const std::string& text : ids) {
-      for (const std::string& one : cli::split_list(text)) {
-        auto id = cli::job_id_from_text(one);
-        if (!id)
+      for (const std::string& one : cli::split_job_list(text)) {
+        auto these = cli::job_refs_from_text(one);
+        if (!these)
           return fail(
               fmt::format("slurm_load_jobs error: {}", errc_slurm_message(Errc::invalid_job_id)));
-        filter.ids.push_back(*id);
+        refs.insert(refs.end(), these->begin(), these->end());
       }
     }
-    jobs = query::read_jobs(paths, filter);
+    jobs = query::read_jobs(paths, JobFilter{}, refs);
     if (jobs.empty())
       return fail(
           fmt::format("slurm_load_jobs error: {}", errc_slurm_message(Errc::invalid_job_id)));
   }
-  for (const Job& job : jobs)
-    fmt::print("{}", format::scontrol_job(job, ctx, a.one_liner, a.details > 0));
+  ctx.array_jobs = query::dependency_arrays(paths, jobs);
+  fmt::print("{}", format::scontrol_jobs(std::move(jobs), ctx, a.one_liner, a.details > 0));
   return 0;
 }
 
@@ -155,19 +154,42 @@ int show(const ScontrolArgs& a, const std::vector<std::string>& w) {
   return fail(fmt::format("invalid entity:{} for keyword:show", what));
 }
 
-/// Job ids of hold/release arguments: "22", "22,23", "jobid=22".
-std::vector<std::string> id_words(const std::vector<std::string>& w) {
-  std::vector<std::string> out;
+/// A job as stintd's requests name it: a number for a job or a whole array,
+/// "12_3" for one task (docs/protocol.md).
+nlohmann::json ref_json(const query::JobRef& ref) {
+  if (ref.array_task == k_no_array_task) return ref.id;
+  return query::job_ref_text(ref);
+}
+
+/// The jobs named by the arguments of hold, release, requeue and top: "22",
+/// "22,23", "jobid=22", "12_3", "12_[1-3]" (expanded here). Words that are not
+/// job ids go to `bad`.
+std::vector<query::JobRef> job_words(const std::vector<std::string>& w,
+                                     std::vector<std::string>& bad) {
+  std::vector<query::JobRef> out;
   for (std::size_t i = 1; i < w.size(); ++i) {
     std::string word = w[i];
     if (auto eq = word.find('='); eq != std::string::npos) word = word.substr(eq + 1);
-    for (const std::string& one : cli::split_list(word)) out.push_back(one);
+    for (const std::string& one : cli::split_job_list(word)) {
+      if (auto refs = cli::job_refs_from_text(one))
+        out.insert(out.end(), refs->begin(), refs->end());
+      else
+        bad.push_back(one);
+    }
   }
   return out;
 }
 
-/// Prints each refused job of a hold/release reply as Slurm does.
-int report_results(const nlohmann::json& reply, std::vector<std::string> bad_ids) {
+/// The id a result names: a number or a "12_3" string.
+std::string result_id(const nlohmann::json& r) {
+  auto id = r.find("job_id");
+  if (id == r.end()) return "0";
+  return id->is_string() ? id->get<std::string>() : id->dump();
+}
+
+/// Prints each refused job of a reply ("<message> for job <id>", as Slurm);
+/// returns the last message, empty when nothing was refused.
+std::string report_results(const nlohmann::json& reply, const std::vector<std::string>& bad_ids) {
   std::string last;
   for (const std::string& id : bad_ids) {
     last = std::string(errc_slurm_message(Errc::invalid_job_id));
@@ -179,34 +201,40 @@ int report_results(const nlohmann::json& reply, std::vector<std::string> bad_ids
       if (err == r.end() || !err->is_string()) continue;
       const Errc code = errc_from_name(err->get<std::string>());
       last = r.value("message", std::string(errc_slurm_message(code)));
-      fmt::print(stderr, "{} for job {}\n", last, r.value("job_id", JobId{0}));
+      fmt::print(stderr, "{} for job {}\n", last, result_id(r));
     }
   }
+  return last;
+}
+
+/// Sends `request` with the named jobs as `job_ids` and reports what stintd
+/// refused. `final_error` names the Slurm call in a last "<call> error:" line
+/// when something failed (hold, release and top print one; requeue does not).
+int act_on_jobs(const std::vector<std::string>& w, nlohmann::json request,
+                std::string_view final_error) {
+  std::vector<std::string> bad;
+  const std::vector<query::JobRef> refs = job_words(w, bad);
+  if (refs.empty() && bad.empty())
+    throw Error(Errc::usage, fmt::format("too few arguments for keyword:{}", w[0]));
+  nlohmann::json reply = nlohmann::json::object();
+  if (!refs.empty()) {
+    nlohmann::json ids = nlohmann::json::array();
+    for (const query::JobRef& r : refs) ids.push_back(ref_json(r));
+    request["job_ids"] = std::move(ids);
+    reply = rpc::call(default_paths(), request);
+  }
+  std::fflush(stdout);
+  const std::string last = report_results(reply, bad);
   if (last.empty()) return 0;
-  // Slurm names its hold and release call this way in the last line.
-  fmt::print(stderr, "slurm_suspend error: {}\n", last);
+  if (!final_error.empty()) fmt::print(stderr, "{} error: {}\n", final_error, last);
   return 1;
 }
 
 int hold_release(const std::vector<std::string>& w, std::string_view op, bool user_hold) {
-  std::vector<JobId> ids;
-  std::vector<std::string> bad;
-  for (const std::string& text : id_words(w)) {
-    if (auto id = cli::job_id_from_text(text))
-      ids.push_back(*id);
-    else
-      bad.push_back(text);
-  }
-  if (ids.empty() && bad.empty())
-    throw Error(Errc::usage, fmt::format("too few arguments for keyword:{}", w[0]));
-  nlohmann::json reply = nlohmann::json::object();
-  if (!ids.empty()) {
-    nlohmann::json request = {{"op", op}, {"job_ids", ids}};
-    if (op == "hold") request["user_hold"] = user_hold;
-    reply = rpc::call(default_paths(), request);
-  }
-  std::fflush(stdout);
-  return report_results(reply, bad);
+  nlohmann::json request = {{"op", op}};
+  if (op == "hold") request["user_hold"] = user_hold;
+  // Slurm names its hold and release call this way in the last line.
+  return act_on_jobs(w, std::move(request), "slurm_suspend");
 }
 
 /// scontrol's update keys that stintd takes, in its spelling.
@@ -217,6 +245,11 @@ std::optional<std::string> update_key(std::string_view key) {
   if (k == "jobname" || k == "name") return "JobName";
   if (k == "partition") return "Partition";
   if (k == "comment") return "Comment";
+  if (k == "priority") return "Priority";
+  if (k == "dependency") return "Dependency";
+  if (k == "numcpus") return "NumCPUs";
+  if (k == "minmemorynode") return "MinMemoryNode";
+  if (k == "arraytaskthrottle") return "ArrayTaskThrottle";
   return std::nullopt;
 }
 
@@ -250,24 +283,34 @@ int update(const std::vector<std::string>& w) {
     fields[*canonical] = value;
   }
   if (!job_text) throw Error(Errc::usage, "No valid entity in update command");
-  const auto id = cli::job_id_from_text(*job_text);
-  if (!id)
+  std::vector<query::JobRef> refs;
+  for (const std::string& one : cli::split_job_list(*job_text)) {
+    auto these = cli::job_refs_from_text(one);
+    if (!these)
+      return fail(fmt::format("{} for job {}", errc_slurm_message(Errc::invalid_job_id), one));
+    refs.insert(refs.end(), these->begin(), these->end());
+  }
+  if (refs.empty())
     return fail(fmt::format("{} for job {}", errc_slurm_message(Errc::invalid_job_id), *job_text));
   if (fields.empty()) throw Error(Errc::usage, "No changes specified");
-  try {
-    rpc::call(default_paths(), {{"op", "update_job"}, {"job_id", *id}, {"fields", fields}});
-  } catch (const Error& e) {
-    switch (e.code()) {
-      case Errc::daemon_unavailable:
-      case Errc::protocol:
-      case Errc::io:
-      case Errc::internal:
-        throw;
-      default:
-        return fail(fmt::format("{} for job {}", e.what(), *id));
+  int rc = 0;
+  for (const query::JobRef& ref : refs) {
+    try {
+      rpc::call(default_paths(),
+                {{"op", "update_job"}, {"job_id", ref_json(ref)}, {"fields", fields}});
+    } catch (const Error& e) {
+      switch (e.code()) {
+        case Errc::daemon_unavailable:
+        case Errc::protocol:
+        case Errc::io:
+        case Errc::internal:
+          throw;
+        default:
+          rc = fail(fmt::format("{} for job {}", e.what(), query::job_ref_text(ref)));
+      }
     }
   }
-  return 0;
+  return rc;
 }
 
 int ping() {
@@ -284,6 +327,9 @@ int dispatch(const ScontrolArgs& a) {
   if (is(verb, "hold", 4)) return hold_release(w, "hold", false);
   if (is(verb, "uhold", 5)) return hold_release(w, "hold", true);
   if (is(verb, "release", 3)) return hold_release(w, "release", false);
+  if (is(verb, "requeuehold", 8)) return act_on_jobs(w, {{"op", "requeue"}, {"hold", true}}, "");
+  if (is(verb, "requeue", 3)) return act_on_jobs(w, {{"op", "requeue"}, {"hold", false}}, "");
+  if (is(verb, "top", 3)) return act_on_jobs(w, {{"op", "top"}}, "slurm_top_job");
   if (is(verb, "update", 1)) return update(w);
   if (is(verb, "ping", 4)) return ping();
   if (is(verb, "version", 4)) {

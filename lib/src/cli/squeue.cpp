@@ -63,10 +63,11 @@ int list(const SqueueArgs& a) {
     filter.active_only = false;
     filter.states = *states;
   }
-  for (const std::string& text : cli::split_list(a.jobs)) {
-    auto id = cli::job_id_from_text(text);
-    if (!id) throw Error(Errc::invalid_argument, fmt::format("Invalid job id: {}", text));
-    filter.ids.push_back(*id);
+  std::vector<query::JobRef> refs;
+  for (const std::string& text : cli::split_job_list(a.jobs)) {
+    auto these = cli::job_refs_from_text(text);
+    if (!these) throw Error(Errc::invalid_argument, fmt::format("Invalid job id: {}", text));
+    refs.insert(refs.end(), these->begin(), these->end());
   }
   if (a.me) filter.users.push_back(proc::user_name(static_cast<std::uint32_t>(::getuid())));
   for (const std::string& user : cli::split_list(a.users)) {
@@ -79,26 +80,29 @@ int list(const SqueueArgs& a) {
   filter.accounts = cli::split_list(a.accounts);
 
   const Config config = query::read_config(paths);
-  const format::Context ctx = cli::read_context(config);
+  format::Context ctx = cli::read_context(config);
   // Ended jobs show as long as slurmctld would still hold them (MinJobAge),
   // not the whole history the database keeps: that is sacct's.
   filter.ended_after = ctx.now - cli::min_job_age(config);
-  std::vector<Job> jobs = query::read_jobs(paths, filter);
-  if (jobs.empty() && filter.ids.size() == 1 && !query::job_exists(paths, filter.ids.front())) {
+  std::vector<Job> jobs = query::read_jobs(paths, filter, refs);
+  if (jobs.empty() && refs.size() == 1 && !query::job_exists(paths, refs.front())) {
     std::fflush(stdout);
     fmt::print(stderr, "slurm_load_jobs error: {}\n", errc_slurm_message(Errc::invalid_job_id));
     return 1;
   }
 
+  ctx.array_jobs = query::dependency_arrays(paths, jobs);
+
   if (a.json) {
     // Unlike Slurm 22.05, the JSON honours -j, -u, -t and the other filters.
-    fmt::print("{}", format::squeue_json(jobs, ctx));
+    fmt::print("{}", format::squeue_json(jobs, ctx, a.array));
     return 0;
   }
 
   format::SqueueOptions o;
   o.long_list = a.long_list;
   o.no_header = a.no_header;
+  o.expand_arrays = a.array;
   o.sort = a.sort;
   if (o.sort.empty()) {
     if (const char* env = std::getenv("SQUEUE_SORT")) o.sort = env;

@@ -37,6 +37,9 @@ std::uint32_t job_cpu_count(const Job& job);
 std::uint64_t job_memory_mb(const Job& job);
 /// GPUs the job has (allocated) or asks for (pending).
 std::uint32_t job_gpu_count(const Job& job);
+/// The array job id of an array task, else the job id: where Slurm lists
+/// a job and the tasks of its array.
+inline JobId array_key(const Job& job) { return job.is_array_task() ? job.array_job_id : job.id; }
 /// The group name of a gid through ctx.group_name, else the number.
 std::string group_name(const Context& ctx, std::uint32_t gid);
 /// "(null)" for an empty string, else the string.

@@ -1,5 +1,9 @@
-// squeue --json and sinfo --json: Slurm's openapi v0.0.38 record shapes for
-// the fields stint has; fields it does not have keep Slurm's empty values.
+// squeue --json, sinfo --json and sacct --json: Slurm's openapi v0.0.38 and
+// dbv0.0.38 record shapes for the fields stint has; fields it does not have
+// keep Slurm's empty values.
+
+#include <algorithm>
+#include <cstring>
 
 #include <nlohmann/json.hpp>
 
@@ -49,16 +53,18 @@ ojson job_resources(const Job& job) {
   return r;
 }
 
-ojson job_record(const Job& job, const Context& ctx) {
+ojson job_record(const JobGroup& group, const Context& ctx) {
+  const Job& job = group.job;
   const bool ran = !job.alloc.empty();
   ojson j;
   j["account"] = job.account;
   j["accrue_time"] = job.eligible_time;
   j["admin_comment"] = "";
-  j["array_job_id"] = 0;
-  j["array_task_id"] = nullptr;
-  j["array_max_tasks"] = 0;
-  j["array_task_string"] = "";
+  j["array_job_id"] = job.array_job_id;
+  j["array_task_id"] =
+      job.is_array_task() && group.tasks.empty() ? ojson(job.array_task_id) : ojson(nullptr);
+  j["array_max_tasks"] = job.array_throttle;
+  j["array_task_string"] = group.tasks.empty() ? std::string() : group_task_text(group);
   j["association_id"] = 0;
   j["batch_features"] = "";
   j["batch_flag"] = true;
@@ -83,7 +89,8 @@ ojson job_record(const Job& job, const Context& ctx) {
   j["cpus_per_tres"] = "";
   j["deadline"] = 0;
   j["delay_boot"] = 0;
-  j["dependency"] = "";
+  const std::string dependency = dependency_text(job, ctx);
+  j["dependency"] = dependency == "(null)" ? std::string() : dependency;
   j["derived_exit_code"] = 0;
   j["eligible_time"] = job.eligible_time;
   j["end_time"] = job.end_time;
@@ -132,7 +139,7 @@ ojson job_record(const Job& job, const Context& ctx) {
   j["qos"] = job.qos;
   j["reboot"] = false;
   j["required_nodes"] = "";
-  j["requeue"] = true;
+  j["requeue"] = job.requeue;
   j["resize_time"] = 0;
   j["restart_cnt"] = job.restart_count;
   j["resv_name"] = "";
@@ -171,14 +178,152 @@ ojson job_record(const Job& job, const Context& ctx) {
   return j;
 }
 
+/// A TRES list as Slurm's accounting JSON has it.
+ojson tres_list(std::uint32_t cpus, std::uint64_t mem_mb, std::uint32_t nodes, std::uint32_t gpus) {
+  ojson list = ojson::array();
+  auto add = [&](std::string_view type, std::string_view name, int id, std::uint64_t count) {
+    list.push_back({{"type", type}, {"name", name}, {"id", id}, {"count", count}});
+  };
+  add("cpu", "", 1, cpus);
+  if (mem_mb > 0) add("mem", "", 2, mem_mb);
+  add("node", "", 4, nodes);
+  add("billing", "", 5, cpus);
+  if (gpus > 0) add("gres", "gpu", 1001, gpus);
+  return list;
+}
+
+/// Slurm's exit code object: status, return code and the signal, if any.
+ojson exit_object(const Job& job, bool job_line) {
+  ojson e;
+  int status = job.exit_status;
+  int signal = job.exit_signal;
+  if (job_line && (job.state == JobState::timeout || job.state == JobState::cancelled ||
+                   job.state == JobState::preempted || job.state == JobState::requeued ||
+                   job.state == JobState::pending)) {
+    status = 0;
+    signal = 0;
+  }
+  e["status"] = signal != 0 ? "SIGNALED" : (status != 0 ? "FAILED" : "SUCCESS");
+  e["return_code"] = status;
+  if (signal != 0) {
+    const char* name = ::sigabbrev_np(signal);
+    e["signal"] = {{"signal_id", signal}, {"name", name != nullptr ? name : ""}};
+  }
+  return e;
+}
+
+ojson cpu_seconds(std::uint64_t usec) {
+  return {{"seconds", usec / 1000000}, {"microseconds", usec % 1000000}};
+}
+
+ojson accounting_record(const JobGroup& group, const Context& ctx) {
+  const Job& job = group.job;
+  const bool ran = job.start_time != k_no_time && !job.alloc.empty();
+  const Seconds elapsed = time_used(job, ctx.now);
+  ojson j;
+  j["account"] = job.account;
+  j["comment"] = {{"administrator", ""}, {"job", job.spec.comment}, {"system", ""}};
+  j["allocation_nodes"] = job.alloc.size();
+  ojson array;
+  array["job_id"] = job.array_job_id;
+  array["limits"] = {{"max", {{"running", {{"tasks", job.array_throttle}}}}}};
+  array["task"] = group.tasks.empty() ? std::string() : group_task_text(group);
+  array["task_id"] =
+      job.is_array_task() && group.tasks.empty() ? ojson(job.array_task_id) : ojson(nullptr);
+  j["array"] = std::move(array);
+  j["association"] = {{"account", job.account},
+                      {"cluster", ctx.cluster_name},
+                      {"partition", job.partition},
+                      {"user", job.user_name}};
+  j["cluster"] = ctx.cluster_name;
+  j["constraints"] = "";
+  j["container"] = "";
+  j["derived_exit_code"] = {{"status", "SUCCESS"}, {"return_code", 0}};
+  ojson time;
+  time["elapsed"] = elapsed;
+  time["eligible"] = job.eligible_time;
+  time["end"] = job.end_time;
+  time["start"] = job.start_time;
+  time["submission"] = job.submit_time;
+  time["suspended"] = 0;
+  time["system"] = cpu_seconds(job.sys_cpu_us);
+  // Minutes, as Slurm stores a time limit.
+  time["limit"] = job.time_limit == k_infinite ? ojson(nullptr) : ojson((job.time_limit + 59) / 60);
+  time["total"] = cpu_seconds(job.user_cpu_us + job.sys_cpu_us);
+  time["user"] = cpu_seconds(job.user_cpu_us);
+  j["time"] = std::move(time);
+  j["exit_code"] = exit_object(job, true);
+  j["flags"] = ojson::array();
+  j["group"] = detail::group_name(ctx, job.group_id);
+  j["het"] = {{"job_id", 0}, {"job_offset", nullptr}};
+  j["job_id"] = job.id;
+  j["name"] = job.spec.name;
+  j["mcs"] = {{"label", ""}};
+  j["nodes"] = ran ? detail::job_nodelist(job) : std::string("None assigned");
+  j["partition"] = job.partition;
+  j["priority"] = job.priority;
+  j["qos"] = job.qos;
+  j["required"] = {{"CPUs", detail::job_cpu_count(job)},
+                   {"memory", job.spec.mem_per_cpu_mb.value_or(job.req.mem_per_node_mb)}};
+  j["kill_request_user"] = job.state == JobState::cancelled && job.cancelled_by != 0
+                               ? ojson(job.cancelled_by)
+                               : ojson(nullptr);
+  j["reservation"] = {{"id", 0}, {"name", ""}};
+  j["restarts"] = job.restart_count;
+  j["state"] = {{"current", state_name(job.state)}, {"reason", reason_name(effective_reason(job))}};
+  ojson steps = ojson::array();
+  if (ran) {
+    const NodeAlloc& first = job.alloc.front();
+    ojson step;
+    step["time"] = {{"elapsed", elapsed},
+                    {"end", job.end_time},
+                    {"start", job.start_time},
+                    {"suspended", 0},
+                    {"system", cpu_seconds(job.sys_cpu_us)},
+                    {"total", cpu_seconds(job.user_cpu_us + job.sys_cpu_us)},
+                    {"user", cpu_seconds(job.user_cpu_us)}};
+    step["exit_code"] = exit_object(job, false);
+    step["nodes"] = {{"count", 1}, {"range", first.node}};
+    step["tasks"] = {{"count", 1}};
+    step["kill_request_user"] = nullptr;
+    // A batch step killed by a signal reads CANCELLED, as in sacct's table.
+    const bool killed = job.exit_signal != 0 || job.state == JobState::timeout ||
+                        job.state == JobState::cancelled || job.state == JobState::preempted ||
+                        job.state == JobState::requeued;
+    step["state"] =
+        is_terminal(job.state) && killed ? std::string_view("CANCELLED") : state_name(job.state);
+    step["statistics"] = {{"max_rss_kb", job.max_rss_kb}};
+    step["step"] = {{"job_id", job.id},
+                    {"het", {{"component", nullptr}}},
+                    {"id", job.display_id() + ".batch"},
+                    {"name", "batch"}};
+    step["tres"] = {{"allocated", tres_list(first.cpus, first.mem_mb, 1,
+                                            static_cast<std::uint32_t>(first.gpu_ids.size()))}};
+    steps.push_back(std::move(step));
+  }
+  j["steps"] = std::move(steps);
+  const std::uint32_t req_nodes = std::max<std::uint32_t>(job.req.nodes, 1);
+  j["tres"] = {
+      {"allocated", ran ? tres_list(job.total_cpus(), detail::job_memory_mb(job),
+                                    static_cast<std::uint32_t>(job.alloc.size()), job.total_gpus())
+                        : ojson::array()},
+      {"requested", tres_list(detail::job_cpu_count(job), job.req.mem_per_node_mb * req_nodes,
+                              req_nodes, job.req.gpus_per_node * req_nodes)}};
+  j["user"] = job.user_name;
+  j["wckey"] = {{"wckey", ""}, {"flags", ojson::array()}};
+  j["working_directory"] = job.spec.work_dir;
+  return j;
+}
+
 }  // namespace
 
-std::string squeue_json(const std::vector<Job>& jobs, const Context& ctx) {
+std::string squeue_json(const std::vector<Job>& jobs, const Context& ctx, bool expand_arrays) {
   ojson out;
   out["meta"] = meta(ctx);
   out["errors"] = ojson::array();
   out["jobs"] = ojson::array();
-  for (const Job& job : jobs) out["jobs"].push_back(job_record(job, ctx));
+  auto groups = expand_arrays ? single_groups(jobs) : fold_array_tasks(jobs, Fold::pending);
+  for (const JobGroup& g : groups) out["jobs"].push_back(job_record(g, ctx));
   return out.dump(2) + "\n";
 }
 
@@ -250,6 +395,17 @@ std::string sinfo_json(const std::vector<query::NodeInfo>& nodes, const Context&
     j["tres_weighted"] = static_cast<double>(n.cpus_alloc);
     out["nodes"].push_back(std::move(j));
   }
+  return out.dump(2) + "\n";
+}
+
+std::string sacct_json(std::vector<Job> jobs, const Context& ctx) {
+  ojson out;
+  out["meta"] = meta(ctx);
+  out["errors"] = ojson::array();
+  out["jobs"] = ojson::array();
+  sort_sacct(jobs);
+  for (const JobGroup& g : fold_array_tasks(std::move(jobs), Fold::never_started))
+    out["jobs"].push_back(accounting_record(g, ctx));
   return out.dump(2) + "\n";
 }
 

@@ -3,7 +3,11 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdlib>
+#include <functional>
+#include <optional>
+#include <tuple>
 
 #include <fmt/core.h>
 
@@ -23,21 +27,37 @@ enum class Line : std::uint8_t { job, batch };
 /// date is cut, a number is never cut.
 enum class Kind : std::uint8_t { str, date, num };
 
+/// What a field's value is taken from: one line of one job (or of folded
+/// array tasks) and the options that change values.
+struct Row {
+  const JobGroup& group;
+  const Job& job;
+  Line line;
+  const Context& ctx;
+  std::optional<char> units;
+  bool batch() const { return line == Line::batch; }
+};
+
 struct SacctColumn {
   std::string_view name;
   int width;  ///< negative: left-aligned
   Kind kind;
-  std::string (*value)(const Job&, Line, const Context&);
+  std::string (*value)(const Row&);
 };
 
 bool started(const Job& job) { return job.start_time != k_no_time; }
 
-std::string job_only(Line line, std::string value) {
-  return line == Line::job ? std::move(value) : std::string();
+std::string job_only(const Row& r, std::string value) {
+  return r.batch() ? std::string() : std::move(value);
 }
 
-std::string job_id(const Job& job, Line line, const Context&) {
-  return line == Line::job ? std::to_string(job.id) : fmt::format("{}.batch", job.id);
+std::string job_id(const Row& r) {
+  if (r.batch()) return r.job.display_id() + ".batch";
+  return group_id_text(r.group);
+}
+
+std::string job_id_raw(const Row& r) {
+  return r.batch() ? fmt::format("{}.batch", r.job.id) : std::to_string(r.job.id);
 }
 
 /// The batch step's state: a step killed by a signal (scancel, time limit,
@@ -56,18 +76,23 @@ JobState batch_state(const Job& job) {
   }
 }
 
-std::string state(const Job& job, Line line, const Context&) {
-  if (line == Line::batch) return std::string(state_name(batch_state(job)));
-  // Slurm names who cancelled; stint records no canceller, and the owner is
-  // the one who may cancel their job.
-  if (job.state == JobState::cancelled) return fmt::format("CANCELLED by {}", job.user_id);
+std::string state(const Row& r) {
+  const Job& job = r.job;
+  if (r.batch()) return std::string(state_name(batch_state(job)));
+  if (job.state == JobState::cancelled) {
+    // Slurm names who cancelled. stintd records it; a root job can only have
+    // been cancelled by root (uid 0 is also "not recorded" in the model).
+    if (job.cancelled_by != 0) return fmt::format("CANCELLED by {}", job.cancelled_by);
+    if (job.user_id == 0) return "CANCELLED by 0";
+  }
   return std::string(state_name(job.state));
 }
 
-std::string exit_code(const Job& job, Line line, const Context&) {
-  if (line == Line::job) {
+std::string exit_code(const Row& r) {
+  const Job& job = r.job;
+  if (!r.batch()) {
     // The job line of a job ended from outside (time limit, scancel,
-    // preemption) shows 0:0; the signal is on its batch step.
+    // preemption, requeue) shows 0:0; the signal is on its batch step.
     switch (job.state) {
       case JobState::timeout:
       case JobState::cancelled:
@@ -82,9 +107,22 @@ std::string exit_code(const Job& job, Line line, const Context&) {
   return exit_code_text(job.exit_status, job.exit_signal);
 }
 
-std::string elapsed(const Job& job, Line, const Context& ctx) {
-  return parse::format_duration_fixed(time_used(job, ctx.now));
+/// sacct's Reason: the last reason the job waited for, other than its turn
+/// (Priority, Resources); an ended job's own outcome is not a reason here.
+std::string reason(const Row& r) {
+  const Reason why = effective_reason(r.job);
+  switch (why) {
+    case Reason::priority:
+    case Reason::resources:
+    case Reason::non_zero_exit_code:
+    case Reason::time_limit:
+      return job_only(r, "None");
+    default:
+      return job_only(r, std::string(reason_name(why)));
+  }
 }
+
+Seconds elapsed_secs(const Row& r) { return time_used(r.job, r.ctx.now); }
 
 /// sacct's CPU time form: "MM:SS.mmm" under an hour, else "[D-]HH:MM:SS".
 std::string cpu_time_text(std::uint64_t usec) {
@@ -96,21 +134,31 @@ std::string cpu_time_text(std::uint64_t usec) {
   return fmt::format("{:02}:{:02}.{:03}", m, s, ms);
 }
 
-std::string timelimit(const Job& job, Line line, const Context&) {
-  if (line == Line::batch) return "";
-  if (job.time_limit == k_infinite) return "UNLIMITED";
-  return parse::format_duration_fixed(job.time_limit);
+std::string timelimit(const Row& r) {
+  if (r.batch()) return "";
+  if (r.job.time_limit == k_infinite) return "UNLIMITED";
+  return parse::format_duration_fixed(r.job.time_limit);
 }
 
-std::string node_list(const Job& job, Line line, const Context&) {
-  if (job.alloc.empty()) return line == Line::job ? "None assigned" : "";
-  if (line == Line::batch) return job.alloc.front().node;
-  return detail::job_nodelist(job);
+std::string timelimit_raw(const Row& r) {
+  if (r.job.time_limit == k_infinite) return job_only(r, "UNLIMITED");
+  return job_only(r, std::to_string((r.job.time_limit + 59) / 60));
 }
 
-std::string alloc_cpus(const Job& job, Line line, const Context&) {
-  if (line == Line::batch) return job.alloc.empty() ? "0" : std::to_string(job.alloc.front().cpus);
-  return std::to_string(detail::job_cpu_count(job));
+std::string node_list(const Row& r) {
+  if (r.job.alloc.empty()) return r.batch() ? "" : "None assigned";
+  if (r.batch()) return r.job.alloc.front().node;
+  return detail::job_nodelist(r.job);
+}
+
+std::uint32_t line_cpus(const Row& r) {
+  if (r.batch()) return r.job.alloc.empty() ? 0 : r.job.alloc.front().cpus;
+  return detail::job_cpu_count(r.job);
+}
+
+std::uint32_t req_cpus(const Job& j) {
+  return std::max({j.req.tasks * j.req.cpus_per_task,
+                   j.req.cpus_per_node * std::max<std::uint32_t>(j.req.nodes, 1), 1U});
 }
 
 /// TRES in sacct's order (sorted by name).
@@ -125,9 +173,10 @@ std::string tres_sorted(std::uint32_t cpus, std::uint64_t mem_mb, std::uint32_t 
   return s;
 }
 
-std::string alloc_tres(const Job& job, Line line, const Context&) {
+std::string alloc_tres(const Row& r) {
+  const Job& job = r.job;
   if (job.alloc.empty()) return "";
-  if (line == Line::batch) {
+  if (r.batch()) {
     const NodeAlloc& a = job.alloc.front();
     return tres_sorted(a.cpus, a.mem_mb, 1, static_cast<std::uint32_t>(a.gpu_ids.size()), false);
   }
@@ -135,92 +184,84 @@ std::string alloc_tres(const Job& job, Line line, const Context&) {
                      static_cast<std::uint32_t>(job.alloc.size()), job.total_gpus(), true);
 }
 
-std::string req_tres(const Job& job, Line line, const Context&) {
-  if (line == Line::batch) return "";
+std::string req_tres(const Row& r) {
+  if (r.batch()) return "";
+  const Job& job = r.job;
   const std::uint32_t nodes = std::max<std::uint32_t>(job.req.nodes, 1);
-  const std::uint32_t cpus =
-      std::max({job.req.tasks * job.req.cpus_per_task, job.req.cpus_per_node * nodes, 1U});
-  return tres_sorted(cpus, job.req.mem_per_node_mb * nodes, nodes, job.req.gpus_per_node * nodes,
-                     true);
+  return tres_sorted(req_cpus(job), job.req.mem_per_node_mb * nodes, nodes,
+                     job.req.gpus_per_node * nodes, true);
 }
 
-std::string req_mem(const Job& job, Line line, const Context&) {
-  if (line == Line::batch) return "";
-  if (job.spec.mem_per_cpu_mb) return parse::format_memory_mb(*job.spec.mem_per_cpu_mb);
-  return parse::format_memory_mb(job.req.mem_per_node_mb);
+std::string req_mem(const Row& r) {
+  if (r.batch()) return "";
+  const Job& job = r.job;
+  const std::uint64_t mb = job.spec.mem_per_cpu_mb.value_or(job.req.mem_per_node_mb);
+  return sacct_memory(mb, 'M', r.units);
 }
 
-std::string max_rss(const Job& job, Line line, const Context&) {
+std::string max_rss(const Row& r) {
   // No sample (a job too short to measure) prints blank, as in Slurm.
-  if (line == Line::job || !started(job) || job.max_rss_kb == 0) return "";
-  return fmt::format("{}K", job.max_rss_kb);
+  if (!r.batch() || !started(r.job) || r.job.max_rss_kb == 0) return "";
+  return sacct_memory(r.job.max_rss_kb, 'K', r.units);
 }
 
-std::string total_cpu(const Job& job, Line, const Context&) {
-  return cpu_time_text(job.user_cpu_us + job.sys_cpu_us);
+std::string cpu_time(const Row& r) {
+  return parse::format_duration_fixed(static_cast<Seconds>(line_cpus(r)) * elapsed_secs(r));
 }
 
-std::string cpu_time(const Job& job, Line line, const Context& ctx) {
-  const std::uint64_t cpus = line == Line::batch ? (job.alloc.empty() ? 0 : job.alloc.front().cpus)
-                                                 : detail::job_cpu_count(job);
-  return parse::format_duration_fixed(static_cast<Seconds>(cpus) * time_used(job, ctx.now));
-}
-
-std::string submit(const Job& job, Line line, const Context&) {
-  // A batch step is submitted when its job starts.
-  return detail::timestamp_or(line == Line::batch ? job.start_time : job.submit_time, "Unknown");
-}
+std::string timestamp(Seconds t) { return detail::timestamp_or(t, "Unknown"); }
 
 // clang-format off
 const std::array k_columns = {
-  SacctColumn{"Account", 10, Kind::str, [](const Job& j, Line, const Context&) { return j.account; }},
-  SacctColumn{"AllocCPUS", 10, Kind::num, alloc_cpus},
-  SacctColumn{"AllocNodes", 10, Kind::str, [](const Job& j, Line l, const Context&) { return l == Line::batch ? std::string("1") : std::to_string(j.alloc.size()); }},
+  SacctColumn{"Account", 10, Kind::str, [](const Row& r) { return r.job.account; }},
+  SacctColumn{"AllocCPUS", 10, Kind::num, [](const Row& r) { return std::to_string(line_cpus(r)); }},
+  SacctColumn{"AllocNodes", 10, Kind::str, [](const Row& r) { return r.batch() ? std::string("1") : std::to_string(r.job.alloc.size()); }},
   SacctColumn{"AllocTRES", 10, Kind::str, alloc_tres},
   SacctColumn{"AveRSS", 10, Kind::str, max_rss},
-  SacctColumn{"Cluster", 10, Kind::str, [](const Job&, Line, const Context& c) { return c.cluster_name; }},
-  SacctColumn{"Comment", 14, Kind::str, [](const Job& j, Line l, const Context&) { return job_only(l, j.spec.comment); }},
+  SacctColumn{"Cluster", 10, Kind::str, [](const Row& r) { return r.ctx.cluster_name; }},
+  SacctColumn{"Comment", 14, Kind::str, [](const Row& r) { return job_only(r, r.job.spec.comment); }},
   SacctColumn{"CPUTime", 10, Kind::num, cpu_time},
-  SacctColumn{"CPUTimeRAW", 10, Kind::num, [](const Job& j, Line l, const Context& c) { return std::to_string((l == Line::batch ? (j.alloc.empty() ? 0U : j.alloc.front().cpus) : detail::job_cpu_count(j)) * time_used(j, c.now)); }},
-  SacctColumn{"DerivedExitCode", 15, Kind::str, [](const Job&, Line l, const Context&) { return job_only(l, "0:0"); }},
-  SacctColumn{"Elapsed", 10, Kind::num, elapsed},
-  SacctColumn{"ElapsedRaw", 10, Kind::num, [](const Job& j, Line, const Context& c) { return std::to_string(time_used(j, c.now)); }},
-  SacctColumn{"Eligible", 19, Kind::date, [](const Job& j, Line l, const Context&) { return detail::timestamp_or(l == Line::batch ? j.start_time : j.eligible_time, "Unknown"); }},
-  SacctColumn{"End", 19, Kind::date, [](const Job& j, Line, const Context&) { return detail::timestamp_or(j.end_time, "Unknown"); }},
+  SacctColumn{"CPUTimeRAW", 10, Kind::num, [](const Row& r) { return std::to_string(line_cpus(r) * elapsed_secs(r)); }},
+  SacctColumn{"DerivedExitCode", 15, Kind::str, [](const Row& r) { return job_only(r, "0:0"); }},
+  SacctColumn{"Elapsed", 10, Kind::num, [](const Row& r) { return parse::format_duration_fixed(elapsed_secs(r)); }},
+  SacctColumn{"ElapsedRaw", 10, Kind::num, [](const Row& r) { return std::to_string(elapsed_secs(r)); }},
+  // A batch step is submitted and eligible when its job starts.
+  SacctColumn{"Eligible", 19, Kind::date, [](const Row& r) { return timestamp(r.batch() ? r.job.start_time : r.job.eligible_time); }},
+  SacctColumn{"End", 19, Kind::date, [](const Row& r) { return timestamp(r.job.end_time); }},
   SacctColumn{"ExitCode", 8, Kind::str, exit_code},
-  SacctColumn{"GID", 6, Kind::num, [](const Job& j, Line l, const Context&) { return job_only(l, std::to_string(j.group_id)); }},
-  SacctColumn{"Group", 9, Kind::str, [](const Job& j, Line l, const Context& c) { return job_only(l, detail::group_name(c, j.group_id)); }},
+  SacctColumn{"GID", 6, Kind::num, [](const Row& r) { return job_only(r, std::to_string(r.job.group_id)); }},
+  SacctColumn{"Group", 9, Kind::str, [](const Row& r) { return job_only(r, detail::group_name(r.ctx, r.job.group_id)); }},
   SacctColumn{"JobID", -12, Kind::str, job_id},
-  SacctColumn{"JobIDRaw", -12, Kind::str, job_id},
-  SacctColumn{"JobName", 10, Kind::str, [](const Job& j, Line l, const Context&) { return l == Line::batch ? std::string("batch") : j.spec.name; }},
+  SacctColumn{"JobIDRaw", -12, Kind::str, job_id_raw},
+  SacctColumn{"JobName", 10, Kind::str, [](const Row& r) { return r.batch() ? std::string("batch") : r.job.spec.name; }},
   SacctColumn{"MaxRSS", 10, Kind::str, max_rss},
-  SacctColumn{"NCPUS", 10, Kind::num, alloc_cpus},
-  SacctColumn{"NNodes", 8, Kind::num, [](const Job& j, Line l, const Context&) { return l == Line::batch ? std::string("1") : std::to_string(detail::job_node_count(j)); }},
+  SacctColumn{"NCPUS", 10, Kind::num, [](const Row& r) { return std::to_string(line_cpus(r)); }},
+  SacctColumn{"NNodes", 8, Kind::num, [](const Row& r) { return r.batch() ? std::string("1") : std::to_string(detail::job_node_count(r.job)); }},
   SacctColumn{"NodeList", 15, Kind::str, node_list},
-  SacctColumn{"NTasks", 8, Kind::num, [](const Job&, Line l, const Context&) { return l == Line::batch ? std::string("1") : std::string(); }},
-  SacctColumn{"Partition", 10, Kind::str, [](const Job& j, Line l, const Context&) { return job_only(l, j.partition); }},
-  SacctColumn{"Priority", 10, Kind::num, [](const Job& j, Line l, const Context&) { return job_only(l, std::to_string(j.priority)); }},
-  SacctColumn{"QOS", 10, Kind::str, [](const Job& j, Line l, const Context&) { return job_only(l, j.qos); }},
-  SacctColumn{"Reason", 22, Kind::str, [](const Job& j, Line l, const Context&) { return job_only(l, std::string(reason_name(effective_reason(j)))); }},
-  SacctColumn{"ReqCPUS", 8, Kind::num, [](const Job& j, Line l, const Context&) { return job_only(l, std::to_string(std::max({j.req.tasks * j.req.cpus_per_task, j.req.cpus_per_node * std::max<std::uint32_t>(j.req.nodes, 1), 1U}))); }},
+  SacctColumn{"NTasks", 8, Kind::num, [](const Row& r) { return r.batch() ? std::string("1") : std::string(); }},
+  SacctColumn{"Partition", 10, Kind::str, [](const Row& r) { return job_only(r, r.job.partition); }},
+  SacctColumn{"Priority", 10, Kind::num, [](const Row& r) { return job_only(r, std::to_string(r.job.priority)); }},
+  SacctColumn{"QOS", 10, Kind::str, [](const Row& r) { return job_only(r, r.job.qos); }},
+  SacctColumn{"Reason", 22, Kind::str, reason},
+  SacctColumn{"ReqCPUS", 8, Kind::num, [](const Row& r) { return job_only(r, std::to_string(req_cpus(r.job))); }},
   SacctColumn{"ReqMem", 10, Kind::str, req_mem},
-  SacctColumn{"ReqNodes", 8, Kind::str, [](const Job& j, Line l, const Context&) { return job_only(l, std::to_string(std::max<std::uint32_t>(j.req.nodes, 1))); }},
+  SacctColumn{"ReqNodes", 8, Kind::str, [](const Row& r) { return job_only(r, std::to_string(std::max<std::uint32_t>(r.job.req.nodes, 1))); }},
   SacctColumn{"ReqTRES", 10, Kind::str, req_tres},
-  SacctColumn{"Restarts", 8, Kind::num, [](const Job& j, Line l, const Context&) { return job_only(l, std::to_string(j.restart_count)); }},
-  SacctColumn{"Start", 19, Kind::date, [](const Job& j, Line, const Context&) { return detail::timestamp_or(j.start_time, "Unknown"); }},
+  SacctColumn{"Restarts", 8, Kind::num, [](const Row& r) { return job_only(r, std::to_string(r.job.restart_count)); }},
+  SacctColumn{"Start", 19, Kind::date, [](const Row& r) { return timestamp(r.job.start_time); }},
   SacctColumn{"State", 10, Kind::str, state},
-  SacctColumn{"StdErr", 20, Kind::str, [](const Job& j, Line l, const Context&) { return job_only(l, j.stderr_path); }},
-  SacctColumn{"StdIn", 20, Kind::str, [](const Job&, Line l, const Context&) { return job_only(l, "/dev/null"); }},
-  SacctColumn{"StdOut", 20, Kind::str, [](const Job& j, Line l, const Context&) { return job_only(l, j.stdout_path); }},
-  SacctColumn{"Submit", 19, Kind::date, submit},
-  SacctColumn{"SystemCPU", 10, Kind::str, [](const Job& j, Line, const Context&) { return cpu_time_text(j.sys_cpu_us); }},
+  SacctColumn{"StdErr", 20, Kind::str, [](const Row& r) { return job_only(r, r.job.stderr_path); }},
+  SacctColumn{"StdIn", 20, Kind::str, [](const Row& r) { return job_only(r, "/dev/null"); }},
+  SacctColumn{"StdOut", 20, Kind::str, [](const Row& r) { return job_only(r, r.job.stdout_path); }},
+  SacctColumn{"Submit", 19, Kind::date, [](const Row& r) { return timestamp(r.batch() ? r.job.start_time : r.job.submit_time); }},
+  SacctColumn{"SystemCPU", 10, Kind::str, [](const Row& r) { return cpu_time_text(r.job.sys_cpu_us); }},
   SacctColumn{"Timelimit", 10, Kind::str, timelimit},
-  SacctColumn{"TimelimitRaw", 10, Kind::str, [](const Job& j, Line l, const Context&) { return job_only(l, j.time_limit == k_infinite ? std::string("UNLIMITED") : std::to_string((j.time_limit + 59) / 60)); }},
-  SacctColumn{"TotalCPU", 10, Kind::str, total_cpu},
-  SacctColumn{"UID", 6, Kind::num, [](const Job& j, Line l, const Context&) { return job_only(l, std::to_string(j.user_id)); }},
-  SacctColumn{"User", 9, Kind::str, [](const Job& j, Line l, const Context&) { return job_only(l, j.user_name); }},
-  SacctColumn{"UserCPU", 10, Kind::str, [](const Job& j, Line, const Context&) { return cpu_time_text(j.user_cpu_us); }},
-  SacctColumn{"WorkDir", 20, Kind::str, [](const Job& j, Line l, const Context&) { return job_only(l, j.spec.work_dir); }},
+  SacctColumn{"TimelimitRaw", 10, Kind::str, timelimit_raw},
+  SacctColumn{"TotalCPU", 10, Kind::str, [](const Row& r) { return cpu_time_text(r.job.user_cpu_us + r.job.sys_cpu_us); }},
+  SacctColumn{"UID", 6, Kind::num, [](const Row& r) { return job_only(r, std::to_string(r.job.user_id)); }},
+  SacctColumn{"User", 9, Kind::str, [](const Row& r) { return job_only(r, r.job.user_name); }},
+  SacctColumn{"UserCPU", 10, Kind::str, [](const Row& r) { return cpu_time_text(r.job.user_cpu_us); }},
+  SacctColumn{"WorkDir", 20, Kind::str, [](const Row& r) { return job_only(r, r.job.spec.work_dir); }},
 };
 // clang-format on
 
@@ -234,14 +275,14 @@ std::string fixed_cell(const SacctColumn& c, const SacctField& f, std::string va
   return pad(value, static_cast<int>(w), f.align) + ' ';
 }
 
-std::string render_line(const std::vector<SacctField>& fields, Parsable parsable,
+std::string render_line(const std::vector<SacctField>& fields, const SacctOptions& o,
                         const std::function<std::string(const SacctColumn&)>& value, bool header) {
   std::string line;
   for (std::size_t i = 0; i < fields.size(); ++i) {
     const SacctField& f = fields[i];
     const SacctColumn& c = k_columns.at(f.column);
     std::string v = value(c);
-    if (parsable == Parsable::no) {
+    if (o.parsable == Parsable::no) {
       if (header) {
         const auto w = static_cast<std::size_t>(std::abs(f.width));
         if (v.size() > w) v.resize(w);
@@ -251,14 +292,43 @@ std::string render_line(const std::vector<SacctField>& fields, Parsable parsable
       }
     } else {
       line += v;
-      if (parsable == Parsable::trailing || i + 1 < fields.size()) line += '|';
+      if (o.parsable == Parsable::trailing || i + 1 < fields.size()) line += o.delimiter;
     }
   }
   line += '\n';
   return line;
 }
 
+constexpr std::string_view k_units = "KMGTP";
+
 }  // namespace
+
+std::string sacct_memory(std::uint64_t value, char unit, std::optional<char> to) {
+  auto index = [](char u) {
+    const auto pos = k_units.find(static_cast<char>(std::toupper(static_cast<unsigned char>(u))));
+    if (u == '\0' || pos == std::string_view::npos)
+      throw Error(Errc::invalid_argument, "Invalid unit type");
+    return static_cast<int>(pos);
+  };
+  int type = index(unit);
+  const int target = to ? index(*to) : -1;
+  if (value == 0) return "0";
+  auto num = static_cast<double>(value);
+  if (to) {
+    for (; type > target; --type) num *= 1024;
+    for (; type < target; ++type) num /= 1024;
+  } else {
+    // Up while exact; halves (1.50G) count as exact, as in Slurm.
+    while (num >= 1024 && static_cast<std::uint64_t>(num) % 512 == 0 && type + 1 < 5) {
+      num /= 1024;
+      ++type;
+    }
+  }
+  const auto whole = static_cast<std::uint64_t>(num);
+  const char suffix = k_units[static_cast<std::size_t>(type)];
+  if (static_cast<double>(whole) == num) return fmt::format("{}{}", whole, suffix);
+  return fmt::format("{:.2f}{}", num, suffix);
+}
 
 std::string_view sacct_default_format() {
   return "JobID,JobName,Partition,Account,AllocCPUS,State,ExitCode";
@@ -280,7 +350,7 @@ std::vector<SacctField> parse_sacct_format(std::string_view format) {
       std::string digits(token.substr(pct + 1));
       char* end = nullptr;
       long w = std::strtol(digits.c_str(), &end, 10);
-      if (digits.empty() || *end != '\0' || w <= 0 || w > 100000)
+      if (digits.empty() || *end != '\0' || w == 0 || w > 100000 || w < -100000)
         throw Error(Errc::invalid_argument, fmt::format("Invalid field requested: \"{}\"", token));
       width = static_cast<int>(w);
     }
@@ -297,36 +367,48 @@ std::vector<SacctField> parse_sacct_format(std::string_view format) {
       throw Error(Errc::invalid_argument, fmt::format("Invalid field requested: \"{}\"", name));
     SacctField f;
     f.column = *found;
-    f.align = k_columns[*found].width < 0 ? Align::left : Align::right;
-    f.width = width.value_or(std::abs(k_columns[*found].width));
+    if (width) {
+      // "%30" right-aligns, "%-30" left-aligns, whatever the field's default.
+      f.align = *width < 0 ? Align::left : Align::right;
+      f.width = std::abs(*width);
+    } else {
+      f.align = k_columns[*found].width < 0 ? Align::left : Align::right;
+      f.width = std::abs(k_columns[*found].width);
+    }
     out.push_back(f);
   }
   if (out.empty()) throw Error(Errc::invalid_argument, "Invalid field requested: \"\"");
   return out;
 }
 
-std::string render_sacct(const std::vector<Job>& jobs, const SacctOptions& options,
-                         const Context& ctx) {
+void sort_sacct(std::vector<Job>& jobs) {
+  std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) {
+    return std::tuple(a.submit_time, a.array_job_id, a.array_task_id, a.id) <
+           std::tuple(b.submit_time, b.array_job_id, b.array_task_id, b.id);
+  });
+}
+
+std::string render_sacct(std::vector<Job> jobs, const SacctOptions& options, const Context& ctx) {
   std::string out;
   if (!options.no_header) {
     out += render_line(
-        options.fields, options.parsable, [](const SacctColumn& c) { return std::string(c.name); },
-        true);
+        options.fields, options, [](const SacctColumn& c) { return std::string(c.name); }, true);
     if (options.parsable == Parsable::no) {
       for (const SacctField& f : options.fields)
         out += std::string(static_cast<std::size_t>(std::abs(f.width)), '-') + ' ';
       out += '\n';
     }
   }
-  for (const Job& job : jobs) {
+  sort_sacct(jobs);
+  for (const JobGroup& g : fold_array_tasks(std::move(jobs), Fold::never_started)) {
+    const Row job_row{g, g.job, Line::job, ctx, options.units};
     out += render_line(
-        options.fields, options.parsable,
-        [&](const SacctColumn& c) { return c.value(job, Line::job, ctx); }, false);
+        options.fields, options, [&](const SacctColumn& c) { return c.value(job_row); }, false);
     // A batch step exists once the job has started on its nodes.
-    if (!options.allocations_only && started(job) && !job.alloc.empty()) {
+    if (!options.allocations_only && started(g.job) && !g.job.alloc.empty()) {
+      const Row batch_row{g, g.job, Line::batch, ctx, options.units};
       out += render_line(
-          options.fields, options.parsable,
-          [&](const SacctColumn& c) { return c.value(job, Line::batch, ctx); }, false);
+          options.fields, options, [&](const SacctColumn& c) { return c.value(batch_row); }, false);
     }
   }
   return out;

@@ -1,6 +1,8 @@
 // scontrol show job/node/partition: Slurm's "Key=Value" blocks. Values stint
 // does not track print as Slurm prints them when unset ((null), N/A, None).
 
+#include <algorithm>
+
 #include <fmt/core.h>
 
 #include <stint/format.hpp>
@@ -48,6 +50,21 @@ std::string gres_text(std::uint32_t count, const std::string& type) {
 }  // namespace
 
 std::string scontrol_job(const Job& job, const Context& ctx, bool one_liner, bool details) {
+  return scontrol_job(JobGroup{job, {}}, ctx, one_liner, details);
+}
+
+std::string scontrol_jobs(std::vector<Job> jobs, const Context& ctx, bool one_liner, bool details) {
+  // slurmctld lists its newest job first.
+  std::stable_sort(jobs.begin(), jobs.end(),
+                   [](const Job& a, const Job& b) { return a.id > b.id; });
+  std::string out;
+  for (const JobGroup& g : fold_array_tasks(std::move(jobs), Fold::pending))
+    out += scontrol_job(g, ctx, one_liner, details);
+  return out;
+}
+
+std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_liner, bool details) {
+  const Job& job = group.job;
   const bool has_alloc = !job.alloc.empty();
   const bool ran = job.start_time != k_no_time && job.state != JobState::pending;
   const std::string user = job.user_name.empty() ? std::to_string(job.user_id) : job.user_name;
@@ -69,25 +86,39 @@ std::string scontrol_job(const Job& job, const Context& ctx, bool one_liner, boo
                   : job.spec.submit_dir + "/" + job.spec.script_name;
   }
 
+  // A job waiting for its --begin time is eligible then.
+  Seconds eligible = job.eligible_time;
+  if (eligible == k_no_time && job.spec.begin_time) eligible = *job.spec.begin_time;
+
   Lines l;
-  l.push_back({fmt::format("JobId={}", job.id), "JobName=" + job.spec.name});
+  if (job.is_array_task()) {
+    l.push_back({fmt::format("JobId={}", job.id), fmt::format("ArrayJobId={}", job.array_job_id),
+                 "ArrayTaskId=" + group_task_text(group),
+                 fmt::format("ArrayTaskThrottle={}", job.array_throttle),
+                 "JobName=" + job.spec.name});
+  } else {
+    l.push_back({fmt::format("JobId={}", job.id), "JobName=" + job.spec.name});
+  }
   l.push_back({fmt::format("UserId={}({})", user, job.user_id),
                fmt::format("GroupId={}({})", detail::group_name(ctx, job.group_id), job.group_id),
                "MCS_label=N/A"});
   l.push_back({fmt::format("Priority={}", job.priority), fmt::format("Nice={}", job.spec.nice),
                "Account=" + job.account, "QOS=" + job.qos});
   l.push_back({fmt::format("JobState={}", state_name(job.state)),
-               fmt::format("Reason={}", reason_name(effective_reason(job))), "Dependency=(null)"});
-  l.push_back({"Requeue=1", fmt::format("Restarts={}", job.restart_count), "BatchFlag=1",
-               "Reboot=0", "ExitCode=" + exit_code_text(job.exit_status, job.exit_signal)});
+               fmt::format("Reason={}", reason_name(effective_reason(job))),
+               "Dependency=" + dependency_text(job, ctx)});
+  l.push_back({fmt::format("Requeue={}", job.requeue ? 1 : 0),
+               fmt::format("Restarts={}", job.restart_count), "BatchFlag=1", "Reboot=0",
+               "ExitCode=" + exit_code_text(job.exit_status, job.exit_signal)});
   if (details) l.push_back({"DerivedExitCode=0:0"});
   l.push_back({"RunTime=" + parse::format_duration_fixed(time_used(job, ctx.now)),
                "TimeLimit=" + limit_text(job.time_limit, "UNLIMITED"), "TimeMin=N/A"});
   l.push_back({"SubmitTime=" + detail::timestamp_or(job.submit_time, "Unknown"),
-               "EligibleTime=" + detail::timestamp_or(job.eligible_time, "Unknown")});
+               "EligibleTime=" + detail::timestamp_or(eligible, "Unknown")});
   l.push_back({"AccrueTime=" + detail::timestamp_or(job.eligible_time, "Unknown")});
   l.push_back({"StartTime=" + detail::timestamp_or(job.start_time, "Unknown"),
-               "EndTime=" + detail::timestamp_or(end, "Unknown"), "Deadline=N/A"});
+               "EndTime=" + detail::timestamp_or(end, "Unknown"),
+               "Deadline=" + detail::timestamp_or(job.spec.deadline.value_or(k_no_time), "N/A")});
   if (ran) {
     l.push_back({"PreemptEligibleTime=" + detail::timestamp_or(job.start_time, "Unknown"),
                  "PreemptTime=None"});

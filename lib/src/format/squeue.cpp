@@ -19,13 +19,15 @@ using detail::or_null;
 
 /// One squeue column: its -o letter (0: -O only), its -O name (lower case;
 /// "" for -o only), its header, whether a long value is cut to the width,
-/// and its value.
+/// and its value; columns that differ for folded array tasks have a value
+/// for the group as well.
 struct JobColumn {
   char letter;
   std::string_view name;
   std::string_view header;
   bool cut;
   std::string (*value)(const Job&, const Context&);
+  std::string (*group_value)(const JobGroup&, const Context&) = nullptr;
 };
 
 std::string time_left(const Job& job, const Context& ctx) {
@@ -87,7 +89,7 @@ std::string priority_norm(const Job& job, const Context&) {
 
 // clang-format off
 const std::array k_columns = {
-  JobColumn{'i', "jobarrayid", "JOBID", true, [](const Job& j, const Context&) { return std::to_string(j.id); }},
+  JobColumn{'i', "jobarrayid", "JOBID", true, [](const Job& j, const Context&) { return j.display_id(); }, [](const JobGroup& g, const Context&) { return group_id_text(g); }},
   JobColumn{'A', "jobid", "JOBID", true, [](const Job& j, const Context&) { return std::to_string(j.id); }},
   JobColumn{'P', "partition", "PARTITION", true, [](const Job& j, const Context&) { return j.partition; }},
   JobColumn{'j', "name", "NAME", true, [](const Job& j, const Context&) { return j.spec.name; }},
@@ -113,9 +115,9 @@ const std::array k_columns = {
   JobColumn{0, "eligibletime", "ELIGIBLE_TIME", true, [](const Job& j, const Context&) { return detail::timestamp_or(j.eligible_time, "N/A"); }},
   JobColumn{0, "accruetime", "ACCRUE_TIME", true, [](const Job& j, const Context&) { return detail::timestamp_or(j.eligible_time, "N/A"); }},
   JobColumn{0, "pendingtime", "PENDING_TIME", true, pending_time},
-  JobColumn{'E', "dependency", "DEPENDENCY", true, [](const Job&, const Context&) { return std::string("(null)"); }},
-  JobColumn{'F', "arrayjobid", "ARRAY_JOB_ID", true, [](const Job& j, const Context&) { return std::to_string(j.id); }},
-  JobColumn{'K', "arraytaskid", "ARRAY_TASK_ID", true, [](const Job&, const Context&) { return std::string("N/A"); }},
+  JobColumn{'E', "dependency", "DEPENDENCY", true, [](const Job& j, const Context& c) { return dependency_text(j, c); }},
+  JobColumn{'F', "arrayjobid", "ARRAY_JOB_ID", true, [](const Job& j, const Context&) { return std::to_string(j.is_array_task() ? j.array_job_id : j.id); }},
+  JobColumn{'K', "arraytaskid", "ARRAY_TASK_ID", true, [](const Job& j, const Context&) { return j.is_array_task() ? std::to_string(j.array_task_id) : std::string("N/A"); }, [](const JobGroup& g, const Context&) { return group_task_text(g); }},
   JobColumn{'f', "feature", "FEATURES", true, [](const Job&, const Context&) { return std::string("(null)"); }},
   JobColumn{'v', "reservation", "RESERVATION", true, [](const Job&, const Context&) { return std::string("(null)"); }},
   JobColumn{'w', "wckey", "WCKEY", true, [](const Job&, const Context&) { return std::string("(null)"); }},
@@ -148,7 +150,8 @@ const std::array k_columns = {
   JobColumn{0, "tres", "TRES_ALLOC", true, [](const Job& j, const Context&) { return j.alloc.empty() ? std::string() : job_tres(j); }},
   JobColumn{0, "cluster", "CLUSTER", true, [](const Job&, const Context& c) { return c.cluster_name; }},
   JobColumn{0, "batchflag", "BATCH_FLAG", true, [](const Job&, const Context&) { return std::string("1"); }},
-  JobColumn{0, "requeue", "REQUEUE", true, [](const Job&, const Context&) { return std::string("1"); }},
+  JobColumn{0, "requeue", "REQUEUE", true, [](const Job& j, const Context&) { return std::string(j.requeue ? "1" : "0"); }},
+  JobColumn{0, "arraytaskthrottle", "ARRAY_TASK_THROTTLE", true, [](const Job& j, const Context&) { return std::to_string(j.array_throttle); }},
 };
 // clang-format on
 
@@ -236,6 +239,14 @@ std::string squeue_line(const Layout& layout, const Job& job, const Context& ctx
   });
 }
 
+std::string squeue_line(const Layout& layout, const JobGroup& group, const Context& ctx) {
+  return detail::render_layout(layout, [&](const Field& f) {
+    const JobColumn& c = k_columns.at(f.column);
+    std::string v = c.group_value != nullptr ? c.group_value(group, ctx) : c.value(group.job, ctx);
+    return std::pair<std::string, bool>(std::move(v), c.cut);
+  });
+}
+
 namespace {
 
 template <typename T>
@@ -247,9 +258,12 @@ int cmp(const T& a, const T& b) {
 int compare_by(char key, const Job& a, const Job& b, const Context& ctx) {
   switch (key) {
     case 'i':
+      if (int c = cmp(detail::array_key(a), detail::array_key(b)); c != 0) return c;
+      return cmp(a.array_task_id, b.array_task_id);
     case 'A':
-    case 'F':
       return cmp(a.id, b.id);
+    case 'F':
+      return cmp(detail::array_key(a), detail::array_key(b));
     case 'P':
       return cmp(a.partition, b.partition);
     case 'j':
@@ -336,9 +350,14 @@ std::vector<SortKey> parse_sort(std::string_view spec) {
 void sort_squeue(std::vector<Job>& jobs, std::string_view spec, const Context& ctx) {
   const auto keys = parse_sort(spec.empty() ? std::string_view("P,t,-p") : spec);
   // Slurm's order before its sort keys apply: the controller's list (newest
-  // job first), then a stable sort by start time, latest first, where a
-  // pending job without a start counts as starting soon.
-  std::sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) { return a.id > b.id; });
+  // job first, an array's tasks in task order where its job id is), then a
+  // stable sort by start time, latest first, where a pending job without a
+  // start counts as starting soon.
+  std::sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) {
+    const JobId ka = detail::array_key(a), kb = detail::array_key(b);
+    if (ka != kb) return ka > kb;
+    return a.array_task_id < b.array_task_id;
+  });
   auto start_key = [&](const Job& j) {
     if (j.start_time == k_no_time) return ctx.now + 100;
     if (j.state == JobState::pending && j.start_time < ctx.now) return ctx.now;
@@ -363,7 +382,9 @@ std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, c
     if (options.long_list) out += date_line(ctx.now) + "\n";
     out += squeue_header(options.layout);
   }
-  for (const Job& job : jobs) out += squeue_line(options.layout, job, ctx);
+  auto groups = options.expand_arrays ? single_groups(std::move(jobs))
+                                      : fold_array_tasks(std::move(jobs), Fold::pending);
+  for (const JobGroup& g : groups) out += squeue_line(options.layout, g, ctx);
   return out;
 }
 

@@ -1,5 +1,9 @@
 // Reading for the tools: stint.yaml and the database, never through stintd.
 
+#include <algorithm>
+
+#include <fmt/core.h>
+
 #include <stint/query.hpp>
 
 namespace stint::query {
@@ -18,6 +22,73 @@ bool job_exists(const Paths& paths, JobId id) {
   if (!Store::exists(paths.db())) return false;
   auto store = Store::open(paths.db(), Store::Mode::read_only);
   return store->job(id).has_value();
+}
+
+std::string job_ref_text(const JobRef& ref) {
+  if (ref.array_task == k_no_array_task) return std::to_string(ref.id);
+  return fmt::format("{}_{}", ref.id, ref.array_task);
+}
+
+bool matches(const JobRef& ref, const Job& job) {
+  const bool in_array = job.is_array_task() && job.array_job_id == ref.id;
+  if (ref.array_task == k_no_array_task) return job.id == ref.id || in_array;
+  return in_array && job.array_task_id == ref.array_task;
+}
+
+std::vector<Job> read_jobs(const Paths& paths, JobFilter filter, const std::vector<JobRef>& refs) {
+  filter.ids.clear();
+  std::vector<Job> jobs = read_jobs(paths, filter);
+  if (!refs.empty()) {
+    std::erase_if(jobs, [&](const Job& j) {
+      return std::none_of(refs.begin(), refs.end(), [&](const JobRef& r) { return matches(r, j); });
+    });
+  }
+  return jobs;
+}
+
+bool job_exists(const Paths& paths, const JobRef& ref) {
+  if (ref.array_task == k_no_array_task && job_exists(paths, ref.id)) return true;
+  return !read_jobs(paths, JobFilter{}, {ref}).empty();
+}
+
+std::vector<Job> with_attempts(const Paths& paths, const std::vector<Job>& jobs) {
+  if (jobs.empty() || !Store::exists(paths.db())) return jobs;
+  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  std::vector<Job> out;
+  for (const Job& job : jobs) {
+    if (job.restart_count == 0) {
+      out.push_back(job);
+      continue;
+    }
+    std::vector<Job> attempts = store->attempts(job.id);
+    if (attempts.empty()) attempts.push_back(job);
+    for (std::size_t i = 0; i + 1 < attempts.size(); ++i) {
+      // An attempt kept while it still ran was stopped by the requeue.
+      if (!is_terminal(attempts[i].state)) attempts[i].state = JobState::requeued;
+    }
+    // The job as the caller read it is the current attempt.
+    attempts.back() = job;
+    for (Job& a : attempts) out.push_back(std::move(a));
+  }
+  return out;
+}
+
+std::set<JobId> dependency_arrays(const Paths& paths, const std::vector<Job>& jobs) {
+  std::set<JobId> wanted;
+  for (const Job& job : jobs) {
+    for (const DependencyTerm& t : job.dependency.terms) {
+      if (t.job_id != 0 && t.array_task == k_no_array_task) wanted.insert(t.job_id);
+    }
+  }
+  std::set<JobId> arrays;
+  if (wanted.empty() || !Store::exists(paths.db())) return arrays;
+  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  for (JobId id : wanted) {
+    // An array's job id is the id of its first task.
+    auto j = store->job(id);
+    if (j && j->is_array_task() && j->array_job_id == id) arrays.insert(id);
+  }
+  return arrays;
 }
 
 ClusterView read_cluster(const Paths& paths) {
