@@ -332,7 +332,7 @@ class Supervisor {
                                   output_error_prefix(m_launch), step_id(m_launch), kb * 1024,
                                   m_limit_bytes));
     write_output_line(kill_line(m_launch, KillCause::cancel, wall_now()));
-    log("memory {} KiB over the limit of {} MiB: killing the task", kb, m_launch.mem_limit_mb);
+    log("RSS {} KiB is over the limit of {} MiB: killing the task", kb, m_launch.mem_limit_mb);
     ::killpg(m_pid, SIGKILL);
     for (pid_t pid : pids) ::kill(pid, SIGKILL);
     m_phase = Phase::killed;
