@@ -40,3 +40,24 @@ TEST_CASE("a sort list starting with '-' stays the option's value", "[read]") {
       stint::cli::join_dash_values(static_cast<int>(argv.size()), argv.data(), {{"-S", "--sort"}});
   CHECK(out == std::vector<std::string>{"squeue", "--sort=-p,i", "-l", "--sort=-t"});
 }
+
+TEST_CASE("job id lists keep array task lists whole", "[read]") {
+  using V = std::vector<std::string>;
+  CHECK(stint::cli::split_job_list("12_[1,3],14,,15_2") == V{"12_[1,3]", "14", "15_2"});
+  CHECK(stint::cli::split_job_list("").empty());
+}
+
+TEST_CASE("job ids, array tasks and task ranges", "[read]") {
+  using stint::query::JobRef;
+  using R = std::vector<JobRef>;
+  CHECK(stint::cli::job_refs_from_text("12") == R{JobRef{12}});
+  CHECK(stint::cli::job_refs_from_text("12_3") == R{JobRef{12, 3}});
+  CHECK(stint::cli::job_refs_from_text("12_0") == R{JobRef{12, 0}});
+  CHECK(stint::cli::job_refs_from_text("12_[1-3,7]") ==
+        R{JobRef{12, 1}, JobRef{12, 2}, JobRef{12, 3}, JobRef{12, 7}});
+  for (const char* bad : {"", "x", "0", "12_", "12_x", "12_[", "12_[]", "12_[3-1]", "12_[1-3%2]",
+                          "_3", "12_3_4", "12_-1"}) {
+    CAPTURE(bad);
+    CHECK_FALSE(stint::cli::job_refs_from_text(bad));
+  }
+}

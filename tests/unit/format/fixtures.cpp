@@ -189,6 +189,185 @@ std::vector<Job> accounting_jobs() {
   return jobs;
 }
 
+std::vector<Job> queue_array_jobs() {
+  std::vector<Job> jobs = queue_jobs();
+  for (std::uint32_t task = 1; task <= 10; ++task) {
+    Job t = pending(task == 1 ? 28 : 28 + task, "arr", Reason::priority, 10850);
+    t.array_job_id = 28;
+    t.array_task_id = task;
+    t.array_throttle = 2;
+    t.time_limit = 120;
+    t.eligible_time = at(18, 0, 40);
+    t.stdout_path = fmt::format("/tmp/slurm-oracle/work/slurm-28_{}.out", task);
+    t.stderr_path = t.stdout_path;
+    jobs.push_back(t);
+  }
+  return jobs;
+}
+
+namespace {
+
+Job task_of(stint::JobId id, stint::JobId array, std::uint32_t task, std::uint32_t throttle,
+            const std::string& name) {
+  Job t = pending(id, name, Reason::none, 10850);
+  t.array_job_id = array;
+  t.array_task_id = task;
+  t.array_throttle = throttle;
+  return t;
+}
+
+Job waiting_on(stint::JobId id, const std::string& name, std::vector<stint::DependencyTerm> terms,
+               bool any = false) {
+  Job j = pending(id, name, Reason::dependency, 10850);
+  j.submit_time = at(18, 4, 35);
+  j.eligible_time = stint::k_no_time;
+  j.dependency.terms = std::move(terms);
+  j.dependency.any = any;
+  return j;
+}
+
+stint::DependencyTerm on(stint::DependencyType type, stint::JobId id) {
+  stint::DependencyTerm t;
+  t.type = type;
+  t.job_id = id;
+  return t;
+}
+
+Job completed_at(Job j, Seconds start, Seconds elapsed, int status = 0) {
+  j.state = status == 0 ? JobState::completed : JobState::failed;
+  j.reason = status == 0 ? Reason::none : Reason::non_zero_exit_code;
+  j.exit_status = status;
+  j.start_time = start;
+  j.end_time = start + elapsed;
+  j.alloc = {on_vm(1, 256)};
+  return j;
+}
+
+}  // namespace
+
+Seconds arrays_now() { return at(18, 4, 40); }
+
+std::vector<Job> array_jobs() {
+  using stint::DependencyType;
+  std::vector<Job> jobs;
+  for (std::uint32_t task = 1; task <= 10; ++task) {
+    Job t = task_of(76 + task, 77, task, 2, "arr");
+    t.submit_time = at(18, 3, 59);
+    t.eligible_time = t.submit_time;
+    if (task <= 4) {
+      const Seconds start = task <= 2 ? at(18, 4, 0) : at(18, 4, 4);
+      t = completed_at(t, start, 3);
+    } else {
+      t.reason = Reason::job_array_task_limit;
+    }
+    jobs.push_back(t);
+  }
+  const stint::JobId mixed_ids[] = {87, 90, 91, 92};
+  for (std::uint32_t task = 0; task < 4; ++task) {
+    Job t = task_of(mixed_ids[task], 87, task, 0, "mixed");
+    t.submit_time = at(18, 4, 20);
+    t.eligible_time = t.submit_time;
+    jobs.push_back(t);
+  }
+  Job after = waiting_on(88, "after-array", {on(DependencyType::afterok, 87)});
+  after.submit_time = at(18, 4, 20);
+  jobs.push_back(after);
+  Job afterany = waiting_on(89, "afterany-array", {on(DependencyType::afterany, 87)});
+  afterany.submit_time = at(18, 4, 20);
+  jobs.push_back(afterany);
+
+  Job first = base(93, "first", JobState::running);
+  first.priority = 10850;
+  first.submit_time = at(18, 4, 32);
+  first.eligible_time = first.submit_time;
+  first.start_time = at(18, 4, 35);
+  first.alloc = {on_vm(1, 256)};
+  jobs.push_back(first);
+  jobs.push_back(waiting_on(95, "d-afterok", {on(DependencyType::afterok, 93)}));
+  jobs.push_back(waiting_on(96, "d-afterany", {on(DependencyType::afterany, 93)}));
+  jobs.push_back(waiting_on(97, "d-afternotok", {on(DependencyType::afternotok, 93)}));
+  jobs.push_back(
+      waiting_on(98, "d-and", {on(DependencyType::afterany, 93), on(DependencyType::afterok, 93)}));
+  jobs.push_back(waiting_on(
+      99, "d-or", {on(DependencyType::afterany, 93), on(DependencyType::afterok, 93)}, true));
+  Job single = pending(100, "single", Reason::resources, 10850);
+  single.submit_time = at(18, 4, 35);
+  single.eligible_time = single.submit_time;
+  jobs.push_back(single);
+  jobs.push_back(waiting_on(101, "single", {on(DependencyType::singleton, 0)}));
+  jobs.push_back(waiting_on(102, "single", {on(DependencyType::singleton, 0)}));
+  return jobs;
+}
+
+std::vector<Job> array_jobs_later() {
+  std::vector<Job> jobs = array_jobs();
+  for (Job& j : jobs) {
+    if (j.array_job_id == 87) {
+      // Tasks 1 and 3 exit 1.
+      j = completed_at(j, at(18, 4, 22), 1, j.array_task_id % 2 == 1 ? 1 : 0);
+    } else if (j.id == 88 || j.id == 95 || j.id == 98) {
+      j.reason = Reason::dependency_never_satisfied;
+      j.priority = 0;
+    } else if (j.id == 93) {
+      j = completed_at(j, at(18, 4, 35), 8, 2);
+    } else if (j.id == 89) {
+      j = completed_at(j, at(18, 4, 24), 0);
+    } else if (j.id >= 96 && j.id <= 102) {
+      const Seconds start = j.id == 100 ? at(18, 4, 41) : at(18, 4, 44);
+      j = completed_at(j, start, j.id >= 100 ? 3 : 0);
+    } else if (j.array_job_id == 77 && j.state == JobState::pending) {
+      const Seconds start = at(18, 4, 8) + 4 * ((j.array_task_id - 5) / 2);
+      j = completed_at(j, start, 3);
+    }
+  }
+  return jobs;
+}
+
+Seconds requeue_now() { return at(18, 10, 0); }
+
+std::vector<Job> requeue_jobs() {
+  std::vector<Job> jobs;
+  Job low = base(108, "low", JobState::preempted);
+  low.priority = 2516;
+  low.submit_time = at(18, 6, 1);
+  low.eligible_time = low.submit_time;
+  low.start_time = at(18, 6, 3);
+  low.end_time = at(18, 6, 6);
+  low.exit_signal = 15;
+  low.alloc = {on_vm(1, 256)};
+  jobs.push_back(low);
+
+  Job noreq = low;
+  noreq.id = 109;
+  noreq.spec.name = "low-noreq";
+  noreq.requeue = false;
+  jobs.push_back(noreq);
+
+  Job urgent = base(110, "urgent", JobState::completed);
+  urgent.partition = "high";
+  urgent.priority = 3666;
+  urgent.submit_time = at(18, 6, 5);
+  urgent.eligible_time = urgent.submit_time;
+  urgent.start_time = at(18, 6, 6);
+  urgent.end_time = at(18, 6, 11);
+  urgent.alloc = {on_vm(2, 512)};
+  jobs.push_back(urgent);
+
+  // The second attempt: queued again at the preemption, eligible after the
+  // requeue delay, then completed.
+  Job again = low;
+  again.state = JobState::completed;
+  again.reason = Reason::begin_time;
+  again.restart_count = 1;
+  again.exit_signal = 0;
+  again.submit_time = at(18, 6, 6);
+  again.eligible_time = at(18, 8, 7);
+  again.start_time = at(18, 8, 49);
+  again.end_time = at(18, 9, 49);
+  jobs.push_back(again);
+  return jobs;
+}
+
 std::vector<stint::query::NodeInfo> cluster_nodes() {
   stint::query::NodeInfo vm;
   vm.name = "vm";

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include <stint/error.hpp>
@@ -101,4 +103,104 @@ TEST_CASE("effective reason and time used") {
   CHECK(stint::format::time_used(jobs[1], fixtures::queue_now()) == 0);
   CHECK(stint::format::job_tres(jobs[0]) == "cpu=2,mem=512M,node=1,billing=2");
   CHECK(stint::format::job_tres(jobs[2]) == "cpu=2,mem=1G,node=1,billing=2");
+}
+
+TEST_CASE("pending tasks of one array fold into one line, in task order") {
+  fixtures::use_utc();
+  using stint::format::Fold;
+  auto jobs = fixtures::queue_array_jobs();
+  stint::format::sort_squeue(jobs, "", fixtures::context(fixtures::queue_now()));
+  std::vector<stint::JobId> ids;
+  for (const auto& j : jobs) ids.push_back(j.id);
+  // The array sorts where its job id is, its tasks in task order.
+  CHECK(ids == std::vector<stint::JobId>{23, 25, 28, 30, 31, 32, 33, 34, 35, 36, 37, 38, 24, 22, 29,
+                                         27, 26, 21});
+
+  auto groups = stint::format::fold_array_tasks(jobs, Fold::pending);
+  REQUIRE(groups.size() == 9);
+  CHECK(stint::format::group_id_text(groups[2]) == "28_[1-10%2]");
+  CHECK(stint::format::group_task_text(groups[2]) == "1-10%2");
+  CHECK(groups[2].job.id == 28);
+  CHECK(stint::format::group_id_text(groups[0]) == "23");
+  CHECK(stint::format::group_task_text(groups[0]) == "N/A");
+
+  // A task with another reason, or one that ran before, is a line of its own;
+  // a single task left keeps its plain id.
+  jobs = fixtures::queue_array_jobs();
+  for (auto& j : jobs) {
+    if (j.array_task_id == 3) j.hold_reason = stint::Reason::job_held_user;
+    if (j.array_task_id == 4) j.restart_count = 1;
+    if (j.array_task_id >= 6) j.state = stint::JobState::cancelled;
+  }
+  std::vector<std::string> texts;
+  for (const auto& g : stint::format::fold_array_tasks(jobs, Fold::pending)) {
+    if (g.job.is_array_task()) texts.push_back(stint::format::group_id_text(g));
+  }
+  CHECK(texts == std::vector<std::string>{"28_[1-2,5%2]", "28_3", "28_4", "28_6", "28_7", "28_8",
+                                          "28_9", "28_10"});
+  // sacct folds tasks that never started, whatever their reason.
+  texts.clear();
+  for (const auto& g : stint::format::fold_array_tasks(jobs, Fold::never_started)) {
+    if (g.job.is_array_task()) texts.push_back(stint::format::group_id_text(g));
+  }
+  CHECK(texts == std::vector<std::string>{"28_[1-3,5%2]", "28_4", "28_[6-10%2]"});
+  CHECK(stint::format::single_groups(jobs).size() == jobs.size());
+}
+
+TEST_CASE("dependencies print with their state while the job waits on them") {
+  auto ctx = fixtures::context(fixtures::arrays_now());
+  ctx.array_jobs = {87};
+  auto jobs = fixtures::array_jobs();
+  auto find = [&](stint::JobId id) {
+    return *std::find_if(jobs.begin(), jobs.end(), [&](const auto& j) { return j.id == id; });
+  };
+  using stint::format::dependency_text;
+  CHECK(dependency_text(find(88), ctx) == "afterok:87_*(unfulfilled)");
+  CHECK(dependency_text(find(99), ctx) == "afterany:93(unfulfilled)?afterok:93(unfulfilled)");
+  CHECK(dependency_text(find(98), ctx) == "afterany:93(unfulfilled),afterok:93(unfulfilled)");
+  CHECK(dependency_text(find(102), ctx) == "singleton(unfulfilled)");
+  CHECK(dependency_text(find(93), ctx) == "(null)");
+
+  auto j = find(95);
+  j.reason = stint::Reason::dependency_never_satisfied;
+  CHECK(dependency_text(j, ctx) == "afterok:93(failed)");
+  // A held job still waits on its dependency; a job past it shows none.
+  j.reason = stint::Reason::dependency;
+  j.hold_reason = stint::Reason::job_held_user;
+  CHECK(dependency_text(j, ctx) == "afterok:93(unfulfilled)");
+  j.reason = stint::Reason::priority;
+  CHECK(dependency_text(j, ctx) == "(null)");
+  // One task of an array, and a delay.
+  stint::DependencyTerm t;
+  t.type = stint::DependencyType::after;
+  t.job_id = 87;
+  t.delay = 300;
+  j.reason = stint::Reason::dependency;
+  j.dependency.terms = {t};
+  CHECK(dependency_text(j, ctx) == "after:87_*+5(unfulfilled)");
+  j.dependency.terms[0].array_task = 2;
+  CHECK(dependency_text(j, ctx) == "after:87_2+5(unfulfilled)");
+}
+
+TEST_CASE("sacct memory units: exact by default, or the unit asked for") {
+  using stint::format::sacct_memory;
+  CHECK(sacct_memory(0, 'K', std::nullopt) == "0");
+  CHECK(sacct_memory(98480, 'K', std::nullopt) == "98480K");
+  CHECK(sacct_memory(1048576, 'K', std::nullopt) == "1G");
+  CHECK(sacct_memory(1536, 'M', std::nullopt) == "1.50G");
+  CHECK(sacct_memory(256, 'M', std::nullopt) == "256M");
+  CHECK(sacct_memory(98480, 'K', 'M') == "96.17M");
+  CHECK(sacct_memory(256, 'M', 'K') == "262144K");
+  CHECK(sacct_memory(256, 'M', 'g') == "0.25G");
+  CHECK_THROWS_WITH(sacct_memory(1, 'M', 'X'), "Invalid unit type");
+}
+
+TEST_CASE("sacct orders records by submit time, then array, task and id") {
+  auto jobs = fixtures::requeue_jobs();
+  std::reverse(jobs.begin(), jobs.end());
+  stint::format::sort_sacct(jobs);
+  std::vector<std::pair<stint::JobId, std::uint32_t>> order;
+  for (const auto& j : jobs) order.emplace_back(j.id, j.restart_count);
+  CHECK(order == std::vector<std::pair<stint::JobId, std::uint32_t>>{
+                     {108, 0}, {109, 0}, {110, 0}, {108, 1}});
 }

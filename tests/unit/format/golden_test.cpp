@@ -2,10 +2,13 @@
 // fixture (fixtures.cpp) with a fixed "now". `case` holds "key: value" lines,
 // `expected` the exact output, or `error` the message of the expected error.
 //
-// Keys: fixture (queue, accounting, cluster, four), tool (squeue, squeue-json,
-// sinfo, sinfo-json, sacct, sacct-helpformat, scontrol-job, scontrol-node,
-// scontrol-partition), o, O, sort, long, noheader, ids, parsable (p or P),
-// allocations, node, summarize, reasons, partitions, details, oneliner, preempt.
+// Keys: fixture (queue, queue-array, accounting, arrays, arrays-later, requeue,
+// cluster, four), tool (squeue, squeue-json, sinfo, sinfo-json, sacct,
+// sacct-json, sacct-helpformat, scontrol-job, scontrol-jobs, scontrol-node,
+// scontrol-partition), o, O, sort, long, noheader, ids ("77" is job 77 or all
+// of array 77, "77_3" one task), expand (squeue -r), duplicates (every attempt
+// of a requeued job; else only the last), active (no ended jobs), parsable (p or P), delimiter,
+// units, allocations, node, summarize, reasons, partitions, details, oneliner, preempt.
 
 #include <algorithm>
 #include <filesystem>
@@ -57,21 +60,59 @@ std::vector<std::string> split(const std::string& s) {
 
 std::vector<stint::Job> keep_ids(std::vector<stint::Job> jobs, const std::string& ids) {
   if (ids.empty()) return jobs;
-  std::vector<std::string> wanted = split(ids);
+  std::vector<stint::query::JobRef> refs;
+  for (const std::string& id : split(ids)) {
+    const auto underscore = id.find('_');
+    stint::query::JobRef r;
+    r.id = static_cast<stint::JobId>(std::stoul(id.substr(0, underscore)));
+    if (underscore != std::string::npos)
+      r.array_task = static_cast<std::uint32_t>(std::stoul(id.substr(underscore + 1)));
+    refs.push_back(r);
+  }
   std::erase_if(jobs, [&](const stint::Job& j) {
-    return std::find(wanted.begin(), wanted.end(), std::to_string(j.id)) == wanted.end();
+    return std::none_of(refs.begin(), refs.end(),
+                        [&](const auto& r) { return stint::query::matches(r, j); });
   });
   return jobs;
+}
+
+/// The last record of each job id: sacct without --duplicates.
+std::vector<stint::Job> last_attempts(const std::vector<stint::Job>& jobs) {
+  std::vector<stint::Job> out;
+  for (std::size_t i = 0; i < jobs.size(); ++i) {
+    bool later = false;
+    for (std::size_t k = i + 1; k < jobs.size(); ++k) later = later || jobs[k].id == jobs[i].id;
+    if (!later) out.push_back(jobs[i]);
+  }
+  return out;
+}
+
+std::vector<stint::Job> fixture_jobs(const std::string& fixture) {
+  if (fixture == "accounting") return fixtures::accounting_jobs();
+  if (fixture == "queue-array") return fixtures::queue_array_jobs();
+  if (fixture == "arrays") return fixtures::array_jobs();
+  if (fixture == "arrays-later") return fixtures::array_jobs_later();
+  if (fixture == "requeue") return fixtures::requeue_jobs();
+  return fixtures::queue_jobs();
+}
+
+stint::Seconds fixture_now(const std::string& fixture) {
+  if (fixture == "accounting") return fixtures::accounting_now();
+  if (fixture == "arrays" || fixture == "arrays-later") return fixtures::arrays_now();
+  if (fixture == "requeue") return fixtures::requeue_now();
+  return fixtures::queue_now();
 }
 
 std::string run_case(std::map<std::string, std::string> c) {
   const std::string fixture = c["fixture"];
   const std::string tool = c["tool"];
-  const bool accounting = fixture == "accounting";
-  const Context ctx =
-      fixtures::context(accounting ? fixtures::accounting_now() : fixtures::queue_now());
-  std::vector<stint::Job> jobs =
-      keep_ids(accounting ? fixtures::accounting_jobs() : fixtures::queue_jobs(), c["ids"]);
+  Context ctx = fixtures::context(fixture_now(fixture));
+  // The arrays fixtures' dependencies name the arrays 77 and 87.
+  ctx.array_jobs = {77, 87};
+  std::vector<stint::Job> jobs = keep_ids(fixture_jobs(fixture), c["ids"]);
+  if (c["duplicates"].empty()) jobs = last_attempts(jobs);
+  if (!c["active"].empty())
+    std::erase_if(jobs, [](const stint::Job& j) { return stint::is_terminal(j.state); });
   const bool four = fixture == "four";
   const auto nodes = four ? fixtures::four_nodes() : fixtures::cluster_nodes();
   const auto parts = four ? fixtures::four_partitions() : fixtures::cluster_partitions();
@@ -80,6 +121,7 @@ std::string run_case(std::map<std::string, std::string> c) {
     stint::format::SqueueOptions o;
     o.long_list = !c["long"].empty();
     o.no_header = !c["noheader"].empty();
+    o.expand_arrays = !c["expand"].empty();
     o.sort = c["sort"];
     if (c.count("O") != 0)
       o.layout = stint::format::parse_squeue_long_format(c["O"]);
@@ -89,7 +131,7 @@ std::string run_case(std::map<std::string, std::string> c) {
       o.layout = stint::format::squeue_default_layout(o.long_list);
     return stint::format::render_squeue(jobs, o, ctx);
   }
-  if (tool == "squeue-json") return stint::format::squeue_json(jobs, ctx);
+  if (tool == "squeue-json") return stint::format::squeue_json(jobs, ctx, !c["expand"].empty());
   if (tool == "sinfo") {
     stint::format::SinfoOptions o;
     o.format = c["o"];
@@ -110,8 +152,11 @@ std::string run_case(std::map<std::string, std::string> c) {
     o.allocations_only = !c["allocations"].empty();
     if (c["parsable"] == "p") o.parsable = stint::format::Parsable::trailing;
     if (c["parsable"] == "P") o.parsable = stint::format::Parsable::no_trailing;
+    if (!c["delimiter"].empty()) o.delimiter = c["delimiter"];
+    if (!c["units"].empty()) o.units = c["units"][0];
     return stint::format::render_sacct(jobs, o, ctx);
   }
+  if (tool == "sacct-json") return stint::format::sacct_json(jobs, ctx);
   if (tool == "sacct-helpformat") return stint::format::sacct_helpformat();
   if (tool == "scontrol-job") {
     std::string out;
@@ -119,6 +164,8 @@ std::string run_case(std::map<std::string, std::string> c) {
       out += stint::format::scontrol_job(j, ctx, !c["oneliner"].empty(), !c["details"].empty());
     return out;
   }
+  if (tool == "scontrol-jobs")
+    return stint::format::scontrol_jobs(jobs, ctx, !c["oneliner"].empty(), !c["details"].empty());
   if (tool == "scontrol-node") {
     std::string out;
     for (const auto& n : nodes) out += stint::format::scontrol_node(n, ctx, !c["oneliner"].empty());

@@ -142,3 +142,101 @@ TEST_CASE("reading jobs, a job's existence and the cluster view from a state dir
   CHECK(view.nodes[1].state == NodeState::idle);
   CHECK(view.partitions.size() == 2);
 }
+
+namespace {
+
+stint::Job task(stint::JobId id, stint::JobId array, std::uint32_t t, stint::JobState state) {
+  stint::Job j = job_on(id, state, "n-1", 1);
+  j.array_job_id = array;
+  j.array_task_id = t;
+  return j;
+}
+
+}  // namespace
+
+TEST_CASE("job references: a job, a whole array, one task") {
+  using stint::query::JobRef;
+  using stint::query::matches;
+  const stint::Job plain = job_on(5, stint::JobState::running, "n-1", 1);
+  const stint::Job first = task(10, 10, 0, stint::JobState::running);
+  const stint::Job third = task(12, 10, 2, stint::JobState::pending);
+  CHECK(matches(JobRef{5}, plain));
+  CHECK_FALSE(matches(JobRef{10}, plain));
+  CHECK(matches(JobRef{10}, first));
+  CHECK(matches(JobRef{10}, third));
+  // A task is also named by its own job id.
+  CHECK(matches(JobRef{12}, third));
+  CHECK_FALSE(matches(JobRef{12}, first));
+  CHECK(matches(JobRef{10, 2}, third));
+  CHECK_FALSE(matches(JobRef{10, 2}, first));
+  CHECK_FALSE(matches(JobRef{5, 0}, plain));
+  CHECK(stint::query::job_ref_text(JobRef{10, 2}) == "10_2");
+  CHECK(stint::query::job_ref_text(JobRef{5}) == "5");
+}
+
+TEST_CASE("reading by job references, attempts and dependency arrays") {
+  TempDir dir;
+  stint::Paths paths{dir.path};
+  {
+    std::ofstream(paths.config()) << stint::config_to_yaml(four_nodes());
+    auto store = stint::Store::open(paths.db(), stint::Store::Mode::read_write);
+    store->insert_job(job_on(1, stint::JobState::completed, "n-1", 1));
+    store->insert_job(task(2, 2, 0, stint::JobState::completed));
+    store->insert_job(task(3, 2, 1, stint::JobState::running));
+    store->insert_job(task(4, 2, 2, stint::JobState::pending));
+
+    // Job 5 ran twice before: preempted, then stopped by scontrol requeue.
+    stint::Job requeued = job_on(5, stint::JobState::preempted, "n-2", 1);
+    requeued.restart_count = 0;
+    store->insert_attempt(requeued);
+    requeued.state = stint::JobState::running;
+    requeued.restart_count = 1;
+    store->insert_attempt(requeued);
+    requeued.state = stint::JobState::completed;
+    requeued.restart_count = 2;
+    store->insert_job(requeued);
+
+    stint::Job dep = job_on(6, stint::JobState::pending, "n-1", 1);
+    stint::DependencyTerm on_array;
+    on_array.job_id = 2;
+    stint::DependencyTerm on_job;
+    on_job.job_id = 1;
+    stint::DependencyTerm on_task;
+    on_task.job_id = 3;
+    on_task.array_task = 1;
+    dep.dependency.terms = {on_array, on_job, on_task};
+    store->insert_job(dep);
+  }
+  using stint::query::JobRef;
+  auto ids = [](const std::vector<stint::Job>& jobs) {
+    std::vector<stint::JobId> out;
+    for (const auto& j : jobs) out.push_back(j.id);
+    return out;
+  };
+  using Ids = std::vector<stint::JobId>;
+  CHECK(ids(stint::query::read_jobs(paths, stint::JobFilter{}, {JobRef{2}})) == Ids{2, 3, 4});
+  CHECK(ids(stint::query::read_jobs(paths, stint::JobFilter{}, {JobRef{2, 1}, JobRef{1}})) ==
+        Ids{1, 3});
+  CHECK(ids(stint::query::read_jobs(paths, stint::JobFilter{}, {})).size() == 6);
+  stint::JobFilter active;
+  active.active_only = true;
+  active.ids = {1};  // not used with references
+  CHECK(ids(stint::query::read_jobs(paths, active, {JobRef{2}})) == Ids{3, 4});
+  CHECK(stint::query::job_exists(paths, JobRef{2, 2}));
+  CHECK_FALSE(stint::query::job_exists(paths, JobRef{2, 7}));
+  CHECK_FALSE(stint::query::job_exists(paths, JobRef{99}));
+
+  auto all = stint::query::read_jobs(paths, stint::JobFilter{}, {JobRef{5}, JobRef{1}});
+  auto attempts = stint::query::with_attempts(paths, all);
+  REQUIRE(attempts.size() == 4);
+  CHECK(attempts[0].id == 1);
+  CHECK(attempts[1].state == stint::JobState::preempted);
+  CHECK(attempts[1].restart_count == 0);
+  // Stopped while it ran: REQUEUED.
+  CHECK(attempts[2].state == stint::JobState::requeued);
+  CHECK(attempts[3].state == stint::JobState::completed);
+  CHECK(attempts[3].restart_count == 2);
+
+  const auto deps = stint::query::read_jobs(paths, stint::JobFilter{}, {JobRef{6}});
+  CHECK(stint::query::dependency_arrays(paths, deps) == std::set<stint::JobId>{2});
+}
