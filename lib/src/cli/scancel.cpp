@@ -3,11 +3,11 @@
 #include "cli/scancel.hpp"
 
 #include <algorithm>
-#include <array>
 #include <cctype>
 #include <charconv>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <stint/error.hpp>
+#include <stint/parse.hpp>
 #include <stint/paths.hpp>
 #include <stint/store.hpp>
 #include <stint/tools.hpp>
@@ -29,34 +30,8 @@
 namespace stint::cli {
 namespace {
 
-struct SignalName {
-  std::string_view name;
-  int number;
-};
-
-// Slurm's sig_name_num table (src/common/proc_args.c), Linux numbers.
-constexpr std::array k_signals = {
-    SignalName{"HUP", 1},   SignalName{"INT", 2},   SignalName{"QUIT", 3},  SignalName{"ABRT", 6},
-    SignalName{"KILL", 9},  SignalName{"ALRM", 14}, SignalName{"TERM", 15}, SignalName{"USR1", 10},
-    SignalName{"USR2", 12}, SignalName{"URG", 23},  SignalName{"CONT", 18}, SignalName{"STOP", 19},
-    SignalName{"TSTP", 20}, SignalName{"TTIN", 21}, SignalName{"TTOU", 22}, SignalName{"XCPU", 24},
-};
-constexpr int k_max_signal = 64;  // SIGRTMAX on Linux
-
-bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
-
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::toupper(static_cast<unsigned char>(x)) ==
-                  std::toupper(static_cast<unsigned char>(y));
-         });
-}
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
-  while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
-  return s;
-}
+// The largest array a task range may name: Slurm's ceiling on MaxArraySize.
+constexpr std::uint32_t k_max_array_size = 4000001;
 
 std::size_t digit_run(std::string_view s, std::size_t from) {
   std::size_t i = from;
@@ -64,26 +39,15 @@ std::size_t digit_run(std::string_view s, std::size_t from) {
   return i - from;
 }
 
-}  // namespace
-
-std::optional<int> signal_from_name(std::string_view text) {
-  const std::string_view s = trim(text);
-  if (s.empty()) return std::nullopt;
-  if (std::isdigit(static_cast<unsigned char>(s.front()))) {
-    int n = 0;
-    const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), n);
-    if (ec != std::errc() || end != s.data() + s.size() || n < 1 || n > k_max_signal) {
-      return std::nullopt;
-    }
-    return n;
-  }
-  std::string_view name = s;
-  if (name.size() > 3 && iequals(name.substr(0, 3), "SIG")) name.remove_prefix(3);
-  for (const auto& sig : k_signals) {
-    if (iequals(name, sig.name)) return sig.number;
-  }
-  return std::nullopt;
+template <typename T>
+std::optional<T> number(std::string_view digits) {
+  T value{};
+  const auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), value);
+  if (ec != std::errc() || end != digits.data() + digits.size()) return std::nullopt;
+  return value;
 }
+
+}  // namespace
 
 std::vector<CancelTarget> parse_cancel_targets(const std::vector<std::string>& args) {
   std::vector<CancelTarget> out;
@@ -94,40 +58,60 @@ std::vector<CancelTarget> parse_cancel_targets(const std::vector<std::string>& a
         return Error(Errc::invalid_argument, fmt::format("Invalid job id {}", s));
       };
       const std::size_t digits = digit_run(s, 0);
-      JobId id = 0;
-      if (digits == 0) throw invalid();
-      if (std::from_chars(s.data(), s.data() + digits, id).ec != std::errc() || id == 0) {
-        throw invalid();
-      }
-      CancelTarget target{id, "", true};
+      const std::optional<JobId> id = number<JobId>(s.substr(0, digits));
+      if (digits == 0 || !id || *id == 0) throw invalid();
       std::size_t i = digits;
+      // The targets of this item: one, or one per task of a "_[...]" range.
+      std::vector<CancelTarget> item;
       if (s.substr(i, 2) == "_[") {
-        // An array range must close the argument: "12_[1-3,5%2]".
+        // "12_[1-3,5]": Slurm's scancel reads the list with bit_unfmt, so no
+        // "%" throttle; steps (":2") are taken as sbatch --array takes them.
         const std::size_t close = s.find(']', i + 2);
-        if (close == std::string_view::npos || close + 1 != s.size() || close == i + 2) {
+        if (close == std::string_view::npos) throw invalid();
+        const std::string_view list = s.substr(i + 2, close - i - 2);
+        if (list.find('%') != std::string_view::npos) throw invalid();
+        parse::ArraySpec tasks;
+        try {
+          tasks = parse::array_spec(list, k_max_array_size);
+        } catch (const Error&) {
           throw invalid();
         }
-        target.whole_job = false;
-        target.text = std::string(s);
-        out.push_back(std::move(target));
-        break;
-      }
-      if (s.substr(i, 2) == "_*") {
-        i += 2;
-        target.whole_job = false;
-      } else if (i < s.size() && (s[i] == '_' || s[i] == '+')) {
-        ++i;
-        i += digit_run(s, i);
-        target.whole_job = false;
-      }
-      if (i < s.size() && s[i] == '.') {
-        ++i;
-        i += digit_run(s, i);
-        target.whole_job = false;
+        for (std::uint32_t task : tasks.task_ids) {
+          item.push_back(CancelTarget{*id, task, fmt::format("{}_{}", *id, task), false});
+        }
+        i = close + 1;
+      } else {
+        CancelTarget target{*id, k_no_array_task, "", false};
+        if (s.substr(i, 2) == "_*") {
+          i += 2;  // every task: the array's id alone says so
+        } else if (i < s.size() && s[i] == '_') {
+          const std::size_t n = digit_run(s, i + 1);
+          const auto task = number<std::uint32_t>(s.substr(i + 1, n));
+          if (n == 0 || !task || *task >= k_no_array_task) throw invalid();
+          target.array_task = *task;
+          i += 1 + n;
+        } else if (i < s.size() && s[i] == '+') {
+          const std::size_t n = digit_run(s, i + 1);
+          if (n == 0) throw invalid();
+          i += 1 + n;
+          target.unsupported = true;
+        }
+        if (i < s.size() && s[i] == '.') {
+          // A step: a number, or Slurm's names for the batch and extern steps.
+          std::size_t n = digit_run(s, i + 1);
+          for (std::string_view name : {"batch", "extern"}) {
+            if (n == 0 && s.substr(i + 1, name.size()) == name) n = name.size();
+          }
+          if (n == 0) throw invalid();
+          i += 1 + n;
+          target.unsupported = true;
+        }
+        target.text = std::string(s.substr(0, i));
+        item.push_back(std::move(target));
       }
       if (i < s.size() && s[i] != ',') throw invalid();
-      target.text = std::string(s.substr(0, i));
-      out.push_back(std::move(target));
+      out.insert(out.end(), std::make_move_iterator(item.begin()),
+                 std::make_move_iterator(item.end()));
       if (i >= s.size()) break;
       s.remove_prefix(i + 1);  // "12,13": the next id follows the comma
     }
@@ -176,31 +160,48 @@ std::string checked_user(const std::string& user) {
   throw Error(Errc::invalid_argument, fmt::format("Invalid user name: {}", user));
 }
 
-// -i: asks about each job on the terminal. Without a terminal, or at the end
-// of input, the answer is no: Slurm re-prompts forever there.
-std::vector<JobId> confirm(const std::vector<Job>& jobs) {
-  std::vector<JobId> yes;
+// A job as the cancel request names it: an array task as "A_T", else its id.
+nlohmann::json request_id(JobId id, std::uint32_t array_task) {
+  if (array_task == k_no_array_task) return id;
+  return fmt::format("{}_{}", id, array_task);
+}
+
+// -i: asks about each job on the terminal and gives the ones confirmed, as
+// the request names them. Without a terminal, or at the end of input, the
+// answer is no: Slurm re-prompts forever there.
+std::vector<nlohmann::json> confirm(const std::vector<Job>& jobs) {
+  std::vector<nlohmann::json> yes;
   if (::isatty(STDIN_FILENO) == 0) return yes;
   for (const Job& job : jobs) {
-    fmt::print("Cancel job_id={} name={} partition={} [y/n]? ", job.id, job.spec.name,
+    fmt::print("Cancel job_id={} name={} partition={} [y/n]? ", job.display_id(), job.spec.name,
                job.partition);
     std::fflush(stdout);
     std::string line;
     if (!std::getline(std::cin, line)) break;
-    if (!line.empty() && (line.front() == 'y' || line.front() == 'Y')) yes.push_back(job.id);
+    if (!line.empty() && (line.front() == 'y' || line.front() == 'Y')) {
+      yes.push_back(request_id(job.is_array_task() ? job.array_job_id : job.id, job.array_task_id));
+    }
   }
   return yes;
 }
 
-// The live jobs -i asks about: those named, or those the filters match.
-std::vector<Job> interactive_candidates(const ScancelArgs& a, const std::string& user,
-                                        const std::optional<JobState>& state,
-                                        const std::vector<JobId>& ids) {
+// Whether a named target is `job`: the job itself, a task of the array it
+// names, or the one task it names.
+bool names_job(const cli::CancelTarget& t, const Job& job) {
+  if (t.array_task != k_no_array_task) {
+    return job.is_array_task() && job.array_job_id == t.job_id && job.array_task_id == t.array_task;
+  }
+  return job.id == t.job_id || (job.is_array_task() && job.array_job_id == t.job_id);
+}
+
+// The live jobs the filters select. A plain user's filters without -u reach
+// only their own jobs, as in stintd.
+std::vector<Job> live_jobs(const ScancelArgs& a, const std::string& user,
+                           const std::optional<JobState>& state, bool named) {
   const Paths paths = default_paths();
   if (!Store::exists(paths.db())) return {};
   const auto store = Store::open(paths.db(), Store::Mode::read_only);
   JobFilter filter;
-  filter.ids = ids;
   filter.active_only = true;
   if (!user.empty()) filter.users = {user};
   if (!a.partition.empty()) filter.partitions = {a.partition};
@@ -208,12 +209,38 @@ std::vector<Job> interactive_candidates(const ScancelArgs& a, const std::string&
   if (!a.account.empty()) filter.accounts = {a.account};
   if (state) filter.states = {*state};
   std::vector<Job> jobs = store->jobs(filter);
-  // Like stintd, a plain user's filters without -u reach only their own jobs.
   const uid_t uid = ::getuid();
-  if (ids.empty() && user.empty() && uid != 0) {
+  if (!named && user.empty() && uid != 0) {
     std::erase_if(jobs, [uid](const Job& j) { return j.user_id != uid; });
   }
   return jobs;
+}
+
+// -i: the jobs to cancel, asked about one by one. Named jobs that are not
+// live go along unasked, so stintd reports them as Slurm would.
+nlohmann::json interactive_ids(const ScancelArgs& a, const std::string& user,
+                               const std::optional<JobState>& state,
+                               const std::vector<cli::CancelTarget>& targets) {
+  std::vector<Job> live = live_jobs(a, user, state, !targets.empty());
+  nlohmann::json ids = nlohmann::json::array();
+  if (!targets.empty()) {
+    std::vector<Job> asked;
+    for (const auto& t : targets) {
+      if (t.unsupported) continue;
+      bool found = false;
+      for (const Job& job : live) {
+        if (!names_job(t, job)) continue;
+        found = true;
+        const bool seen = std::any_of(asked.begin(), asked.end(),
+                                      [&job](const Job& j) { return j.id == job.id; });
+        if (!seen) asked.push_back(job);
+      }
+      if (!found) ids.push_back(request_id(t.job_id, t.array_task));
+    }
+    live = std::move(asked);
+  }
+  for (auto& id : confirm(live)) ids.push_back(std::move(id));
+  return ids;
 }
 
 void print_kill_error(std::string_view id, std::string_view message) {
@@ -230,10 +257,20 @@ void print_verbose(const ScancelArgs& a, int signal, std::string_view id) {
   }
 }
 
+// A result's job as the user wrote it: stintd gives back each entry of the
+// request as it was sent ("12", "12_3"), and an array task it found through a
+// filter as "A_T".
+std::string result_id(const nlohmann::json& r) {
+  const auto it = r.find("job_id");
+  if (it == r.end()) return "?";
+  if (it->is_string()) return it->get<std::string>();
+  return it->dump();
+}
+
 int cancel(const ScancelArgs& a) {
   int signal = 0;
   if (!a.signal.empty()) {
-    const std::optional<int> s = cli::signal_from_name(a.signal);
+    const std::optional<int> s = parse::signal_number(a.signal);
     if (!s) throw cli::PlainError(fmt::format("Unknown job signal: {}", a.signal));
     signal = *s;
   }
@@ -253,13 +290,13 @@ int cancel(const ScancelArgs& a) {
   }
 
   int rc = 0;
-  std::vector<JobId> ids;
+  nlohmann::json ids = nlohmann::json::array();
   for (const auto& t : targets) {
-    if (t.whole_job) {
-      ids.push_back(t.job_id);
+    if (!t.unsupported) {
+      ids.push_back(request_id(t.job_id, t.array_task));
       continue;
     }
-    // Array tasks and steps do not exist in stint yet: no such job.
+    // Steps and heterogeneous components do not exist in stint: no such job.
     print_verbose(a, signal, t.text);
     if (!a.quiet) print_kill_error(t.text, errc_slurm_message(Errc::invalid_job_id));
     rc = 1;
@@ -268,19 +305,11 @@ int cancel(const ScancelArgs& a) {
 
   nlohmann::json request = {{"op", "cancel"}, {"signal", signal}, {"batch_only", a.batch}};
   if (a.interactive) {
-    // Ask first, then cancel exactly what was confirmed. Named jobs that are
-    // not live go along unasked, so stintd reports them as Slurm would.
-    const std::vector<Job> live = interactive_candidates(a, user, state, ids);
-    std::vector<JobId> chosen = confirm(live);
-    for (JobId id : ids) {
-      const bool asked =
-          std::any_of(live.begin(), live.end(), [id](const Job& j) { return j.id == id; });
-      if (!asked) chosen.push_back(id);
-    }
-    if (chosen.empty()) return rc;
-    request["job_ids"] = chosen;
+    // Ask first, then cancel exactly what was confirmed.
+    request["job_ids"] = interactive_ids(a, user, state, targets);
+    if (request["job_ids"].empty()) return rc;
   } else {
-    request["job_ids"] = ids;
+    request["job_ids"] = std::move(ids);
     if (!user.empty()) request["user"] = user;
     if (!a.partition.empty()) request["partition"] = a.partition;
     if (!a.name.empty()) request["name"] = a.name;
@@ -292,7 +321,7 @@ int cancel(const ScancelArgs& a) {
   const auto results = reply.find("results");
   if (results == reply.end() || !results->is_array()) return rc;
   for (const auto& r : *results) {
-    const std::string id = std::to_string(r.value("job_id", JobId{0}));
+    const std::string id = result_id(r);
     print_verbose(a, signal, id);
     const auto err = r.find("error");
     if (err == r.end() || !err->is_string()) continue;

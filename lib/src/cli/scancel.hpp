@@ -1,8 +1,8 @@
 #pragma once
-// scancel's small languages (pure, for the tool and its tests): signal names,
-// job id arguments, state names.
+// scancel's small languages (pure, for the tool and its tests): job id
+// arguments and state names. Signal names are parse::signal_number's.
 
-#include <optional>
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -19,22 +19,23 @@ class PlainError : public Error {
   explicit PlainError(std::string message) : Error(Errc::invalid_argument, std::move(message)) {}
 };
 
-/// A signal as -s/--signal takes it (Slurm's sig_name2num): a number 1-64, or
-/// a name with or without "SIG" in any case ("TERM", "sigusr1", "KILL").
-/// nullopt for anything else, 0 included.
-std::optional<int> signal_from_name(std::string_view text);
-
-/// One job named on the command line.
+/// One job named on the command line, as the cancel request names it
+/// (docs/protocol.md): a job or a whole array by number, or one array task.
 struct CancelTarget {
   JobId job_id = 0;
-  std::string text;  ///< as written, e.g. "12", "12_3", "12.0"
-  /// False for an array task ("12_3", "12_[1-3]", "12_*") or a step ("12.0"):
-  /// stint has neither yet, so these are refused as invalid job ids.
-  bool whole_job = true;
+  /// The task of array `job_id` ("12_3"); k_no_array_task for a job or a
+  /// whole array ("12", "12_*").
+  std::uint32_t array_task = k_no_array_task;
+  /// As written, one task each: "12", "12_3", "12_4" for "12_[4-5]", "12.0".
+  std::string text;
+  /// A job step ("12.0") or a heterogeneous job component ("12+1"): stint
+  /// has neither, so these are reported as invalid job ids.
+  bool unsupported = false;
 };
 
-/// The job id arguments: "12", "12_3", "12_[4-5]", "12_*", "12.0", and several
-/// joined by commas ("12,13"). Throws Errc::invalid_argument "Invalid job id X"
+/// The job id arguments: "12", "12_3", "12_*", "12_[4-5]" and "12_[1,3-4]"
+/// (one target per task, in task order), "12.0", "12+1", and several joined by
+/// commas ("12,13_2"). Throws Errc::invalid_argument "Invalid job id X"
 /// (Slurm's message) for anything else.
 std::vector<CancelTarget> parse_cancel_targets(const std::vector<std::string>& args);
 

@@ -8,58 +8,88 @@
 #include <stint/error.hpp>
 
 using namespace stint::cli;
+using stint::k_no_array_task;
 
-TEST_CASE("scancel signal names and numbers", "[scancel]") {
-  CHECK(signal_from_name("TERM") == 15);
-  CHECK(signal_from_name("SIGTERM") == 15);
-  CHECK(signal_from_name("sigterm") == 15);
-  CHECK(signal_from_name("KILL") == 9);
-  CHECK(signal_from_name("SIGUSR1") == 10);
-  CHECK(signal_from_name("usr2") == 12);
-  CHECK(signal_from_name("HUP") == 1);
-  CHECK(signal_from_name("INT") == 2);
-  CHECK(signal_from_name("CONT") == 18);
-  CHECK(signal_from_name("STOP") == 19);
-  CHECK(signal_from_name(" TERM ") == 15);
-  CHECK(signal_from_name("9") == 9);
-  CHECK(signal_from_name("10") == 10);
-  CHECK(signal_from_name("64") == 64);
-  CHECK_FALSE(signal_from_name("0"));
-  CHECK_FALSE(signal_from_name("65"));
-  CHECK_FALSE(signal_from_name("-9"));
-  CHECK_FALSE(signal_from_name("9x"));
-  CHECK_FALSE(signal_from_name("BOGUS"));
-  CHECK_FALSE(signal_from_name("SIG"));
-  CHECK_FALSE(signal_from_name(""));
+namespace {
+
+// The texts of the targets, in order.
+std::vector<std::string> texts(const std::vector<CancelTarget>& targets) {
+  std::vector<std::string> out;
+  for (const auto& t : targets) out.push_back(t.text);
+  return out;
 }
+
+}  // namespace
 
 TEST_CASE("scancel job id arguments", "[scancel]") {
   auto targets = parse_cancel_targets({"12", "13,14"});
   REQUIRE(targets.size() == 3);
   CHECK(targets[0].job_id == 12);
-  CHECK(targets[0].whole_job);
+  CHECK(targets[0].array_task == k_no_array_task);
+  CHECK_FALSE(targets[0].unsupported);
   CHECK(targets[0].text == "12");
   CHECK(targets[1].job_id == 13);
   CHECK(targets[2].job_id == 14);
   CHECK(targets[2].text == "14");
 
-  targets = parse_cancel_targets({"28_3", "28_[4-5]", "29_*", "30.0"});
-  REQUIRE(targets.size() == 4);
-  CHECK(targets[0].job_id == 28);
-  CHECK_FALSE(targets[0].whole_job);
-  CHECK(targets[0].text == "28_3");
-  CHECK(targets[1].text == "28_[4-5]");
-  CHECK_FALSE(targets[1].whole_job);
-  CHECK(targets[2].job_id == 29);
-  CHECK_FALSE(targets[2].whole_job);
-  CHECK(targets[3].text == "30.0");
-  CHECK_FALSE(targets[3].whole_job);
-
   CHECK(parse_cancel_targets({}).empty());
 }
 
+TEST_CASE("scancel array tasks", "[scancel][array]") {
+  auto targets = parse_cancel_targets({"28_3"});
+  REQUIRE(targets.size() == 1);
+  CHECK(targets[0].job_id == 28);
+  CHECK(targets[0].array_task == 3);
+  CHECK(targets[0].text == "28_3");
+  CHECK_FALSE(targets[0].unsupported);
+
+  // "_*" is the whole array: the array's id alone.
+  targets = parse_cancel_targets({"29_*"});
+  REQUIRE(targets.size() == 1);
+  CHECK(targets[0].job_id == 29);
+  CHECK(targets[0].array_task == k_no_array_task);
+  CHECK(targets[0].text == "29_*");
+  CHECK_FALSE(targets[0].unsupported);
+
+  CHECK(parse_cancel_targets({"28_0"})[0].array_task == 0);
+}
+
+TEST_CASE("scancel expands task ranges into one target per task", "[scancel][array]") {
+  auto targets = parse_cancel_targets({"12_[4-5]"});
+  CHECK(texts(targets) == std::vector<std::string>{"12_4", "12_5"});
+  REQUIRE(targets.size() == 2);
+  CHECK(targets[0].job_id == 12);
+  CHECK(targets[0].array_task == 4);
+  CHECK(targets[1].array_task == 5);
+
+  CHECK(texts(parse_cancel_targets({"12_[1,3-4]"})) ==
+        std::vector<std::string>{"12_1", "12_3", "12_4"});
+  CHECK(texts(parse_cancel_targets({"12_[5,1]"})) == std::vector<std::string>{"12_1", "12_5"});
+  CHECK(texts(parse_cancel_targets({"12_[0-6:3]"})) ==
+        std::vector<std::string>{"12_0", "12_3", "12_6"});
+  CHECK(texts(parse_cancel_targets({"12_[7]"})) == std::vector<std::string>{"12_7"});
+  // Ranges and ids mix, in one argument or several.
+  CHECK(texts(parse_cancel_targets({"12_[1-2],13", "14_2"})) ==
+        std::vector<std::string>{"12_1", "12_2", "13", "14_2"});
+  CHECK(texts(parse_cancel_targets({"13,12_[1-2]"})) ==
+        std::vector<std::string>{"13", "12_1", "12_2"});
+}
+
+TEST_CASE("scancel steps and heterogeneous components are parsed, and marked", "[scancel]") {
+  const auto targets = parse_cancel_targets({"30.0", "31.batch", "32+1", "33_2.1"});
+  CHECK(texts(targets) == std::vector<std::string>{"30.0", "31.batch", "32+1", "33_2.1"});
+  for (const auto& t : targets) {
+    CAPTURE(t.text);
+    CHECK(t.unsupported);
+  }
+}
+
 TEST_CASE("scancel refuses malformed job ids with Slurm's message", "[scancel]") {
-  for (const std::string bad : {"abc", "0", "-5", "12x", "12,", "12_[1-2", "12_[1-2]x", ""}) {
+  for (const std::string bad :
+       {"abc",        "0",         "-5",    "12x",  "12,",   ",12",           "12_[1-2",
+        "12_[1-2]x",  "",          "12_",   "12_x", "12_[]", "12_[x]",        "12_[5-1]",
+        "12_[1-3%2]", "12_[1-3]_", "12.",   "12.x", "12+",   "12_4294967294", "99999999999",
+        "12 ",        " 12",       "12__3", "12_*x"}) {
     INFO(bad);
     try {
       parse_cancel_targets({bad});
