@@ -188,6 +188,12 @@ std::unique_ptr<Cgroup> Cgroup::create(const std::string& name, std::uint64_t li
     std::string dir;
     bool own;
   };
+  // A stepd that already stepped aside into its leaf (an in-process caller
+  // supervising again) goes on from where the leaf sits.
+  std::string leaf_name = fmt::format("/stint_stepd_{}", ::getpid());
+  if (own->size() > leaf_name.size() &&
+      own->compare(own->size() - leaf_name.size(), leaf_name.size(), leaf_name) == 0)
+    own = parent_of(*own);
   std::vector<Candidate> candidates;
   if (!setup.configured.empty())
     candidates.push_back({join_path(setup.mount, setup.configured), false});
