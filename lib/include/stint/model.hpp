@@ -68,6 +68,52 @@ enum class Reason : std::uint8_t {
   node_fail,             ///< NodeFail
   launch_failed,         ///< launch failed requeued held (Slurm: JobLaunchFailure)
   job_array_task_limit,  ///< JobArrayTaskLimit: the array's %N throttle is reached
+  // Association and QOS limits (sched/limits.hpp), in Slurm's spelling.
+  assoc_grp_cpu_limit,  ///< AssocGrpCpuLimit
+  assoc_grp_mem_limit,  ///< AssocGrpMemLimit
+  assoc_grp_node_limit,  ///< AssocGrpNodeLimit
+  assoc_grp_gres,  ///< AssocGrpGRES
+  assoc_grp_billing,  ///< AssocGrpBilling
+  assoc_grp_jobs_limit,  ///< AssocGrpJobsLimit
+  assoc_grp_submit_jobs_limit,  ///< AssocGrpSubmitJobsLimit
+  assoc_max_jobs_limit,  ///< AssocMaxJobsLimit
+  assoc_max_submit_job_limit,  ///< AssocMaxSubmitJobLimit
+  assoc_max_wall_duration_per_job_limit,  ///< AssocMaxWallDurationPerJobLimit
+  assoc_max_cpu_per_job_limit,  ///< AssocMaxCpuPerJobLimit
+  assoc_max_mem_per_job,  ///< AssocMaxMemPerJob
+  assoc_max_node_per_job_limit,  ///< AssocMaxNodePerJobLimit
+  assoc_max_gres_per_job,  ///< AssocMaxGRESPerJob
+  assoc_max_billing_per_job,  ///< AssocMaxBillingPerJob
+  assoc_max_cpu_per_node,  ///< AssocMaxCpuPerNode
+  assoc_max_mem_per_node,  ///< AssocMaxMemPerNode
+  assoc_max_gres_per_node,  ///< AssocMaxGRESPerNode
+  assoc_max_billing_per_node,  ///< AssocMaxBillingPerNode
+  qos_grp_cpu_limit,  ///< QOSGrpCpuLimit
+  qos_grp_mem_limit,  ///< QOSGrpMemLimit
+  qos_grp_node_limit,  ///< QOSGrpNodeLimit
+  qos_grp_gres,  ///< QOSGrpGRES
+  qos_grp_billing,  ///< QOSGrpBilling
+  qos_grp_jobs_limit,  ///< QOSGrpJobsLimit
+  qos_grp_submit_jobs_limit,  ///< QOSGrpSubmitJobsLimit
+  qos_max_jobs_per_user_limit,  ///< QOSMaxJobsPerUserLimit
+  qos_max_submit_job_per_user_limit,  ///< QOSMaxSubmitJobPerUserLimit
+  qos_max_wall_duration_per_job_limit,  ///< QOSMaxWallDurationPerJobLimit
+  qos_max_cpu_per_job_limit,  ///< QOSMaxCpuPerJobLimit
+  qos_max_memory_per_job,  ///< QOSMaxMemoryPerJob
+  qos_max_node_per_job_limit,  ///< QOSMaxNodePerJobLimit
+  qos_max_gres_per_job,  ///< QOSMaxGRESPerJob
+  qos_max_billing_per_job,  ///< QOSMaxBillingPerJob
+  qos_max_cpu_per_node,  ///< QOSMaxCpuPerNode
+  qos_max_memory_per_node,  ///< QOSMaxMemoryPerNode
+  qos_max_gres_per_node,  ///< QOSMaxGRESPerNode
+  qos_max_billing_per_node,  ///< QOSMaxBillingPerNode
+  qos_max_cpu_per_user_limit,  ///< QOSMaxCpuPerUserLimit
+  qos_max_memory_per_user,  ///< QOSMaxMemoryPerUser
+  qos_max_node_per_user_limit,  ///< QOSMaxNodePerUserLimit
+  qos_max_gres_per_user,  ///< QOSMaxGRESPerUser
+  qos_max_billing_per_user,  ///< QOSMaxBillingPerUser
+  invalid_account,  ///< InvalidAccount
+  invalid_qos,  ///< InvalidQOS
 };
 std::string_view reason_name(Reason r);
 std::optional<Reason> reason_from_name(std::string_view name);

@@ -6,6 +6,7 @@
 /// The job's environment and script are not in the database: they live in the
 /// job's spool folder, readable by its owner only.
 
+#include <stint/accounts.hpp>
 #include <stint/model.hpp>
 
 #include <memory>
@@ -79,6 +80,26 @@ class Store {
   /// job does not exist.
   std::vector<Job> attempts(JobId id);
   std::optional<std::string> meta(const std::string& key);
+
+  // Accounts, users, associations and QOS (sacctmgr; store/accounts.cpp).
+  // Writes are stintd's, inside a Transaction; nothing here checks the
+  // records against each other (the daemon's sacctmgr handlers do).
+  /// Every record, accounts and users by name, associations and QOS by id.
+  Accounting accounting();
+  /// Inserts or replaces the account of that name.
+  void put_account(const Account& account);
+  void delete_account(const std::string& name);
+  /// Inserts or replaces the user of that name.
+  void put_user(const User& user);
+  void delete_user(const std::string& name);
+  /// Inserts an association with id 0 (returning its new id), else replaces
+  /// the one with its id. Throws Errc::store for a second association of the
+  /// same (account, user, partition).
+  std::int64_t put_association(const Association& association);
+  void delete_association(std::int64_t id);
+  /// Inserts a QOS with id 0 (returning its new id), else replaces by id.
+  std::int64_t put_qos(const Qos& qos);
+  void delete_qos(std::int64_t id);
 
  private:
   struct Impl;

@@ -73,6 +73,49 @@ CREATE TABLE job_attempts (
   PRIMARY KEY (job_id, attempt)
 ) WITHOUT ROWID;
 )sql",
+      // 3: accounts, users, associations and QOS (sacctmgr). What a limit check
+      // or a listing filters on is a column; the limits and lists are JSON
+      // (store/accounts.cpp). The records Slurm creates with a cluster come
+      // with it: the root account and its association, the root user
+      // (Administrator) with an association to root, and the QOS normal.
+      R"sql(
+CREATE TABLE accounts (
+  name         TEXT PRIMARY KEY,
+  description  TEXT NOT NULL,
+  organization TEXT NOT NULL,
+  parent       TEXT NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE users (
+  name            TEXT PRIMARY KEY,
+  default_account TEXT    NOT NULL,
+  admin_level     INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE associations (
+  id        INTEGER PRIMARY KEY AUTOINCREMENT,
+  account   TEXT    NOT NULL,
+  user_name TEXT    NOT NULL,
+  partition TEXT    NOT NULL,
+  shares    INTEGER NOT NULL,
+  settings  TEXT    NOT NULL,
+  UNIQUE (account, user_name, partition)
+);
+CREATE TABLE qos (
+  id          INTEGER PRIMARY KEY AUTOINCREMENT,
+  name        TEXT    NOT NULL UNIQUE,
+  description TEXT    NOT NULL,
+  priority    INTEGER NOT NULL,
+  settings    TEXT    NOT NULL
+);
+INSERT INTO accounts (name, description, organization, parent)
+  VALUES ('root', 'default root account', 'root', '');
+INSERT INTO users (name, default_account, admin_level) VALUES ('root', 'root', 2);
+INSERT INTO associations (account, user_name, partition, shares, settings)
+  VALUES ('root', '', '', 1, '{"qos":["normal"]}');
+INSERT INTO associations (account, user_name, partition, shares, settings)
+  VALUES ('root', 'root', '', 1, '{}');
+INSERT INTO qos (name, description, priority, settings)
+  VALUES ('normal', 'Normal QOS default', 0, '{}');
+)sql",
   };
   return k_migrations;
 }

@@ -6,6 +6,7 @@
 #include <fmt/core.h>
 
 #include "model/json.hpp"
+#include "store/impl.hpp"
 #include "store/schema.hpp"
 #include "store/sqlite.hpp"
 
@@ -74,6 +75,9 @@ void bind_job(sql::Statement& st, const Job& job) {
   st.bind(i++, static_cast<std::int64_t>(job.cancelled_by));
 }
 
+// The last Reason value: a stored reason above it (a newer stint's) reads as none.
+constexpr std::int64_t k_last_reason = static_cast<std::int64_t>(Reason::invalid_qos);
+
 template <typename E>
 E enum_from(std::int64_t v, E fallback, std::int64_t max) {
   return (v >= 0 && v <= max) ? static_cast<E>(v) : fallback;
@@ -93,9 +97,9 @@ Job read_job(const sql::Statement& st) {
   job.state = enum_from(st.int64(i++), JobState::failed,
                         static_cast<std::int64_t>(JobState::deadline));
   job.reason = enum_from(st.int64(i++), Reason::none,
-                         static_cast<std::int64_t>(Reason::job_array_task_limit));
+                         k_last_reason);
   job.hold_reason = enum_from(st.int64(i++), Reason::none,
-                              static_cast<std::int64_t>(Reason::job_array_task_limit));
+                              k_last_reason);
   job.priority = static_cast<std::uint32_t>(st.int64(i++));
   job.submit_time = st.int64(i++);
   job.eligible_time = st.int64(i++);
@@ -150,13 +154,6 @@ bool matches(const Job& job, const JobFilter& f) {
 }
 
 }  // namespace
-
-struct Store::Impl {
-  sql::Connection conn;
-  bool read_only;
-
-  Impl(const std::string& path, bool ro) : conn(path, ro), read_only(ro) {}
-};
 
 bool Store::exists(const std::string& path) {
   struct stat st {};
@@ -341,7 +338,7 @@ std::vector<Job> Store::attempts(JobId id) {
     a.state = enum_from(st.int64(i++), JobState::requeued,
                         static_cast<std::int64_t>(JobState::deadline));
     a.reason = enum_from(st.int64(i++), Reason::none,
-                         static_cast<std::int64_t>(Reason::job_array_task_limit));
+                         k_last_reason);
     a.submit_time = st.int64(i++);
     a.eligible_time = st.int64(i++);
     a.start_time = st.int64(i++);
