@@ -19,6 +19,7 @@ enum class Errc {
   invalid_partition,       ///< "Invalid partition name specified"
   invalid_account,         ///< "Invalid account or account/partition combination specified"
   invalid_qos,             ///< "Invalid qos specification"
+  accounting_policy,       ///< "Job violates accounting/QOS policy (job submit limit, ...)"
   invalid_gres,            ///< "Invalid generic resource (gres) specification"
   invalid_node_name,       ///< "Invalid node name specified"
   invalid_job_id,          ///< "Invalid job id specified"

@@ -22,6 +22,10 @@ constexpr std::array k_errc_table = {
     ErrcRow{Errc::invalid_account, "invalid_account",
             "Invalid account or account/partition combination specified", 1},
     ErrcRow{Errc::invalid_qos, "invalid_qos", "Invalid qos specification", 1},
+    ErrcRow{Errc::accounting_policy, "accounting_policy",
+            "Job violates accounting/QOS policy (job submit limit, user's size and/or time "
+            "limits)",
+            1},
     ErrcRow{Errc::invalid_gres, "invalid_gres", "Invalid generic resource (gres) specification", 1},
     ErrcRow{Errc::invalid_node_name, "invalid_node_name", "Invalid node name specified", 1},
     ErrcRow{Errc::invalid_job_id, "invalid_job_id", "Invalid job id specified", 1},

@@ -1,0 +1,187 @@
+#pragma once
+// Associations, QOS and their limits, as Slurm applies them
+// (slurm.conf AccountingStorageEnforce, resource_limits.html). Pure: the
+// records come in as an Accounting snapshot, the jobs as the controller holds
+// them, time not at all.
+//
+// The limit hierarchy:
+// - A job's association is (account, user, partition), else (account, user)
+//   with no partition. Its chain goes up through the account's own
+//   association and the parent accounts' to root.
+// - Max* limits (MaxJobs, MaxSubmitJobs, MaxWall, MaxTRES, MaxTRESPerNode)
+//   come from the first place that sets them: the job's QOS, then the chain
+//   from the user's association upwards. They count the user association's
+//   own jobs (MaxJobs) or the job itself (MaxWall, MaxTRES).
+// - Grp* limits (GrpJobs, GrpSubmitJobs, GrpTRES) hold at every level of the
+//   chain that sets them, each over the jobs beneath it; a QOS Grp limit of
+//   the same kind replaces them all (and counts the jobs of that QOS).
+// - QOS per-user limits (MaxJobsPerUser, MaxSubmitJobsPerUser,
+//   MaxTRESPerUser) count the user's jobs in that QOS.
+// Submit limits (MaxSubmitJobs, GrpSubmitJobs, MaxSubmitJobsPerUser) and the
+// per-job ones (MaxWall, MaxTRES, MaxTRESPerNode) refuse a submission; the
+// run limits keep a pending job pending with the limit's reason.
+
+#include <stint/accounts.hpp>
+#include <stint/config.hpp>
+#include <stint/model.hpp>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <vector>
+
+namespace stint::sched {
+
+/// AccountingStorageEnforce: which rules are applied. `limits` and `qos`
+/// imply `associations`, `safe` implies `limits`; `all` is everything.
+struct Enforcement {
+  bool associations = false;  ///< a job needs an association (user in the account, partition allowed)
+  bool limits = false;        ///< association and QOS limits
+  bool qos = false;           ///< a job's QOS must be one its association allows
+  bool safe = false;          ///< (stored; stint has no TRES-minutes limits yet)
+};
+Enforcement enforcement(const Config& config);
+
+// --- Text forms, as sacctmgr reads and prints them (limits_text.cpp) -------
+
+/// "None", "Operator", "Administrator".
+std::string_view admin_level_name(AdminLevel level);
+/// None, Operator, Admin or Administrator in any case; nullopt otherwise.
+std::optional<AdminLevel> admin_level_from_name(std::string_view text);
+
+/// TRES in Slurm's order: cpu, mem, energy, node, billing, then the rest by name.
+/// Memory prints with the largest exact unit ("mem=2G").
+std::string format_tres(const Tres& tres);
+/// "cpu=4,mem=2G,gres/gpu=1,node=1" (names in any case, "gpu" for gres/gpu;
+/// memory with an optional K/M/G/T suffix, in MiB). A value of -1 asks to
+/// remove that limit and is kept as -1. Throws Errc::invalid_argument.
+Tres parse_tres(std::string_view text);
+
+/// One "Key=value", "Key+=value" or "Key-=value" of an add or modify command,
+/// as typed (the key in any case).
+struct Setting {
+  std::string key;
+  std::string op = "=";  ///< "=", "+=" or "-="
+  std::string value;
+  bool operator==(const Setting&) const = default;
+};
+/// Splits "Key=value", "Key+=value", "Key-=value"; nullopt when there is no '='.
+std::optional<Setting> split_setting(std::string_view word);
+
+/// Sets one association setting (Fairshare/Shares, Priority, GrpJobs,
+/// GrpSubmitJobs, GrpTRES, GrpCPUs, GrpNodes, GrpMem, MaxJobs, MaxSubmitJobs,
+/// MaxWall, MaxTRES, MaxTRESPerNode, MaxCPUs, MaxNodes, QOS, DefaultQOS) on
+/// `a`. "-1" clears a limit. QOS names must exist in `data`; `QOS+=`/`QOS-=`
+/// start from `inherited_qos` when `a` has no list of its own. Returns false
+/// when the key is not an association setting; throws Errc::invalid_argument
+/// with sacctmgr's message on a bad value.
+bool apply_assoc_setting(Association& a, const Setting& s, const Accounting& data,
+                         const std::vector<std::string>& inherited_qos);
+/// Sets one QOS setting (Description, Priority, UsageFactor, Preempt,
+/// PreemptMode, GraceTime, PreemptExemptTime, Flags, GrpJobs, GrpSubmitJobs,
+/// GrpTRES, MaxJobsPerUser, MaxSubmitJobsPerUser, MaxWall, MaxTRES,
+/// MaxTRESPerNode, MaxTRESPerUser and their short names). Returns false for
+/// a key that is not a QOS setting; throws Errc::invalid_argument.
+bool apply_qos_setting(Qos& q, const Setting& s, const Accounting& data);
+/// Whether `key` names an association setting (for sacctmgr's early checks).
+bool is_assoc_setting(std::string_view key);
+/// Whether `key` names a QOS setting.
+bool is_qos_setting(std::string_view key);
+
+/// The `Key = value` lines sacctmgr prints for what a setting set, in
+/// Slurm's order and spelling ("  MaxJobs       = 2", "  GrpTRES       = cpu=4").
+std::vector<std::string> assoc_limit_lines(const Association& a, const std::vector<Setting>& given);
+std::vector<std::string> qos_limit_lines(const Qos& q, const std::vector<Setting>& given);
+
+/// A count limit as sacctmgr shows it: empty when unset.
+std::string format_limit(const std::optional<std::int64_t>& v);
+/// MaxWall as sacctmgr shows it: "HH:MM:SS" or "D-HH:MM:SS"; empty when unset.
+std::string format_wall(const std::optional<Seconds>& v);
+
+// --- The association tree (limits_tree.cpp) ---------------------------------
+
+/// The association a job of `user` in `account` and `partition` runs under:
+/// (account, user, partition), else (account, user, ""); nullptr if neither.
+const Association* job_association(const Accounting& data, std::string_view account,
+                                   std::string_view user, std::string_view partition);
+/// The parent of an association: a user's association's parent is its
+/// account's association; an account's, its parent account's. nullptr for root.
+const Association* parent_association(const Accounting& data, const Association& a);
+/// `a`, then each parent up to root.
+std::vector<const Association*> association_chain(const Accounting& data, const Association& a);
+/// The QOS `a` may use: its own list, else the nearest ancestor's; sorted.
+std::vector<std::string> effective_qos(const Accounting& data, const Association& a);
+/// The QOS a job gets without -q: the association's DefaultQOS (nearest in
+/// the chain), else the only QOS it may use, else "normal".
+std::string default_qos(const Accounting& data, const Association& a);
+/// Every association in Slurm's tree order (sacctmgr show assoc): an
+/// account's own association, its users' (by name; no partition first), then
+/// its child accounts (by name) recursively. With the depth of each (root 0).
+std::vector<std::pair<const Association*, int>> association_tree(const Accounting& data);
+/// The accounts beneath `account` (children, grandchildren, ...).
+std::vector<std::string> descendant_accounts(const Accounting& data, std::string_view account);
+
+// --- Limits (limits.cpp) ---------------------------------------------------
+
+/// What a job holds or asks for, in TRES: cpu, mem (MiB), node, gres/gpu,
+/// billing (= cpu). A running job's from its allocation; a pending one's from
+/// its request (`node_mem_mb` stands for a whole node's memory).
+Tres job_tres(const Job& job, std::uint64_t node_mem_mb);
+
+/// The limits that apply to one job: its QOS's and its association chain's,
+/// merged by the hierarchy above (each with the reason it gives).
+struct JobLimits {
+  const Association* assoc = nullptr;  ///< nullptr: no association (enforcement off)
+  std::vector<const Association*> chain;
+  const Qos* qos = nullptr;
+  std::optional<Seconds> max_wall;
+  Reason max_wall_reason = Reason::none;
+};
+JobLimits job_limits(const Accounting& data, const Job& job);
+
+/// Per-job limits (MaxWall, MaxTRES, MaxTRESPerNode of the QOS or the
+/// association chain) for a job at submit; the reason it breaks, if any.
+std::optional<Reason> job_size_blocker(const Accounting& data, const Job& job,
+                                       std::uint64_t node_mem_mb);
+
+/// Counts the jobs of each association and QOS, and answers whether one more
+/// may be submitted or started. Build one per scheduling pass (or submit)
+/// from the live jobs, then ask.
+class LimitTracker {
+ public:
+  /// `node_mem_mb`: the memory a whole-node request stands for (the largest node's).
+  LimitTracker(const Accounting& data, std::uint64_t node_mem_mb);
+  /// Counts a live job: pending ones toward the submit limits, active ones
+  /// toward both. Ended jobs are ignored.
+  void add(const Job& job);
+  /// The run limit that keeps pending `job` from starting now, if any.
+  std::optional<Reason> run_blocker(const Job& job) const;
+  /// `job` starts (in this pass): counts it as running.
+  void started(const Job& job);
+  /// The submit limit that `count` more jobs like `job` would break, if any.
+  std::optional<Reason> submit_blocker(const Job& job, std::uint32_t count) const;
+
+ private:
+  struct Usage {
+    std::int64_t running = 0;
+    std::int64_t submitted = 0;  ///< pending + running
+    Tres tres;                   ///< of running jobs
+  };
+  void count(const Job& job, bool running, bool submitted);
+  /// job_limits, worked out once per (account, user, partition, QOS).
+  const JobLimits& limits_of(const Job& job) const;
+
+  const Accounting& m_data;
+  std::uint64_t m_node_mem_mb;
+  std::map<std::int64_t, Usage> m_own;    ///< by association id: its own jobs
+  std::map<std::int64_t, Usage> m_grp;    ///< by association id: its jobs and those beneath
+  std::map<std::string, Usage> m_qos;     ///< by QOS name
+  std::map<std::pair<std::string, std::string>, Usage> m_qos_user;  ///< by (QOS, user)
+  mutable std::map<std::tuple<std::string, std::string, std::string, std::string>, JobLimits>
+      m_cache;
+};
+
+}  // namespace stint::sched
