@@ -42,6 +42,9 @@ struct PartitionConfig {
   std::string id;
   std::vector<std::string> node_pool_ids;
   std::uint32_t priority_tier = 1;
+  /// PriorityJobFactor, the partition's weight in a job's priority (the
+  /// Partition factor); unset: priority_tier, as Slurm's Priority= sets both.
+  std::optional<std::uint32_t> priority_job_factor;
   Seconds max_time = k_infinite;
   std::optional<Seconds> default_time;  ///< unset: max_time
   PartitionState state = PartitionState::up;

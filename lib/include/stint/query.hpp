@@ -54,6 +54,7 @@ struct PartitionInfo {
   Seconds max_time = k_infinite;
   std::optional<Seconds> default_time;
   std::uint32_t priority_tier = 1;
+  std::optional<std::uint32_t> priority_job_factor;  ///< PriorityJobFactor; unset: the tier
   std::vector<std::string> nodes;  ///< node names in config order
   std::uint32_t total_cpus = 0;
   std::uint64_t total_memory_mb = 0;

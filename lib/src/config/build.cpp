@@ -375,7 +375,8 @@ class Builder {
       if (node.kind != RawNode::Kind::map) fail(node.line, path, "expected a map (a partition)");
       auto f =
           fields(node, path,
-                 {"id", "node_pool_ids", "priority_tier", "max_time", "default_time", "state"});
+                 {"id", "node_pool_ids", "priority_tier", "priority_job_factor", "max_time",
+                  "default_time", "state"});
       PartitionConfig p;
       p.id = required_name(f, node, path, "id", "partition id");
       if (c.find_partition(p.id))
@@ -406,6 +407,8 @@ class Builder {
       }
       if (auto it = f.find("priority_tier"); it != f.end())
         p.priority_tier = static_cast<std::uint32_t>(whole(it->second, 0, 65533));
+      if (auto it = f.find("priority_job_factor"); it != f.end())
+        p.priority_job_factor = static_cast<std::uint32_t>(whole(it->second, 0, 65533));
       if (auto it = f.find("max_time"); it != f.end()) p.max_time = time(it->second);
       if (auto it = f.find("default_time"); it != f.end()) {
         p.default_time = time(it->second);

@@ -96,6 +96,9 @@ constexpr std::array k_keys = {
     // Slurm holds it back about two minutes and has no key for it.
     ConfKey{"StintRequeueDelay", "120", K::seconds, 0, k_i32_max, ""},
     ConfKey{"TmpFS", "/tmp", K::text, 0, 0, ""},
+    // Slurm sets TRESBillingWeights per partition; here it applies to every
+    // partition ("CPU=1.0,Mem=0.25G,GRES/gpu=2.0"). Unset: billing is CPUs.
+    ConfKey{"TRESBillingWeights", "", K::text, 0, 0, ""},
     ConfKey{"UnkillableStepTimeout", "60", K::seconds, 0, 65533, ""},
     ConfKey{"WaitTime", "0", K::seconds, 0, 65533, ""},
 };

@@ -100,6 +100,8 @@ std::string config_to_yaml(const Config& c) {
     for (const std::string& id : p.node_pool_ids) e << id;
     e << YAML::EndSeq;
     e << YAML::Key << "priority_tier" << YAML::Value << p.priority_tier;
+    if (p.priority_job_factor)
+      e << YAML::Key << "priority_job_factor" << YAML::Value << *p.priority_job_factor;
     e << YAML::Key << "max_time" << YAML::Value << time_text(p.max_time);
     if (p.default_time)
       e << YAML::Key << "default_time" << YAML::Value << time_text(*p.default_time);

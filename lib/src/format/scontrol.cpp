@@ -238,8 +238,7 @@ std::string scontrol_partition(const query::PartitionInfo& p, std::string_view p
   l.push_back({"MaxNodes=UNLIMITED", "MaxTime=" + limit_text(p.max_time, "UNLIMITED"), "MinNodes=0",
                "LLN=NO", "MaxCPUsPerNode=UNLIMITED"});
   l.push_back({"Nodes=" + nodes});
-  // stint has one partition weight, its tier; Slurm's job factor follows it.
-  l.push_back({fmt::format("PriorityJobFactor={}", p.priority_tier),
+  l.push_back({fmt::format("PriorityJobFactor={}", p.priority_job_factor.value_or(p.priority_tier)),
                fmt::format("PriorityTier={}", p.priority_tier), "RootOnly=NO", "ReqResv=NO",
                "OverSubscribe=NO"});
   l.push_back({"OverTimeLimit=NONE", fmt::format("PreemptMode={}", preempt_mode)});

@@ -77,6 +77,7 @@ std::vector<PartitionInfo> partitions(const Config& config) {
     info.max_time = p.max_time;
     info.default_time = p.default_time;
     info.priority_tier = p.priority_tier;
+    info.priority_job_factor = p.priority_job_factor;
     for (const NodeDef& n : config.partition_nodes(p)) {
       info.nodes.push_back(n.name);
       info.total_cpus += n.cpus;
