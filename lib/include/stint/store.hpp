@@ -12,6 +12,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace stint {
@@ -26,6 +27,23 @@ struct JobFilter {
   std::vector<std::string> accounts;
   bool active_only = false;  ///< pending, running, suspended, completing
   Seconds ended_after = 0;   ///< with !active_only: skip jobs that ended before this
+};
+
+/// One run of a job that held resources: the job as it runs or ran last, or an
+/// earlier attempt of a requeued job. What fair share charges usage for.
+struct JobRun {
+  JobId job_id = 0;
+  std::uint32_t attempt = 0;  ///< the job's restart count for that run
+  std::string user;
+  std::string account;
+  std::string partition;
+  std::string qos;
+  std::uint32_t cpus = 0;
+  std::uint64_t mem_mb = 0;
+  std::uint32_t nodes = 0;
+  std::uint32_t gpus = 0;
+  Seconds start = k_no_time;
+  Seconds end = k_no_time;  ///< k_no_time: it still runs
 };
 
 class Store {
@@ -80,6 +98,14 @@ class Store {
   /// job does not exist.
   std::vector<Job> attempts(JobId id);
   std::optional<std::string> meta(const std::string& key);
+
+  // Usage for fair share (store/usage.cpp).
+  /// Every run that started and has not ended by `ended_after` (it ended
+  /// later, or runs on), in (job, attempt) order; only the jobs `ids` names
+  /// when it is not empty. The TRES are the allocation's.
+  std::vector<JobRun> job_runs(Seconds ended_after, const std::vector<JobId>& ids = {});
+  /// Every (user name, account) pair jobs were charged to, sorted.
+  std::vector<std::pair<std::string, std::string>> job_associations();
 
   // Accounts, users, associations and QOS (sacctmgr; store/accounts.cpp).
   // Writes are stintd's, inside a Transaction; nothing here checks the
