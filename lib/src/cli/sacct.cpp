@@ -72,15 +72,25 @@ int fatal(std::string_view message) {
   return 1;
 }
 
-/// Whether a record falls in the time window [start, end]: eligible (or, for
-/// one that never was, submitted) before its end and not ended before its
-/// start. Without -j and -s, as in Slurm, a job that was never eligible (held
-/// since its submission) is not shown.
-bool in_window(const Job& job, Seconds start, Seconds end, bool need_eligible) {
-  if (need_eligible && job.eligible_time == k_no_time) return false;
+/// Which records the time window [start, end] keeps.
+struct Window {
+  Seconds start = 0;
+  Seconds end = 0;
+  /// Without -j and -s, as in Slurm, a job that was never eligible (held
+  /// since its submission, waiting for its --begin) is not shown.
+  bool need_eligible = true;
+  /// With -j, a job named is shown however late it becomes eligible, unless
+  /// -E says otherwise.
+  bool check_end = true;
+};
+
+/// Whether a record falls in the window: eligible (or, for one that never
+/// was, submitted) before its end and not ended before its start.
+bool in_window(const Job& job, const Window& w) {
+  if (w.need_eligible && job.eligible_time == k_no_time) return false;
   const Seconds from = job.eligible_time != k_no_time ? job.eligible_time : job.submit_time;
-  if (from > end) return false;
-  return job.end_time == k_no_time || job.end_time >= start;
+  if (w.check_end && from > w.end) return false;
+  return job.end_time == k_no_time || job.end_time >= w.start;
 }
 
 int report(const SacctArgs& a) {
@@ -139,15 +149,16 @@ int report(const SacctArgs& a) {
   // The window (sacct(1), DEFAULT TIME WINDOW): from midnight, or from the
   // beginning with -j, until now. Unlike Slurm, --state alone keeps the
   // midnight start rather than "now" (slurm-reference/README.md).
-  Seconds start = refs.empty() ? local_midnight(ctx.now) : 0;
-  if (!a.start.empty()) start = parse::date_time(a.start, ctx.now, parse::Resolve::past);
-  const Seconds end =
-      a.end.empty() ? ctx.now : parse::date_time(a.end, ctx.now, parse::Resolve::past);
-  filter.ended_after = start;
+  Window w;
+  w.start = refs.empty() ? local_midnight(ctx.now) : 0;
+  if (!a.start.empty()) w.start = parse::date_time(a.start, ctx.now, parse::Resolve::past);
+  w.end = a.end.empty() ? ctx.now : parse::date_time(a.end, ctx.now, parse::Resolve::past);
+  w.need_eligible = refs.empty() && filter.states.empty();
+  w.check_end = refs.empty() || !a.end.empty();
+  filter.ended_after = w.start;
   std::vector<Job> jobs = query::read_jobs(paths, filter, refs);
   if (a.duplicates) jobs = query::with_attempts(paths, jobs);
-  const bool need_eligible = refs.empty() && filter.states.empty();
-  std::erase_if(jobs, [&](const Job& j) { return !in_window(j, start, end, need_eligible); });
+  std::erase_if(jobs, [&](const Job& j) { return !in_window(j, w); });
   if (a.json) {
     fmt::print("{}", format::sacct_json(std::move(jobs), ctx));
     return 0;
