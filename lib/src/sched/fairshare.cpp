@@ -268,28 +268,67 @@ void collect(Tree& t, int id, std::vector<ShareRow>& rows) {
 }  // namespace
 
 std::vector<ShareAssoc> implicit_tree(const std::vector<AssocKey>& user_assocs) {
+  return tree_from_accounting(Accounting{}, user_assocs);
+}
+
+std::vector<ShareAssoc> tree_from_accounting(const Accounting& accounting,
+                                             const std::vector<AssocKey>& job_assocs) {
   std::vector<ShareAssoc> tree;
-  ShareAssoc root;
-  root.key.account = std::string(k_root_account);
-  tree.push_back(root);
   std::set<std::string> accounts;
   std::set<AssocKey> users;
-  for (const auto& k : user_assocs) {
-    if (k.account.empty() || k.user.empty()) continue;
-    if (k.account != k_root_account) accounts.insert(k.account);
+  auto own = [&](const std::string& account) -> const Association* {
+    return accounting.find_association(account, "", "");
+  };
+  for (const Account& a : accounting.accounts) {
+    ShareAssoc s;
+    s.key.account = a.name;
+    s.parent = a.name == k_root_account ? std::string() : a.parent;
+    if (const Association* assoc = own(a.name)) {
+      s.shares = assoc->shares;
+      s.priority = assoc->priority.value_or(0);
+    }
+    tree.push_back(std::move(s));
+    accounts.insert(a.name);
+  }
+  // A user's association without a partition first: its shares stand for the
+  // user's associations with that account.
+  std::vector<const Association*> user_assocs;
+  for (const Association& a : accounting.associations) {
+    if (a.is_user()) user_assocs.push_back(&a);
+  }
+  std::stable_sort(user_assocs.begin(), user_assocs.end(),
+                   [](const Association* x, const Association* y) {
+                     return x->partition.empty() && !y->partition.empty();
+                   });
+  for (const Association* a : user_assocs) {
+    AssocKey key{a->user, a->account};
+    if (!users.insert(key).second) continue;
+    ShareAssoc s;
+    s.key = key;
+    s.parent = a->account;
+    s.shares = a->shares;
+    s.priority = a->priority.value_or(0);
+    tree.push_back(std::move(s));
+  }
+  if (!accounts.count(std::string(k_root_account))) {
+    ShareAssoc root;
+    root.key.account = std::string(k_root_account);
+    tree.push_back(root);
+    accounts.insert(root.key.account);
+  }
+  for (const AssocKey& k : job_assocs) {
+    if (k.user.empty() || k.account.empty() || users.count(k)) continue;
+    if (accounts.insert(k.account).second) {
+      ShareAssoc a;
+      a.key.account = k.account;
+      a.parent = std::string(k_root_account);
+      tree.push_back(std::move(a));
+    }
+    ShareAssoc u;
+    u.key = k;
+    u.parent = k.account;
+    tree.push_back(std::move(u));
     users.insert(k);
-  }
-  for (const auto& account : accounts) {
-    ShareAssoc a;
-    a.key.account = account;
-    a.parent = std::string(k_root_account);
-    tree.push_back(a);
-  }
-  for (const auto& k : users) {
-    ShareAssoc a;
-    a.key = k;
-    a.parent = k.account;
-    tree.push_back(a);
   }
   return tree;
 }

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include <stint/accounts.hpp>
 #include <stint/model.hpp>
 
 namespace stint::sched {
@@ -25,17 +26,26 @@ struct AssocKey {
 };
 
 /// FairShare=parent: the association uses its parent's fair share.
-inline constexpr std::uint32_t k_fairshare_parent = 0x7fffffff;
+inline constexpr std::uint32_t k_fairshare_parent = k_shares_parent;
 
-/// One association of the tree. The tree is the input of the fair share
-/// calculation (from the accounts store once it has associations; until then
-/// implicit_tree builds one from the jobs).
+/// One association of the tree, the input of the fair share calculation
+/// (tree_from_accounting, or implicit_tree).
 struct ShareAssoc {
   AssocKey key;
   std::string parent;          ///< parent account; empty for root (account "root", no user)
   std::uint32_t shares = 1;    ///< RawShares (Fairshare=); k_fairshare_parent for "parent"
   std::uint32_t priority = 0;  ///< the association's Priority (the assoc factor)
 };
+
+/// The tree of the accounts store: its accounts (each with the shares and
+/// Priority of its own association) and user associations, plus, for the
+/// (user, account) pairs of `job_assocs` that it lacks, the implicit tree's
+/// associations (an unknown account under root with 1 share, the user in it
+/// with 1 share), so that jobs charged to an account sacctmgr does not know
+/// still have a fair share. A user's associations limited to a partition
+/// count as its one association with the account.
+std::vector<ShareAssoc> tree_from_accounting(const Accounting& accounting,
+                                             const std::vector<AssocKey>& job_assocs);
 
 /// The name of the tree's root account.
 inline constexpr std::string_view k_root_account = "root";
@@ -46,17 +56,26 @@ inline constexpr std::string_view k_root_account = "root";
 /// account "root" hangs directly under root, as Slurm's root user does.
 std::vector<ShareAssoc> implicit_tree(const std::vector<AssocKey>& user_assocs);
 
+/// TRES counts: CPUs, memory in MiB, nodes, GPUs.
+struct TresCounts {
+  double cpu = 0;
+  double mem_mb = 0;
+  double node = 0;
+  double gpu = 0;
+};
+
 /// What fair share charges for one run of a job: its billing (TRES billing
 /// weight; CPUs by default) for the time it held its allocation.
 struct UsageRecord {
   JobId job_id = 0;
-  std::uint32_t attempt =
-      0;  ///< 0 for the current run; earlier attempts of a requeued job count too
+  std::uint32_t attempt = 0;  ///< the run's restart count: every attempt counts
   std::string user;
   std::string account;
-  double billing = 0;  ///< billable TRES per second
+  double billing = 0;  ///< billable TRES per second (priority_snapshot sets it from tres)
   Seconds start = k_no_time;
   Seconds end = k_no_time;  ///< k_no_time: still running
+  std::string qos;          ///< its UsageFactor multiplies the billing
+  TresCounts tres;          ///< what the run held
 };
 
 /// The start of the usage that still counts at `now`: usage before it was reset

@@ -211,6 +211,30 @@ PriorityContext make_priority_context(const Config& config, FairShare fair_share
   return ctx;
 }
 
+PriorityContext priority_snapshot(const Config& config, const Accounting& accounting,
+                                  const std::vector<AssocKey>& job_assocs,
+                                  std::vector<UsageRecord> records, Seconds now,
+                                  Seconds reset_now) {
+  const PriorityParams params = priority_params(config);
+  std::map<std::string, std::uint32_t> qos_priority;
+  std::map<std::string, double> usage_factor;
+  for (const Qos& q : accounting.qos) {
+    qos_priority[q.name] = q.priority;
+    usage_factor[q.name] = q.usage_factor;
+  }
+  for (UsageRecord& r : records) {
+    auto it = usage_factor.find(r.qos);
+    r.billing = billing(r.tres, params) * (it == usage_factor.end() ? 1.0 : it->second);
+  }
+  const Seconds since = usage_reset_since(params.usage_reset_period, now, reset_now);
+  auto usage = association_usage(std::move(records), now, params.decay_half_life, since);
+  FairShare fs = compute_fair_share(
+      tree_from_accounting(accounting, job_assocs), usage,
+      params.flags.no_fair_tree ? FairShareAlgorithm::classic : FairShareAlgorithm::fair_tree,
+      params.damping);
+  return make_priority_context(config, std::move(fs), std::move(qos_priority));
+}
+
 PriorityFactors priority_factors(const Job& job, const PriorityContext& ctx, Seconds now,
                                  Accruing accruing) {
   const PriorityParams& p = ctx.params;

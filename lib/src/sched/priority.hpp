@@ -78,12 +78,6 @@ std::uint32_t partition_job_factor(const PartitionConfig& p);
 
 /// A job's TRES counts as the priority and billing see them: what it holds
 /// once it has an allocation, else what it asks for.
-struct TresCounts {
-  double cpu = 0;
-  double mem_mb = 0;
-  double node = 0;
-  double gpu = 0;
-};
 TresCounts job_tres_counts(const Job& job);
 /// Billable TRES of `counts` (TRESBillingWeights; the sum, or the largest with
 /// MAX_TRES); the CPU count when there are no billing weights.
@@ -108,6 +102,17 @@ struct PriorityContext {
 /// from the accounts store once it has them.
 PriorityContext make_priority_context(const Config& config, FairShare fair_share,
                                       std::map<std::string, std::uint32_t> qos_priority = {});
+
+/// Everything the priorities of the jobs depend on at `now`, the time of a
+/// calculation: the configuration, the association tree (tree_from_accounting
+/// of `accounting` and the (user, account) pairs of the jobs), the usage of
+/// `records` decayed to `now` (their billing set from their TRES, times their
+/// QOS's UsageFactor; only what falls after the PriorityUsageResetPeriod
+/// reset and after `reset_now`), fair share by Fair Tree or classic
+/// (NO_FAIR_TREE), QOS priorities. stintd and sprio both call this.
+PriorityContext priority_snapshot(const Config& config, const Accounting& accounting,
+                                  const std::vector<AssocKey>& job_assocs,
+                                  std::vector<UsageRecord> records, Seconds now, Seconds reset_now);
 
 /// Whether a pending job's wait counts towards its age now: not while held, or
 /// waiting on a dependency (its eligible time, which is its accrue time, is

@@ -30,6 +30,19 @@ ShareAssoc user(std::string name, std::string acct, std::uint32_t shares = 1) {
   return a;
 }
 
+UsageRecord rec(JobId id, std::uint32_t attempt, std::string u, std::string a, double billing,
+                Seconds start, Seconds end) {
+  UsageRecord r;
+  r.job_id = id;
+  r.attempt = attempt;
+  r.user = std::move(u);
+  r.account = std::move(a);
+  r.billing = billing;
+  r.start = start;
+  r.end = end;
+  return r;
+}
+
 const ShareRow& row(const FairShare& fs, const std::string& u, const std::string& a) {
   for (const auto& r : fs.rows) {
     if (r.assoc.key.user == u && r.assoc.key.account == a) return r;
@@ -41,7 +54,7 @@ const ShareRow& row(const FairShare& fs, const std::string& u, const std::string
 }  // namespace
 
 TEST_CASE("usage is billing x seconds, halved every half-life", "[fairshare]") {
-  UsageRecord r{1, 0, "alice", "lab", 2.0, 1000, 1100};
+  UsageRecord r = rec(1, 0, "alice", "lab", 2.0, 1000, 1100);
   // No decay: the plain product.
   CHECK(decayed_usage(r, 5000, 0, 0) == Approx(200));
   // One half-life after the end, half of what it was at the end.
@@ -58,21 +71,20 @@ TEST_CASE("usage is billing x seconds, halved every half-life", "[fairshare]") {
   CHECK(decayed_usage(a, 9000, h, 0) + decayed_usage(b, 9000, h, 0) ==
         Approx(decayed_usage(r, 9000, h, 0)));
   // A running job counts up to now; nothing before `since` or after now counts.
-  UsageRecord running{2, 0, "bob", "lab", 1.0, 1000, k_no_time};
+  UsageRecord running = rec(2, 0, "bob", "lab", 1.0, 1000, k_no_time);
   CHECK(decayed_usage(running, 1060, 0, 0) == 60);
   CHECK(decayed_usage(r, 1050, 0, 0) == 100);
   CHECK(decayed_usage(r, 5000, 0, 1080) == 40);
   CHECK(decayed_usage(r, 5000, 0, 2000) == 0);
-  UsageRecord never{3, 0, "bob", "lab", 1.0, k_no_time, k_no_time};
+  UsageRecord never = rec(3, 0, "bob", "lab", 1.0, k_no_time, k_no_time);
   CHECK(decayed_usage(never, 5000, 0, 0) == 0);
 }
 
 TEST_CASE("usage per association sums the records", "[fairshare]") {
   std::vector<UsageRecord> records = {
-      {3, 0, "alice", "lab", 1, 1000, 1010},
-      {1, 0, "alice", "lab", 2, 1000, 1010},
-      {2, 0, "bob", "lab", 1, 1000, 1005},
-      {1, 1, "alice", "lab", 1, 1020, 1025},  // another attempt of job 1
+      rec(3, 0, "alice", "lab", 1, 1000, 1010), rec(1, 0, "alice", "lab", 2, 1000, 1010),
+      rec(2, 0, "bob", "lab", 1, 1000, 1005),
+      rec(1, 1, "alice", "lab", 1, 1020, 1025),  // another attempt of job 1
   };
   auto u = association_usage(records, 2000, 0, 0);
   CHECK(u.at({"alice", "lab"}) == 35);
@@ -219,4 +231,41 @@ TEST_CASE("association priority: the user's own or its account's", "[fairshare]"
   CHECK(fs.assoc_priority.at({"a1", "A"}) == 7);
   CHECK(fs.assoc_priority.at({"a2", "A"}) == 20);
   CHECK(fs.max_assoc_priority == 20);
+}
+
+TEST_CASE("the tree of the accounts store, with the jobs' unknown associations", "[fairshare]") {
+  Accounting acc;
+  acc.accounts = {{"lab", "", "", "root"}, {"root", "", "", ""}};
+  Association root_own;
+  root_own.account = "root";
+  Association lab_own;
+  lab_own.account = "lab";
+  lab_own.shares = 3;
+  lab_own.priority = 9;
+  Association alice;
+  alice.account = "lab";
+  alice.user = "alice";
+  alice.shares = 2;
+  Association alice_gpu = alice;
+  alice_gpu.partition = "gpu";
+  alice_gpu.shares = 50;
+  acc.associations = {root_own, lab_own, alice_gpu, alice};
+  auto tree = tree_from_accounting(acc, {{"alice", "lab"}, {"carol", "carol"}, {"dan", "lab"}});
+  auto find = [&](const std::string& u, const std::string& a) {
+    for (const auto& s : tree) {
+      if (s.key.user == u && s.key.account == a) return s;
+    }
+    FAIL("no association " << u << "/" << a);
+    return tree.front();
+  };
+  CHECK(find("", "lab").shares == 3);
+  CHECK(find("", "lab").priority == 9);
+  CHECK(find("", "lab").parent == "root");
+  CHECK(find("alice", "lab").shares == 2);  // the association without a partition
+  CHECK(find("dan", "lab").shares == 1);    // charged to lab, unknown to sacctmgr
+  CHECK(find("", "carol").parent == "root");
+  CHECK(find("carol", "carol").shares == 1);
+  CHECK(tree.size() == 6);
+  // No accounts at all: the implicit tree.
+  CHECK(tree_from_accounting({}, {{"x", "y"}}).size() == 3);
 }

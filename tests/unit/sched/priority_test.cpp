@@ -272,3 +272,50 @@ TEST_CASE("priority flags and periods from the configuration", "[priority]") {
   CHECK(d.decay_half_life == 7 * k_day);
   CHECK(d.usage_reset_period == "NONE");
 }
+
+TEST_CASE("a snapshot: usage by QOS UsageFactor, fair share, QOS priority", "[priority]") {
+  Config c = cluster();
+  c.set_conf("PriorityWeightFairshare", "1000");
+  c.set_conf("PriorityWeightQOS", "100");
+  c.set_conf("PriorityDecayHalfLife", "0");
+  Accounting acc;
+  Qos normal;
+  normal.name = "normal";
+  Qos high;
+  high.name = "high";
+  high.priority = 100;
+  high.usage_factor = 2;
+  acc.qos = {normal, high};
+  auto run = [](JobId id, std::string user, std::string qos) {
+    sched::UsageRecord r;
+    r.job_id = id;
+    r.user = std::move(user);
+    r.account = "lab";
+    r.qos = std::move(qos);
+    r.tres = {1, 100, 1, 0};
+    r.start = 1000;
+    r.end = 1100;
+    return r;
+  };
+  // alice used 100 CPU-seconds at twice the charge, bob 100 at the normal one.
+  auto ctx = sched::priority_snapshot(c, acc, {{"alice", "lab"}, {"bob", "lab"}},
+                                      {run(1, "alice", "high"), run(2, "bob", "normal")}, 2000, 0);
+  const auto& rows = ctx.fair_share.rows;
+  auto usage = [&](const std::string& user) {
+    for (const auto& r : rows) {
+      if (r.assoc.key.user == user) return r.raw_usage;
+    }
+    return -1.0;
+  };
+  CHECK(usage("alice") == 200);
+  CHECK(usage("bob") == 100);
+  CHECK(ctx.fair_share.factor.at({"bob", "lab"}) == 1.0);
+  CHECK(ctx.fair_share.factor.at({"alice", "lab"}) == 0.5);
+  Job j = job(5);
+  j.qos = "high";
+  CHECK(sched::priority_factors(j, ctx, 2000).priority == 500 + 100);
+  // A usage reset at 1050 leaves half of each run.
+  ctx = sched::priority_snapshot(c, acc, {{"alice", "lab"}, {"bob", "lab"}},
+                                 {run(1, "alice", "high"), run(2, "bob", "normal")}, 2000, 1050);
+  CHECK(ctx.fair_share.rows.front().raw_usage == 150);
+}
