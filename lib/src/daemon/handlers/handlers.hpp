@@ -2,6 +2,11 @@
 // One handler per request op (docs/protocol.md). Each validates everything
 // before it changes anything, so a refused request leaves no trace.
 
+#include <stint/error.hpp>
+
+#include <optional>
+#include <vector>
+
 #include <nlohmann/json.hpp>
 
 #include "daemon/controller.hpp"
@@ -21,6 +26,22 @@ Json handle_update_job(Controller& c, const Json& req, const Caller& caller);
 
 Json handle_requeue(Controller& c, const Json& req, const Caller& caller);
 Json handle_top(Controller& c, const Json& req, const Caller& caller);
+
+// sacctmgr (handlers/sacctmgr*.cpp): accounts, users, associations, QOS.
+Json handle_acct_add(Controller& c, const Json& req, const Caller& caller);
+Json handle_acct_modify(Controller& c, const Json& req, const Caller& caller);
+Json handle_acct_delete(Controller& c, const Json& req, const Caller& caller);
+
+// What accounts and limits decide at submit (handlers/sacctmgr_submit.cpp).
+/// Sets a new job's account and QOS (and, under limits, a MaxWall default for
+/// a job without --time); throws Slurm's refusals for an invalid account or
+/// QOS and Errc::accounting_policy for a per-job limit.
+void resolve_accounting(Controller& c, Job& job);
+/// The submit limits (MaxSubmitJobs, GrpSubmitJobs, QOS MaxSubmitJobsPerUser)
+/// for the jobs of one submission; throws Errc::accounting_policy.
+void check_submit_limits(Controller& c, const std::vector<Job>& jobs);
+/// The most memory any node has (what a whole-node memory request counts as).
+std::uint64_t largest_node_mem(const Config& config);
 
 /// A job as a request names it: 12 (a job, or a whole array), or "12_3".
 struct JobRef {
