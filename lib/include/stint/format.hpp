@@ -15,6 +15,7 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <stint/model.hpp>
@@ -241,6 +242,105 @@ std::string scontrol_node(const query::NodeInfo& node, const Context& ctx, bool 
 /// cluster's PreemptMode.
 std::string scontrol_partition(const query::PartitionInfo& part, std::string_view preempt_mode,
                                bool one_liner);
+
+// --- sprio -----------------------------------------------------------------
+
+/// One job's priority factors as sprio shows them: each factor normalised
+/// (0..1, or raw with PriorityFlags=NO_NORMAL_*); the weighted values are
+/// factor x weight (SprioWeights).
+struct SprioRecord {
+  JobId id = 0;
+  std::string partition;
+  std::string user;
+  std::string account;
+  std::string qos;
+  double priority = 1;  ///< the weighted sum, at least 1, before truncation
+  std::int64_t site = 0;
+  std::int64_t nice = 0;
+  double age = 0;
+  double assoc = 0;
+  double fairshare = 0;
+  double job_size = 0;
+  double partition_factor = 0;
+  double qos_factor = 0;
+  std::vector<std::pair<std::string, double>> tres;  ///< per weighted TRES ("cpu", "mem")
+};
+
+/// The PriorityWeight* keys, as `sprio -w` prints them.
+struct SprioWeights {
+  std::uint32_t age = 0;
+  std::uint32_t assoc = 0;
+  std::uint32_t fairshare = 0;
+  std::uint32_t job_size = 0;
+  std::uint32_t partition = 0;
+  std::uint32_t qos = 0;
+  std::vector<std::pair<std::string, double>> tres;  ///< PriorityWeightTRES by TRES name
+  std::string tres_text;                             ///< PriorityWeightTRES as written
+};
+
+struct SprioOptions {
+  std::string format;       ///< -o; empty: the default of the mode
+  std::string sort;         ///< -S; empty: "i" (job id)
+  bool long_list = false;   ///< -l
+  bool normalized = false;  ///< -n
+  bool weights = false;     ///< -w: the weights line instead of the jobs
+  bool no_header = false;   ///< -h
+  bool show_user = false;   ///< -u was given: the default format shows USER
+};
+
+/// sprio -o: "%.15i %9r %.10Y"; letters a A b B c f F i j J n N o p P q Q r S
+/// t T u y Y (lower case normalised, upper case weighted); throws
+/// Errc::invalid_argument "Invalid job format specification: X".
+Layout parse_sprio_format(std::string_view format);
+/// The format sprio uses without -o: JOBID, PARTITION, (USER,) PRIORITY,
+/// SITE and a column for each factor with a weight; -l every column; -n the
+/// normalised forms.
+Layout sprio_default_layout(const SprioOptions& options, const SprioWeights& weights);
+/// The whole sprio output: the header and a line per job (sorted as -S says;
+/// letters as -o's, '-' before one reverses it), or with -w the weights line.
+/// Throws Errc::invalid_argument "Invalid sort specification: X".
+std::string render_sprio(std::vector<SprioRecord> records, const SprioOptions& options,
+                         const SprioWeights& weights, const Context& ctx);
+
+// --- sshare ----------------------------------------------------------------
+
+/// One association as sshare shows it.
+struct SshareRecord {
+  std::string account;
+  std::string user;  ///< empty: the account's own line
+  int depth = 0;     ///< root 0; a user one deeper than its account
+  bool is_root = false;
+  std::optional<std::uint32_t> raw_shares;  ///< unset for root
+  bool shares_parent = false;               ///< Fairshare=parent
+  double norm_shares = 0;
+  double raw_usage = 0;
+  double norm_usage = 0;
+  double effective_usage = 0;
+  std::optional<double> fairshare;  ///< blank when unset (accounts under Fair Tree, root)
+  std::optional<double> level_fs;   ///< blank when unset (root)
+  std::string partition;
+  std::string grp_tres_mins;  ///< GrpTRESMins as "cpu=100,..." (empty: none)
+  /// TRES-minutes of the running jobs beneath, by TRES ("cpu", "mem", ...).
+  std::vector<std::pair<std::string, std::uint64_t>> tres_run_mins;
+};
+
+struct SshareOptions {
+  std::string format;           ///< -o: "Account,User,RawUsage%20"
+  bool long_list = false;       ///< -l: NormUsage (and LevelFS under Fair Tree), TRES columns
+  bool fair_tree = true;        ///< the default columns follow the algorithm
+  bool partitions = false;      ///< -m: the Partition column
+  bool users_only = false;      ///< -U
+  bool no_header = false;       ///< -n
+  Parsable parsable = Parsable::no;  ///< -p, -P
+  std::string cluster_name;     ///< the Cluster field
+};
+
+/// sshare's output: header (with its dashes) and a line per record, in the
+/// order given; fields matched by name prefix as sshare's -o does. Throws
+/// Errc::invalid_argument `Invalid field requested: "X"`.
+std::string render_sshare(const std::vector<SshareRecord>& records, const SshareOptions& options);
+/// `sshare --helpformat`: the field names, four to a line.
+std::string sshare_helpformat();
 
 // --- shared value forms -----------------------------------------------------
 
