@@ -32,6 +32,8 @@ struct PriorityFlags {
   bool no_normal_qos = false;
   bool no_normal_tres = false;
   bool small_relative_to_time = false;  ///< job size is CPUs per minute of time limit
+
+  bool operator==(const PriorityFlags&) const = default;
 };
 
 /// One TRES weight of PriorityWeightTRES or TRESBillingWeights: "cpu", "mem"

@@ -1,0 +1,132 @@
+#include "sched/priority_state.hpp"
+
+#include <limits>
+
+#include "sched/sched.hpp"
+
+namespace stint::sched {
+
+UsageRecord running_record(const Job& job) {
+  UsageRecord r;
+  r.job_id = job.id;
+  r.attempt = job.restart_count;
+  r.user = job.user_name;
+  r.account = job.account;
+  r.qos = job.qos;
+  r.start = job.start_time;
+  r.end = k_no_time;
+  r.tres = job_tres_counts(job);
+  return r;
+}
+
+void PriorityState::load(std::vector<UsageRecord> ended, const std::vector<AssocKey>& job_assocs,
+                         Seconds reset_now) {
+  m_ended.clear();
+  for (auto& r : ended) {
+    if (r.end == k_no_time) continue;  // a live job: counted from the live set
+    m_ended[{r.job_id, r.attempt}] = std::move(r);
+  }
+  m_assocs.insert(job_assocs.begin(), job_assocs.end());
+  m_reset_now = reset_now;
+  m_loaded = true;
+}
+
+std::vector<JobId> PriorityState::stopped_running(const std::map<JobId, Job>& live) const {
+  std::vector<JobId> out;
+  for (JobId id : m_running) {
+    auto it = live.find(id);
+    if (it == live.end() || !is_active(it->second.state)) out.push_back(id);
+  }
+  return out;
+}
+
+void PriorityState::add_ended(const std::vector<JobId>& jobs, std::vector<UsageRecord> ended) {
+  for (JobId id : jobs) {
+    auto from = m_ended.lower_bound({id, 0});
+    auto to = m_ended.upper_bound({id, std::numeric_limits<std::uint32_t>::max()});
+    m_ended.erase(from, to);
+  }
+  for (auto& r : ended) {
+    if (r.end == k_no_time) continue;
+    m_ended[{r.job_id, r.attempt}] = std::move(r);
+  }
+}
+
+bool PriorityState::due(const std::map<JobId, Job>& live, const Config& config,
+                        const Accounting& accounting, Seconds now, bool stopped) const {
+  if (!m_computed) return true;
+  const PriorityParams params = priority_params(config);
+  if (params != m_params || accounting != m_accounting) return true;
+  if (now - m_calc_time >= params.calc_period) return true;
+  if (params.weight_fairshare == 0) return false;
+  if (stopped) return true;
+  for (const auto& [id, job] : live) {
+    if (!m_assocs.count({job.user_name, job.account})) return true;
+  }
+  return false;
+}
+
+void PriorityState::recompute(const std::map<JobId, Job>& live, const Config& config,
+                              const Accounting& accounting, Seconds now) {
+  std::vector<UsageRecord> records;
+  records.reserve(m_ended.size() + live.size());
+  for (const auto& [key, r] : m_ended) records.push_back(r);
+  for (const auto& [id, job] : live) {
+    m_assocs.insert({job.user_name, job.account});
+    if (is_active(job.state) && job.start_time != k_no_time) records.push_back(running_record(job));
+  }
+  m_ctx =
+      priority_snapshot(config, accounting, std::vector<AssocKey>(m_assocs.begin(), m_assocs.end()),
+                        std::move(records), now, m_reset_now);
+  m_params = m_ctx.params;
+  m_accounting = accounting;
+  m_calc_time = now;
+  m_computed = true;
+}
+
+std::vector<JobId> PriorityState::assign(std::map<JobId, Job>& live,
+                                         const std::set<JobId>& eligible, Seconds now,
+                                         bool recomputed) {
+  std::vector<JobId> changed;
+  std::set<JobId> running;
+  std::set<JobId> waiting;
+  for (auto& [id, job] : live) {
+    const bool active = is_active(job.state);
+    if (active) running.insert(id);
+    const bool pending = job.state == JobState::pending;
+    if (!pending && !(job.state == JobState::running && m_params.flags.calculate_running)) continue;
+    bool touched = false;
+    const bool held = pending && job.hold_reason != Reason::none;
+    const bool waits = pending && (held || !eligible.count(id));
+    const bool waited = m_waiting.count(id) > 0;
+    if (waits) waiting.insert(id);
+    if (waited && !waits && job.eligible_time < now) {
+      // Its wait counts from now on (Slurm's accrue time).
+      job.eligible_time = now;
+      touched = true;
+    }
+    auto known = m_assigned.find(id);
+    if (!held && known != m_assigned.end() && job.priority != known->second &&
+        job.priority != job_priority(job) && job.priority != 0)
+      m_direct.insert(id);
+    if (!held && !m_direct.count(id) &&
+        (recomputed || known == m_assigned.end() || job.priority != known->second ||
+         waited != waits)) {
+      const std::uint32_t p =
+          priority_factors(job, m_ctx, m_calc_time, waits ? Accruing::no : Accruing::yes).priority;
+      m_assigned[id] = p;
+      if (job.priority != p) {
+        job.priority = p;
+        touched = true;
+      }
+    }
+    if (touched) changed.push_back(id);
+  }
+  m_running = std::move(running);
+  m_waiting = std::move(waiting);
+  std::erase_if(m_assigned, [&](const auto& e) { return !live.count(e.first); });
+  std::erase_if(m_direct, [&](JobId id) { return !live.count(id); });
+  return changed;
+}
+
+}  // namespace stint::sched

@@ -1,0 +1,153 @@
+// stintd's priority bookkeeping over a fixed clock: when priorities are
+// computed, what fair share sees of ended jobs, holds and dependencies, and
+// priorities set by hand.
+
+#include "sched/priority_state.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "sched/sched.hpp"
+
+using namespace stint;
+using namespace stint::sched;
+
+namespace {
+
+Config config() {
+  Config c;
+  NodePool pool;
+  pool.id = "n";
+  pool.cpus = 2;
+  c.node_pools.push_back(pool);
+  PartitionConfig p;
+  p.id = "cpu";
+  p.node_pool_ids = {"n"};
+  c.partitions.push_back(p);
+  c.set_conf("PriorityWeightAge", "604800");  // a point a second
+  c.set_conf("PriorityWeightFairshare", "100000");
+  c.set_conf("PriorityDecayHalfLife", "0");
+  return c;
+}
+
+Job pending(JobId id, std::string user, Seconds submit) {
+  Job j;
+  j.id = id;
+  j.user_name = user;
+  j.account = user;
+  j.partition = "cpu";
+  j.submit_time = j.eligible_time = submit;
+  j.req.cpus_per_task = j.req.cpus_per_node = 1;
+  j.priority = job_priority(j);
+  return j;
+}
+
+std::set<JobId> all_eligible(const std::map<JobId, Job>& live) {
+  std::set<JobId> out;
+  for (const auto& [id, j] : live) out.insert(id);
+  return out;
+}
+
+// One pass as daemon/schedule.cpp runs it, with `ended` as the store's answer.
+std::vector<JobId> pass(PriorityState& s, std::map<JobId, Job>& live, const Config& c, Seconds now,
+                        std::vector<UsageRecord> ended = {},
+                        std::optional<std::set<JobId>> eligible = std::nullopt) {
+  if (!s.loaded()) s.load({}, {}, k_no_time);
+  auto stopped = s.stopped_running(live);
+  if (!stopped.empty()) s.add_ended(stopped, std::move(ended));
+  bool due = s.due(live, c, Accounting{}, now, !stopped.empty());
+  if (due) s.recompute(live, c, Accounting{}, now);
+  return s.assign(live, eligible.value_or(all_eligible(live)), now, due);
+}
+
+}  // namespace
+
+TEST_CASE("priorities are computed every PriorityCalcPeriod, new jobs at once", "[priority]") {
+  Config c = config();
+  PriorityState s;
+  std::map<JobId, Job> live;
+  live[1] = pending(1, "alice", 1000);
+  CHECK(pass(s, live, c, 1100) == std::vector<JobId>{1});
+  // Fair share 1 (nobody used anything) + 100 s of age.
+  CHECK(live[1].priority == 100000 + 100);
+  CHECK(s.calc_time() == 1100);
+  // 60 s later: no calculation is due; a new job gets one from the same snapshot.
+  live[2] = pending(2, "alice", 1150);
+  CHECK(pass(s, live, c, 1160) == std::vector<JobId>{2});
+  CHECK(live[1].priority == 100100);
+  CHECK(live[2].priority == 100000);
+  CHECK(s.calc_time() == 1100);
+  // Five minutes after the last one: both age.
+  CHECK(pass(s, live, c, 1400).size() == 2);
+  CHECK(live[1].priority == 100400);
+  CHECK(live[2].priority == 100250);
+  CHECK(pass(s, live, c, 1401).empty());
+}
+
+TEST_CASE("a job that ends changes fair share at once", "[priority]") {
+  Config c = config();
+  PriorityState s;
+  std::map<JobId, Job> live;
+  Job run = pending(1, "alice", 1000);
+  run.state = JobState::running;
+  run.start_time = 1000;
+  NodeAlloc a;
+  a.cpus = 1;
+  run.alloc.push_back(a);
+  live[1] = run;
+  live[2] = pending(2, "alice", 1000);
+  live[3] = pending(3, "bob", 1000);
+  pass(s, live, c, 1000);
+  // Both users at the top while alice's job has used nothing yet.
+  CHECK(live[2].priority == live[3].priority);
+  // alice's job ends after 50 s: her usage counts, bob's job goes first.
+  live.erase(1);
+  UsageRecord ended = running_record(run);
+  ended.end = 1050;
+  pass(s, live, c, 1050, {ended});
+  CHECK(s.calc_time() == 1050);
+  CHECK(live[3].priority > live[2].priority);
+  CHECK(live[3].priority == 100000 + 50);  // first of two users, 50 s of age
+  CHECK(live[2].priority == 50000 + 50);   // second of two
+}
+
+TEST_CASE("no age while held or waiting on a dependency; it starts when they end", "[priority]") {
+  Config c = config();
+  PriorityState s;
+  std::map<JobId, Job> live;
+  live[1] = pending(1, "alice", 1000);
+  live[1].hold_reason = Reason::job_held_user;
+  live[1].priority = 0;
+  live[2] = pending(2, "alice", 1000);  // waits on a dependency
+  pass(s, live, c, 1000, {}, std::set<JobId>{1});
+  CHECK(live[1].priority == 0);
+  pass(s, live, c, 1400, {}, std::set<JobId>{1});
+  CHECK(live[2].priority == 100000);  // no age while waiting
+  // Released and the dependency met at 1500: eligible (accrue) time 1500.
+  live[1].hold_reason = Reason::none;
+  live[1].priority = job_priority(live[1]);
+  auto changed = pass(s, live, c, 1500);
+  CHECK(changed.size() == 2);
+  CHECK(live[1].eligible_time == 1500);
+  CHECK(live[2].eligible_time == 1500);
+  CHECK(pass(s, live, c, 1800).size() == 2);
+  CHECK(live[1].priority == 100000 + 300);
+  CHECK(live[2].priority == 100000 + 300);
+}
+
+TEST_CASE("a priority set by hand is kept", "[priority]") {
+  Config c = config();
+  PriorityState s;
+  std::map<JobId, Job> live;
+  live[1] = pending(1, "alice", 1000);
+  pass(s, live, c, 1000);
+  live[1].priority = 7;  // scontrol update priority=7
+  CHECK(pass(s, live, c, 1400).empty());
+  CHECK(live[1].priority == 7);
+  // Its nice changed: the handler sets the placeholder, which is recomputed.
+  live[2] = pending(2, "alice", 1000);
+  pass(s, live, c, 1401);
+  live[2].spec.nice = 10;
+  live[2].priority = job_priority(live[2]);
+  CHECK(pass(s, live, c, 1402) == std::vector<JobId>{2});
+  CHECK(live[2].priority == 100000 + 400 - 10);
+}
