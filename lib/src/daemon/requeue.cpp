@@ -53,7 +53,7 @@ void Controller::requeue_now(Job& job, JobState attempt_state, bool hold, bool a
   job.user_cpu_us = job.sys_cpu_us = job.max_rss_kb = 0;
   // As in Slurm, a requeued job waits a while (reason BeginTime) before it
   // may start again.
-  job.eligible_time = now() + m_config.conf_time("StintRequeueDelay");
+  job.eligible_time = now() + m_config.conf_int("StintRequeueDelay");
   job.reason = Reason::begin_time;
   job.hold_reason = Reason::none;
   if (hold) {

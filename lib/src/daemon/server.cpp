@@ -183,8 +183,14 @@ int serve(const Paths& paths, const ServerOptions& options) {
     auto now = SteadyClock::now();
     bool periodic = now - last_pass >= std::chrono::seconds(1);
     if (controller.dirty() || periodic) {
-      controller.collect();
-      controller.schedule();
+      // A failure here is a bug or a full disk; it must not take the daemon
+      // (and with it every later request) down. The next pass tries again.
+      try {
+        controller.collect();
+        controller.schedule();
+      } catch (const std::exception& e) {
+        log_error("scheduling pass failed: {}", e.what());
+      }
       last_pass = now;
     }
     if (!controller.idle()) idle_since = now;
