@@ -3,6 +3,7 @@
 // jobs that are not finished) and every change to it, each written through to
 // the store before the request that caused it is answered.
 
+#include <stint/accounts.hpp>
 #include <stint/config.hpp>
 #include <stint/model.hpp>
 #include <stint/paths.hpp>
@@ -86,6 +87,13 @@ class Controller {
   void mark_dirty() { m_dirty = true; }
   bool dirty() const { return m_dirty; }
 
+  // Accounts, users, associations and QOS (sacctmgr; handlers/sacctmgr*.cpp).
+  /// The records as stored: read on first use, replaced by save_accounting.
+  const Accounting& accounting();
+  /// Writes every record of `next` that differs from accounting() (and
+  /// deletes the ones it lacks) in one transaction, then holds `next`.
+  void save_accounting(const Accounting& next);
+
  private:
   void launch(Job& job, std::vector<NodeAlloc> alloc);
   void complete_from_results(Job& job);
@@ -101,6 +109,7 @@ class Controller {
   const Clock& m_clock;
   std::map<JobId, Job> m_live;
   std::uint32_t m_owner_uid = 0;  ///< owner of the state directory: its admin
+  std::optional<Accounting> m_accounting;  ///< see accounting()
   bool m_shutdown = false;
   bool m_dirty = true;
 };

@@ -6,7 +6,9 @@
 #include <set>
 
 #include "daemon/controller.hpp"
+#include "daemon/handlers/handlers.hpp"
 #include "daemon/log.hpp"
+#include "sched/limits.hpp"
 #include "sched/sched.hpp"
 
 namespace stint::daemon {
@@ -107,8 +109,15 @@ void Controller::schedule() {
   if (pending.empty()) return;
   sched::Cluster cluster(m_config.nodes());
   cluster.take_jobs(active);
-  sched::Decision d =
-      sched::schedule(pending, cluster, m_config, now(), std::move(array_running));
+  // Association and QOS run limits (issue 4), when AccountingStorageEnforce
+  // has "limits": counted over the live jobs, consulted by the pass.
+  std::optional<sched::LimitTracker> limits;
+  if (sched::enforcement(m_config).limits) {
+    limits.emplace(accounting(), largest_node_mem(m_config));
+    for (const auto& [id, job] : m_live) limits->add(job);
+  }
+  sched::Decision d = sched::schedule(pending, cluster, m_config, now(), std::move(array_running),
+                                      limits ? &*limits : nullptr);
   for (auto& [id, reason] : d.reasons) {
     Job& job = m_live.at(id);
     if (job.reason != reason) {

@@ -93,7 +93,9 @@ bool is_qos_setting(std::string_view key);
 
 /// The `Key = value` lines sacctmgr prints for what a setting set, in
 /// Slurm's order and spelling ("  MaxJobs       = 2", "  GrpTRES       = cpu=4").
-std::vector<std::string> assoc_limit_lines(const Association& a, const std::vector<Setting>& given);
+/// `parent`, when not empty, adds the "Parent" line in its place.
+std::vector<std::string> assoc_limit_lines(const Association& a, const std::vector<Setting>& given,
+                                           std::string_view parent = {});
 std::vector<std::string> qos_limit_lines(const Qos& q, const std::vector<Setting>& given);
 
 /// A count limit as sacctmgr shows it: empty when unset.

@@ -408,8 +408,8 @@ std::string or_none(const std::string& v) { return v.empty() ? "NONE" : v; }
 
 }  // namespace
 
-std::vector<std::string> assoc_limit_lines(const Association& a,
-                                           const std::vector<Setting>& given) {
+std::vector<std::string> assoc_limit_lines(const Association& a, const std::vector<Setting>& given,
+                                           std::string_view parent) {
   // sacctmgr_print_assoc_limits: labels padded to 14, in this order.
   std::vector<std::string> out;
   auto line = [&](std::string_view label, const std::string& value) {
@@ -432,6 +432,7 @@ std::vector<std::string> assoc_limit_lines(const Association& a,
     line("MaxTRESPerNode", or_none(format_tres(l.max_tres_per_node)));
   if (given_any(given, {"maxwall", "maxwalldurationperjob"}))
     line("MaxWall", or_none(format_wall(l.max_wall)));
+  if (!parent.empty()) line("Parent", std::string(parent));
   if (given_any(given, {"priority"}))
     line("Priority", a.priority ? std::to_string(*a.priority) : "NONE");
   if (given_any(given, {"qos", "qoslevel"})) {

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <set>
 
+#include "sched/limits.hpp"
 #include "sched/sched.hpp"
 
 namespace stint::sched {
@@ -36,7 +37,8 @@ std::optional<Reason> ineligible(const Job& job, const PartitionConfig* part, Se
 }  // namespace
 
 Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, const Config& config,
-                  Seconds now, std::map<JobId, std::uint32_t> array_running) {
+                  Seconds now, std::map<JobId, std::uint32_t> array_running,
+                  LimitTracker* limits) {
   struct Entry {
     QueueKey key;
     const Job* job;
@@ -65,6 +67,12 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       d.reasons[e.job->id] = Reason::job_array_task_limit;
       continue;
     }
+    if (limits) {
+      if (auto why = limits->run_blocker(*e.job)) {
+        d.reasons[e.job->id] = *why;
+        continue;
+      }
+    }
     if (blocked_partitions.count(e.part->id)) {
       d.reasons[e.job->id] = Reason::priority;
       continue;
@@ -79,6 +87,7 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
     }
     for (const auto& a : *alloc) cluster.find(a.node)->take(a);
     if (e.job->is_array_task()) ++array_running[e.job->array_job_id];
+    if (limits) limits->started(*e.job);
     d.starts.emplace_back(e.job->id, std::move(*alloc));
   }
   return d;

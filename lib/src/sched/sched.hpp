@@ -14,6 +14,8 @@
 
 namespace stint::sched {
 
+class LimitTracker;  // sched/limits.hpp
+
 /// The per-node shape a spec asks for, on the nodes of `partition` (their
 /// shape decides whole-node memory and the default memory). Throws
 /// Errc::invalid_argument for contradictory requests (e.g. more nodes than tasks).
@@ -87,8 +89,12 @@ struct Decision {
 /// `cluster` is updated with the starts.
 /// `array_running` counts the running tasks of each array (by array job id),
 /// for the %N throttle (reason JobArrayTaskLimit).
+/// `limits`, when given, holds the association and QOS run limits
+/// (sched/limits.hpp): a job over one keeps its reason (AssocMaxJobsLimit,
+/// ...) without blocking the jobs behind it, and each start is counted.
 Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, const Config& config,
-                  Seconds now, std::map<JobId, std::uint32_t> array_running = {});
+                  Seconds now, std::map<JobId, std::uint32_t> array_running = {},
+                  LimitTracker* limits = nullptr);
 
 /// Where a job's dependency stands.
 enum class DependencyStatus { satisfied, waiting, never };

@@ -23,6 +23,8 @@ constexpr Route k_routes[] = {
     {"cancel", handle_cancel},     {"hold", handle_hold},
     {"release", handle_release},   {"update_job", handle_update_job},
     {"requeue", handle_requeue},   {"top", handle_top},
+    {"acct_add", handle_acct_add}, {"acct_modify", handle_acct_modify},
+    {"acct_delete", handle_acct_delete},
 };
 
 }  // namespace

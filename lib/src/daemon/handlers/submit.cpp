@@ -88,18 +88,17 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   job.req = sched::make_request(spec, nodes, config);
   if (auto refusal = sched::never_fits(job.req, nodes)) throw *refusal;
 
-  if (spec.qos && !spec.qos->empty() && *spec.qos != "normal")
-    throw Error(Errc::invalid_qos, "");
   if (spec.nice < 0 && !c.is_operator(caller))
     throw Error(Errc::access_denied, "Nice value must be non-negative for non-privileged users");
 
   job.user_id = caller.uid;
   job.group_id = caller.gid;
   job.user_name = proc::user_name(caller.uid);
-  job.account = spec.account.value_or(job.user_name);
-  job.qos = "normal";
   job.time_limit = spec.time_limit ? *spec.time_limit
                                    : part.default_time.value_or(part.max_time);
+  // Accounts and limits (issue 4): the job's account and QOS, refusals by
+  // AccountingStorageEnforce, and the per-job limits (sacctmgr_submit.cpp).
+  resolve_accounting(c, job);
   if (job.spec.name.empty()) job.spec.name = "sbatch";
   job.submit_time = c.now();
   job.eligible_time = std::max(job.submit_time, spec.begin_time.value_or(0));
@@ -136,6 +135,7 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
     jobs.push_back(std::move(job));
   }
 
+  check_submit_limits(c, jobs);  // issue 4: MaxSubmitJobs and friends
   if (req.value("test_only", false)) return test_only_reply(c, jobs.front(), nodes);
   JobId id = c.add_jobs(std::move(jobs));
   return {{"job_id", id}};

@@ -1,0 +1,202 @@
+// sacctmgr: view and change accounts, users, associations and QOS. Listings
+// read the database (stintd need not run); changes go through stintd, which
+// checks who asks. Without -i the changes are shown first and committed only
+// when a person at a terminal says yes.
+
+#include "cli/sacctmgr.hpp"
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include <fmt/core.h>
+#include <poll.h>
+#include <unistd.h>
+
+#include <stint/error.hpp>
+#include <stint/paths.hpp>
+#include <stint/query.hpp>
+#include <stint/store.hpp>
+#include <stint/tools.hpp>
+
+#include "cli/boundary.hpp"
+#include "cli/cli11.hpp"
+#include "rpc/client.hpp"
+
+namespace stint::tools {
+namespace {
+
+constexpr std::string_view k_tool = "sacctmgr";
+constexpr int k_commit_wait_s = 30;
+
+struct SacctmgrArgs {
+  bool immediate = false;
+  bool no_header = false;
+  bool parsable = false;
+  bool parsable2 = false;
+  bool quiet = false;
+  bool readonly = false;
+  bool associations = false;
+  std::int64_t verbose = 0;
+  std::vector<std::string> words;
+};
+
+// Slurm's commit question. Only a person at a terminal is asked; without one,
+// at the end of input or after 30 seconds the answer is no (Slurm re-asks
+// forever on a closed input).
+bool confirm() {
+  if (::isatty(STDIN_FILENO) == 0) return false;
+  fmt::print("Would you like to commit changes? (You have {} seconds to decide)\n",
+             k_commit_wait_s);
+  for (;;) {
+    fmt::print("(N/y): ");
+    std::fflush(stdout);
+    pollfd p{STDIN_FILENO, POLLIN, 0};
+    if (::poll(&p, 1, k_commit_wait_s * 1000) <= 0) {
+      fmt::print("\nYou didn't respond in {} seconds.\n", k_commit_wait_s);
+      return false;
+    }
+    std::string line;
+    if (!std::getline(std::cin, line)) {
+      fmt::print("\n");
+      return false;
+    }
+    if (line.empty() || line[0] == 'n' || line[0] == 'N') return false;
+    if (line[0] == 'y' || line[0] == 'Y') return true;
+    fmt::print("Y or N please\n");
+  }
+}
+
+// stintd's refusals in sacctmgr's words; anything else goes to the boundary.
+int report(const cli::SacctmgrCommand& cmd, const Error& e) {
+  std::fflush(stdout);
+  if (e.code() == Errc::access_denied) {
+    std::string_view what = " Error with request: ";
+    if (cmd.verb == cli::SacctmgrVerb::add) {
+      what = cmd.entity == cli::SacctmgrEntity::user  ? " Problem adding users: "
+             : cmd.entity == cli::SacctmgrEntity::qos ? " Problem adding QOS: "
+                                                      : " Problem adding accounts: ";
+    }
+    fmt::print(stderr, "{}{}\n", what, errc_slurm_message(Errc::access_denied));
+    return 1;
+  }
+  if (e.code() == Errc::invalid_argument) {
+    fmt::print(stderr, "{}\n", e.what());
+    return 1;
+  }
+  throw e;
+}
+
+int show(const cli::SacctmgrCommand& cmd, const SacctmgrArgs& a, const Paths& paths) {
+  const Config config = query::read_config(paths);
+  // A state directory where stintd never ran has what stintd would create.
+  const Accounting data = Store::exists(paths.db())
+                              ? Store::open(paths.db(), Store::Mode::read_only)->accounting()
+                              : cli::default_accounting();
+  cli::SacctmgrTable t;
+  t.no_header = a.no_header;
+  t.parsable = a.parsable;
+  t.parsable2 = a.parsable2;
+  for (const auto& n : config.nodes()) t.gres_gpu = t.gres_gpu || n.gpus > 0;
+  fmt::print("{}", cli::sacctmgr_show(cmd, data, config.cluster_name, t));
+  return 0;
+}
+
+// stint has the one cluster stint.yaml names: adding it is "nothing new",
+// and it cannot be deleted.
+int cluster_write(const cli::SacctmgrCommand& cmd, const std::string& cluster) {
+  for (const auto& name : cmd.names) {
+    if (name != cluster)
+      throw cli::SacctmgrError(fmt::format(
+          " stint has one cluster, '{}' (ClusterName in stint.yaml); '{}' is not it", cluster,
+          name));
+  }
+  if (cmd.verb == cli::SacctmgrVerb::add) {
+    fmt::print(" This cluster {} already exists.  Not adding.\n Nothing new added.\n", cluster);
+    return 1;
+  }
+  throw cli::SacctmgrError(fmt::format(
+      " Error with request: the cluster '{}' is stint.yaml's ClusterName; it cannot be deleted",
+      cluster));
+}
+
+int write(const cli::SacctmgrCommand& cmd, const SacctmgrArgs& a, const Paths& paths) {
+  if (a.readonly) throw cli::SacctmgrError("Can't run this command in readonly mode.");
+  const std::string cluster = query::read_config(paths).cluster_name;
+  if (cmd.entity == cli::SacctmgrEntity::cluster && cmd.verb != cli::SacctmgrVerb::modify)
+    return cluster_write(cmd, cluster);
+  if (cmd.entity == cli::SacctmgrEntity::cluster) {
+    for (const auto& name : cmd.names) {
+      if (name != cluster) {
+        fmt::print(" Nothing modified\n");
+        return 1;
+      }
+    }
+  }
+  nlohmann::json reply;
+  try {
+    reply = rpc::call(paths, cli::sacctmgr_request(cmd, a.immediate));
+  } catch (const Error& e) {
+    return report(cmd, e);
+  }
+  bool nothing = false;
+  const std::string summary = cli::sacctmgr_summary(cmd, reply, cluster, nothing);
+  if (!a.quiet || nothing) fmt::print("{}", summary);
+  if (nothing) return 1;
+  if (a.immediate) return 0;
+  if (!confirm()) {
+    fmt::print(" Changes Discarded\n");
+    return 0;
+  }
+  try {
+    rpc::call(paths, cli::sacctmgr_request(cmd, true));
+  } catch (const Error& e) {
+    return report(cmd, e);
+  }
+  return 0;
+}
+
+int run(int argc, char** argv) {
+  CLI::App app{"sacctmgr: view and modify accounts, users, associations and QOS"};
+  cli::configure_app(app, k_tool);
+  SacctmgrArgs a;
+  app.add_flag("-i,--immediate", a.immediate, "commit changes immediately without asking");
+  app.add_flag("-n,--noheader", a.no_header, "no header will be added to the beginning of output");
+  app.add_flag("-p,--parsable", a.parsable, "output will be '|' delimited with a '|' at the end");
+  app.add_flag("-P,--parsable2", a.parsable2,
+               "output will be '|' delimited without a '|' at the end");
+  app.add_flag("-Q,--quiet", a.quiet, "print no messages other than error messages");
+  app.add_flag("-r,--readonly", a.readonly, "cannot modify accounting data");
+  app.add_flag("-s,--associations", a.associations, "show associations with the entity (withassoc)");
+  app.add_flag("-v,--verbose", a.verbose, "print more information");
+  app.add_option("command", a.words,
+                 "add|modify|delete|show ENTITY [NAME...] [where KEY=VALUE...] [set KEY=VALUE...]");
+  if (int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
+
+  cli::SacctmgrCommand cmd;
+  try {
+    cmd = cli::parse_sacctmgr(a.words);
+  } catch (const cli::SacctmgrError& e) {
+    fmt::print(stderr, "{}\n", e.what());
+    return 1;
+  }
+  if (a.associations) cmd.with_assoc = true;
+  const Paths paths = default_paths();
+  try {
+    if (cmd.verb == cli::SacctmgrVerb::show) return show(cmd, a, paths);
+    return write(cmd, a, paths);
+  } catch (const cli::SacctmgrError& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "{}\n", e.what());
+    return 1;
+  }
+}
+
+}  // namespace
+
+int sacctmgr(int argc, char** argv) {
+  return cli::run_tool(k_tool, [&] { return run(argc, argv); });
+}
+
+}  // namespace stint::tools

@@ -1,0 +1,87 @@
+#pragma once
+// sacctmgr's command language and its output (pure, for the tool and its
+// tests). The tool is cli/sacctmgr.cpp; listings are cli/sacctmgr_show.cpp,
+// the lines printed for add, modify and delete cli/sacctmgr_print.cpp.
+//
+//   sacctmgr [OPTIONS] add|create  ENTITY NAME... [Key=value...]
+//   sacctmgr [OPTIONS] modify|update ENTITY [NAME...] [where Key=value...] set Key=value...
+//   sacctmgr [OPTIONS] delete|remove ENTITY [NAME...] [where Key=value...]
+//   sacctmgr [OPTIONS] show|list ENTITY [NAME...] [where Key=value...] [format=...]
+//                      [withassoc] [tree] [woplimits]
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <stint/accounts.hpp>
+#include <stint/error.hpp>
+
+#include <nlohmann/json.hpp>
+
+#include "sched/limits.hpp"
+
+namespace stint::cli {
+
+enum class SacctmgrVerb { add, modify, remove, show };
+
+/// What sacctmgr acts on.
+enum class SacctmgrEntity { account, association, cluster, qos, user, tres };
+
+/// One command line after the options.
+struct SacctmgrCommand {
+  SacctmgrVerb verb = SacctmgrVerb::show;
+  SacctmgrEntity entity = SacctmgrEntity::account;
+  std::vector<std::string> names;        ///< bare words and Name=/Names= values
+  std::vector<sched::Setting> where;     ///< conditions (modify, delete, show)
+  std::vector<sched::Setting> settings;  ///< Key=value to set (add, modify)
+  std::vector<std::string> format;       ///< format=a,b%20 fields (show)
+  bool with_assoc = false;               ///< withassoc (or -s)
+  bool tree = false;                     ///< tree
+  bool without_parent_limits = false;    ///< woplimits
+};
+
+/// An error sacctmgr prints as it is (Slurm prints these lines without
+/// "sacctmgr: error: "), exiting 1.
+class SacctmgrError : public Error {
+ public:
+  explicit SacctmgrError(std::string message)
+      : Error(Errc::invalid_argument, std::move(message)) {}
+};
+
+/// Parses the words after the options. Verbs and entities may be abbreviated
+/// as Slurm allows ("list assoc", "show qos", "add acct"); keywords and keys
+/// are case-insensitive. Throws SacctmgrError with Slurm's text: "invalid
+/// keyword: X", "No valid entity in add command\nInput line must include
+/// ...", " Unknown option: X" (a word in add that is neither a name nor a known
+/// Key=value), " You didn't give me anything to set" (modify without set).
+SacctmgrCommand parse_sacctmgr(const std::vector<std::string>& words);
+
+/// The acct_add / acct_modify / acct_delete request for a command
+/// (docs/protocol.md). Cluster modifications go to the root account's
+/// association, as the cluster's limits are root's in Slurm.
+nlohmann::json sacctmgr_request(const SacctmgrCommand& cmd, bool commit);
+
+/// The lines sacctmgr prints for a reply: what is (or would be) added,
+/// modified or deleted, in Slurm's words and columns; `nothing` is set when
+/// nothing would change (" Nothing new added.", exit 1).
+std::string sacctmgr_summary(const SacctmgrCommand& cmd, const nlohmann::json& reply,
+                             const std::string& cluster, bool& nothing);
+
+/// The records of a state directory where stintd never ran: what migration 3
+/// creates (root, its user, the QOS normal).
+Accounting default_accounting();
+
+/// Output options of show/list.
+struct SacctmgrTable {
+  bool no_header = false;  ///< -n
+  bool parsable = false;   ///< -p: '|' after every field
+  bool parsable2 = false;  ///< -P: '|' between fields
+  bool gres_gpu = false;   ///< the cluster has GPUs: show tres lists gres/gpu
+};
+
+/// `sacctmgr show ...` over `data`. Throws SacctmgrError "Unknown field 'x'".
+std::string sacctmgr_show(const SacctmgrCommand& cmd, const Accounting& data,
+                          const std::string& cluster, const SacctmgrTable& table);
+
+}  // namespace stint::cli
