@@ -1,4 +1,4 @@
-# bash completion for stint's tools: sbatch, squeue, scancel, sinfo, scontrol,
+# bash completion for stint's tools: sbatch, squeue, scancel, sinfo, scontrol, sacctmgr,
 # sacct, stint and stintd. One script serves them all; it is installed under
 # each tool's name so that bash-completion loads it on first use.
 #
@@ -210,6 +210,37 @@ _stint_scontrol_operands() {
   esac
 }
 
+# The operands of sacctmgr: a verb, an entity, then names and Key=value words.
+_stint_sacctmgr_operands() {
+  local -a words=("$@")
+  local n=${#words[@]}
+  _stint_no_files
+  if ((n == 0)); then
+    _stint_reply "add create modify update delete remove show list"
+    return
+  fi
+  local verb=${words[0],,} what=${words[1],,}
+  if ((n == 1)); then
+    case $verb in
+      sh* | li*) _stint_reply "account association cluster qos tres user" ;;
+      *) _stint_reply "account cluster qos user" ;;
+    esac
+    return
+  fi
+  local names=""
+  case $what in
+    ac*) names=$(_stint_run sacctmgr -n -P list account format=account) ;;
+    u*) names=$(_stint_run sacctmgr -n -P list user format=user) ;;
+    q*) names=$(_stint_run sacctmgr -n -P list qos format=name) ;;
+  esac
+  case $verb in
+    a* | c*) _stint_reply "Account= Partition= DefaultAccount= AdminLevel= Description= Organization= Parent= Fairshare= MaxJobs= GrpTRES= QOS=" ;;
+    m* | up*) _stint_reply "$names where set" ;;
+    sh* | li*) _stint_reply "$names where format= withassoc tree" ;;
+    *) _stint_reply "$names where" ;;
+  esac
+}
+
 _stint_complete() {
   COMPREPLY=()
   local cur=${COMP_WORDS[COMP_CWORD]} prev="" prefix=""
@@ -292,6 +323,9 @@ _stint_complete() {
     scontrol)
       _stint_scontrol_operands "${operands[@]}"
       ;;
+    sacctmgr)
+      _stint_sacctmgr_operands "${operands[@]}"
+      ;;
     scancel)
       _stint_no_files
       _stint_comma_list=1
@@ -314,4 +348,4 @@ _stint_complete() {
   return 0
 }
 
-complete -o bashdefault -o default -F _stint_complete sbatch squeue scancel sinfo scontrol sacct stint stintd
+complete -o bashdefault -o default -F _stint_complete sbatch squeue scancel sinfo scontrol sacct sacctmgr stint stintd
