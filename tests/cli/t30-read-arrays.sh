@@ -68,6 +68,13 @@ set -e
 [ $rc -ne 0 ] || fail "sacct -j ${a}_x accepted"
 expect_eq "bad job id" "sacct: fatal: Bad job/step specified: ${a}_x" "$err"
 
+# An array cancelled before any task ran is one line, cancelled by the caller.
+c=$(submit -H --array=0-2 --wrap true)
+scancel "$c"
+wait_for 30 job_ended "${c}_0"
+expect_eq "cancelled array" "${c}_[0-2]|CANCELLED by $(id -u)" \
+  "$(sacct -n -X -P -o JobID,State -j "$c")"
+
 # top puts one of the caller's pending jobs ahead of their others.
 gate=$(submit -H --wrap true)
 p1=$(submit -d "afterok:$gate" --wrap true)

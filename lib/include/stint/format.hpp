@@ -73,7 +73,7 @@ std::string date_line(Seconds t);
 /// Which tasks of an array fold into one line.
 enum class Fold : std::uint8_t {
   pending,        ///< squeue, scontrol: pending tasks with the same reason
-  never_started,  ///< sacct: tasks that never started, with the same state
+  never_started,  ///< sacct: tasks that never had an allocation, with the same state
 };
 
 /// A line of output: one job, or tasks of one array folded together as Slurm

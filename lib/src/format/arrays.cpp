@@ -27,7 +27,9 @@ std::optional<FoldKey> fold_key(const Job& job, Fold fold) {
       if (job.state != JobState::pending || job.restart_count != 0) return std::nullopt;
       return FoldKey{job.array_job_id, job.state, effective_reason(job)};
     case Fold::never_started:
-      if (job.start_time != k_no_time || job.restart_count != 0) return std::nullopt;
+      // A job cancelled while it waited has a start time (its end, as in
+      // Slurm's records) but never had an allocation.
+      if (!job.alloc.empty() || job.restart_count != 0) return std::nullopt;
       return FoldKey{job.array_job_id, job.state, Reason::none};
   }
   return std::nullopt;

@@ -130,7 +130,11 @@ TEST_CASE("pending tasks of one array fold into one line, in task order") {
   for (auto& j : jobs) {
     if (j.array_task_id == 3) j.hold_reason = stint::Reason::job_held_user;
     if (j.array_task_id == 4) j.restart_count = 1;
-    if (j.array_task_id >= 6) j.state = stint::JobState::cancelled;
+    if (j.array_task_id >= 6) {
+      // Cancelled while pending: stintd records its end as its start.
+      j.state = stint::JobState::cancelled;
+      j.start_time = j.end_time = fixtures::at(18, 1, 0);
+    }
   }
   std::vector<std::string> texts;
   for (const auto& g : stint::format::fold_array_tasks(jobs, Fold::pending)) {
