@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Accounts, associations, QOS and limits: sacctmgr's listings and changes,
+# AccountingStorageEnforce at submit, and run limits that keep jobs pending
+# with Slurm's reasons until they fit.
+source "$(dirname "$0")/lib.sh"
+
+write_config <<'YAML'
+cluster_name: test
+node_pools:
+  - {id: n, count: 1, cpus: 8, memory: 4G}
+partitions:
+  - {id: debug, node_pool_ids: [n], max_time: "1:00:00"}
+  - {id: other, node_pool_ids: [n]}
+config:
+  KillWait: "2"
+  AccountingStorageEnforce: "associations,limits,qos"
+YAML
+me=$(id -un)
+
+# pending_as JOB REASON: the job is pending for that reason.
+pending_as() {
+  [ "$(squeue -h -j "$1" -o '%t %r')" = "PD $2" ]
+}
+running() {
+  [ "$(squeue -h -j "$1" -o %t)" = R ]
+}
+
+# --- listings need no stintd --------------------------------------------------
+
+expect_eq "fresh accounts" "root" "$(sacctmgr -n -P list account format=account)"
+expect_eq "fresh users" "root|root|Administrator" "$(sacctmgr -n -P list users)"
+expect_eq "fresh qos" "normal|0|cluster" "$(sacctmgr -n -P show qos format=name,priority,preemptmode)"
+[ ! -S "$STINT_STATE_DIR/stintd.sock" ] || fail "a listing started stintd"
+
+# --- without -i nothing is committed unless a person at a terminal says y -----
+
+out=$(timeout 20 sacctmgr add account lab </dev/null) || fail "sacctmgr without -i failed: $out"
+expect_contains "summary" "$out" " Adding Account(s)"
+expect_contains "discarded" "$out" " Changes Discarded"
+case $out in *"Would you like"*) fail "asked without a terminal: $out" ;; esac
+expect_eq "lab not added" "" "$(sacctmgr -n list account lab)"
+# A pipe is no terminal either: no answer is read from it, and nothing loops.
+out=$(printf "y\ny\n" | timeout 20 sacctmgr add account lab) || fail "sacctmgr with a pipe failed: $out"
+expect_contains "pipe discarded" "$out" " Changes Discarded"
+expect_eq "still not added" "" "$(sacctmgr -n list account lab)"
+if command -v script >/dev/null; then
+  # On a terminal the question is asked and y commits.
+  out=$(printf 'y\n' | timeout 60 script -qec "sacctmgr add account ttyacct" /dev/null) ||
+    fail "sacctmgr on a terminal failed: $out"
+  expect_contains "question" "$out" "Would you like to commit changes? (You have 30 seconds to decide)"
+  expect_eq "committed on y" "ttyacct" "$(sacctmgr -n -P list account ttyacct format=account)"
+fi
+
+# --- the seed's form, and what Slurm prints -----------------------------------
+
+out=$(sacctmgr -i add account lab Description="test lab" Organization=uni)
+expect_contains "add account" "$out" "  A = lab        C = test      "
+out=$(sacctmgr -i add User Accounts=lab Partition=debug "$me")
+expect_contains "seed form" "$out" " Associations ="
+expect_eq "association" "lab|$me|debug" \
+  "$(sacctmgr -n -P show assoc where account=lab user="$me" format=account,user,partition)"
+out=$(sacctmgr -i add account lab) && fail "adding lab twice succeeded"
+expect_eq "nothing new" " Nothing new added." "$out"
+err=$(sacctmgr -i modify user "$me" set Bogus=1 2>&1) && fail "Bogus=1 was accepted"
+expect_contains "unknown option" "$err" " Unknown option: Bogus=1"
+expect_contains "list accounts" "$(sacctmgr list accounts)" "       lab             test lab                  uni "
+
+# --- enforcement at submit ----------------------------------------------------
+
+# A user not added to an account is refused.
+sacctmgr -i add account otheraccount >/dev/null
+err=$(sbatch -A otheraccount --wrap true 2>&1) && fail "a job in an account without association was accepted"
+expect_eq "no association" \
+  "sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified" "$err"
+# The association allows partition debug only.
+err=$(sbatch -A lab -p other --wrap true 2>&1) && fail "a partition the association lacks was accepted"
+expect_contains "partition" "$err" "Invalid account or account/partition combination specified"
+# A QOS that does not exist, or that the association may not use.
+err=$(sbatch -A lab --qos=nosuch --wrap true 2>&1) && fail "an unknown QOS was accepted"
+expect_contains "unknown qos" "$err" "Invalid qos specification"
+sacctmgr -i add qos high Priority=100 >/dev/null
+err=$(sbatch -A lab --qos=high --wrap true 2>&1) && fail "a QOS the association lacks was accepted"
+expect_contains "qos not allowed" "$err" "Invalid qos specification"
+sacctmgr -i modify user "$me" where account=lab set qos+=high >/dev/null
+job=$(submit -A lab --qos=high -H --wrap true)
+expect_eq "qos allowed" "lab high" "$(squeue -h -j "$job" -o '%a %q')"
+scancel "$job"
+
+# Submit limits refuse with the limit's name and Slurm's policy message.
+sacctmgr -i modify user "$me" where account=lab set MaxSubmitJobs=1 >/dev/null
+held=$(submit -A lab -H --wrap true)
+err=$(sbatch -A lab --wrap true 2>&1) && fail "MaxSubmitJobs=1 let a second job in"
+expect_eq "max submit" "sbatch: error: AssocMaxSubmitJobLimit
+sbatch: error: Batch job submission failed: Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)" "$err"
+scancel "$held"
+sacctmgr -i modify user "$me" where account=lab set MaxSubmitJobs=-1 >/dev/null
+sacctmgr -i modify account lab set MaxWall=10 >/dev/null
+err=$(sbatch -A lab -t 20 --wrap true 2>&1) && fail "a job over MaxWall was accepted"
+expect_contains "max wall" "$err" "AssocMaxWallDurationPerJobLimit"
+job=$(submit -A lab -H --wrap true)
+expect_eq "MaxWall is the default time" "10:00" "$(squeue -h -j "$job" -o %l)"
+scancel "$job"
+sacctmgr -i modify account lab set MaxWall=-1 >/dev/null
+
+# --- MaxJobs=2: the third job waits for one of the first two ------------------
+
+sacctmgr -i modify user "$me" where account=lab set MaxJobs=2 >/dev/null
+a=$(submit -A lab --wrap 'sleep 300')
+b=$(submit -A lab --wrap 'sleep 300')
+c=$(submit -A lab --wrap 'sleep 300')
+wait_for 30 running "$a"
+wait_for 30 running "$b"
+wait_for 30 pending_as "$c" AssocMaxJobsLimit
+expect_contains "scontrol" "$(scontrol show job "$c")" "Reason=AssocMaxJobsLimit"
+scancel "$a"
+wait_for 30 running "$c"
+scancel "$b" "$c"
+
+# --- GrpTRES=cpu=4 over an account and the accounts beneath it ----------------
+
+sacctmgr -i add account grp >/dev/null
+sacctmgr -i add account grp_a grp_b Parent=grp >/dev/null
+sacctmgr -i add user "$me" Account=grp_a,grp_b >/dev/null
+sacctmgr -i modify account grp set GrpTRES=cpu=4 >/dev/null
+expect_eq "GrpTRES shown" "grp|cpu=4" "$(sacctmgr -n -P show assoc where account=grp user= format=account,grptres | head -n 1)"
+x=$(submit -A grp_a -c 2 --wrap 'sleep 300')
+y=$(submit -A grp_b -c 2 --wrap 'sleep 300')
+z=$(submit -A grp_b -c 2 --wrap 'sleep 300')
+wait_for 30 running "$x"
+wait_for 30 running "$y"
+wait_for 30 pending_as "$z" AssocGrpCpuLimit
+scancel "$x"
+wait_for 30 running "$z"
+scancel "$y" "$z"
+
+# --- a job's association cannot be deleted under it ---------------------------
+
+job=$(submit -A grp_a -H --wrap true)
+err=$(sacctmgr -i delete user "$me" account=grp_a 2>&1) && fail "deleted an association with a job"
+expect_contains "active jobs" "$err" " Error with request: Job(s) active, cancel job(s) before remove"
+scancel "$job"
+out=$(sacctmgr -i delete user "$me" account=grp_a)
+expect_contains "deleted" "$out" " Deleting user associations..."
+
+# --- a non-admin's changes are refused ----------------------------------------
+
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && getent passwd nobody >/dev/null; then
+  nobody_group=$(id -gn nobody)
+  as_nobody() {
+    (cd / && setpriv --reuid=nobody --regid="$nobody_group" --clear-groups "$@")
+  }
+  # The state directory as a shared installation has it: others may reach the socket.
+  chmod 711 "$TEST_ROOT" "$STINT_STATE_DIR"
+  err=$(as_nobody sacctmgr -i add account evil 2>&1) && fail "nobody added an account"
+  expect_eq "refusal" " Problem adding accounts: Access/permission denied" "$err"
+  expect_eq "evil not added" "" "$(sacctmgr -n list account evil)"
+  err=$(as_nobody sacctmgr -i modify account lab set MaxJobs=1 2>&1) && fail "nobody changed a limit"
+  expect_contains "modify refusal" "$err" "Access/permission denied"
+  # nobody is in no account: refused at submit.
+  err=$(as_nobody sbatch --wrap true 2>&1) && fail "nobody's job without an association was accepted"
+  expect_contains "nobody refused" "$err" "Invalid account or account/partition combination specified"
+  # An operator may change accounts.
+  sacctmgr -i add user nobody Account=lab AdminLevel=Operator >/dev/null
+  as_nobody sacctmgr -i add account byoperator >/dev/null || fail "an operator could not add an account"
+  err=$(as_nobody sacctmgr -i modify user nobody set AdminLevel=Admin 2>&1) &&
+    fail "an operator made itself an administrator"
+  expect_eq "still an operator" "Operator" "$(sacctmgr -n -P list user nobody format=admin)"
+else
+  echo "SKIP non-admin checks: they need root, setpriv and the user nobody" >&2
+fi
