@@ -9,7 +9,9 @@ wait_for 60 job_ended "$oom"
 expect_eq "over --mem" OUT_OF_MEMORY "$(job_state "$oom")"
 
 rss=$(submit --mem=1G --wrap 'python3 -c "b = bytearray(200*1024*1024); b[::4096] = b\"x\" * len(b[::4096]); import time; time.sleep(1)"')
-printf '#!/bin/bash\nend=$((SECONDS + 2)); while [ $SECONDS -lt $end ]; do :; done\n' > burn.sh
+# Two CPU-seconds whatever the load: a subshell limited to 2 s of CPU spins
+# until SIGXCPU stops it; its CPU time is the job's.
+printf '#!/bin/bash\n( ulimit -t 2; while :; do :; done )\nexit 0\n' > burn.sh
 burn=$(submit burn.sh)
 wait_for 60 job_ended "$rss"
 wait_for 60 job_ended "$burn"

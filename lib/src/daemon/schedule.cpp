@@ -70,6 +70,12 @@ std::vector<const Job*> Controller::eligible_pending() {
         }
       }
       auto status = sched::evaluate_dependency(job, lookup, singleton_blocked, t);
+      // Met terms are dropped, as Slurm does (scontrol shows what is left).
+      Dependency left = sched::prune_satisfied(job, lookup, singleton_blocked, t);
+      if (left != job.dependency) {
+        job.dependency = std::move(left);
+        m_store->update_job(job);
+      }
       if (status != sched::DependencyStatus::satisfied) {
         Reason r = status == sched::DependencyStatus::never ? Reason::dependency_never_satisfied
                                                             : Reason::dependency;

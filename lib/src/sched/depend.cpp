@@ -75,4 +75,17 @@ DependencyStatus evaluate_dependency(const Job& job, const DependencyLookup& loo
   return all_satisfied ? S::satisfied : S::waiting;
 }
 
+Dependency prune_satisfied(const Job& job, const DependencyLookup& lookup, bool singleton_blocked,
+                           Seconds now) {
+  Dependency left;
+  left.any = job.dependency.any;
+  for (const auto& term : job.dependency.terms) {
+    bool met = evaluate_term(job, term, lookup, singleton_blocked, now) ==
+               DependencyStatus::satisfied;
+    if (met && job.dependency.any) return Dependency{};
+    if (!met) left.terms.push_back(term);
+  }
+  return left;
+}
+
 }  // namespace stint::sched

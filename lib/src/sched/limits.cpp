@@ -42,9 +42,8 @@ constexpr std::array k_tres_reasons = {
                 Reason::none, Reason::qos_grp_node_limit, Reason::qos_max_node_per_job_limit,
                 Reason::none, Reason::qos_max_node_per_user_limit},
     TresReasons{"gres/gpu", Reason::assoc_grp_gres, Reason::assoc_max_gres_per_job,
-                Reason::assoc_max_gres_per_node, Reason::qos_grp_gres,
-                Reason::qos_max_gres_per_job, Reason::qos_max_gres_per_node,
-                Reason::qos_max_gres_per_user},
+                Reason::assoc_max_gres_per_node, Reason::qos_grp_gres, Reason::qos_max_gres_per_job,
+                Reason::qos_max_gres_per_node, Reason::qos_max_gres_per_user},
     TresReasons{"billing", Reason::assoc_grp_billing, Reason::assoc_max_billing_per_job,
                 Reason::assoc_max_billing_per_node, Reason::qos_grp_billing,
                 Reason::qos_max_billing_per_job, Reason::qos_max_billing_per_node,
@@ -74,18 +73,17 @@ std::optional<Reason> over_per_job(const JobLimits& jl, const Tres& tres, bool p
   for (const auto& row : k_tres_reasons) {
     const std::int64_t want = amount(tres, row.tres);
     if (jl.qos) {
-      const Tres& lim = per_node ? jl.qos->limits.max_tres_per_node : jl.qos->limits.max_tres_per_job;
+      const Tres& lim =
+          per_node ? jl.qos->limits.max_tres_per_node : jl.qos->limits.max_tres_per_job;
       if (has(lim, row.tres)) {
-        if (want > amount(lim, row.tres))
-          return per_node ? row.qos_per_node : row.qos_per_job;
+        if (want > amount(lim, row.tres)) return per_node ? row.qos_per_node : row.qos_per_job;
         continue;
       }
     }
     for (const Association* a : jl.chain) {
       const Tres& lim = per_node ? a->limits.max_tres_per_node : a->limits.max_tres_per_job;
       if (has(lim, row.tres)) {
-        if (want > amount(lim, row.tres))
-          return per_node ? row.assoc_per_node : row.assoc_per_job;
+        if (want > amount(lim, row.tres)) return per_node ? row.assoc_per_node : row.assoc_per_job;
         break;
       }
     }

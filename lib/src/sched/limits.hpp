@@ -21,10 +21,6 @@
 // per-job ones (MaxWall, MaxTRES, MaxTRESPerNode) refuse a submission; the
 // run limits keep a pending job pending with the limit's reason.
 
-#include <stint/accounts.hpp>
-#include <stint/config.hpp>
-#include <stint/model.hpp>
-
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -33,15 +29,20 @@
 #include <tuple>
 #include <vector>
 
+#include <stint/accounts.hpp>
+#include <stint/config.hpp>
+#include <stint/model.hpp>
+
 namespace stint::sched {
 
 /// AccountingStorageEnforce: which rules are applied. `limits` and `qos`
 /// imply `associations`, `safe` implies `limits`; `all` is everything.
 struct Enforcement {
-  bool associations = false;  ///< a job needs an association (user in the account, partition allowed)
-  bool limits = false;        ///< association and QOS limits
-  bool qos = false;           ///< a job's QOS must be one its association allows
-  bool safe = false;          ///< (stored; stint has no TRES-minutes limits yet)
+  bool associations =
+      false;            ///< a job needs an association (user in the account, partition allowed)
+  bool limits = false;  ///< association and QOS limits
+  bool qos = false;     ///< a job's QOS must be one its association allows
+  bool safe = false;    ///< (stored; stint has no TRES-minutes limits yet)
 };
 Enforcement enforcement(const Config& config);
 
@@ -178,9 +179,9 @@ class LimitTracker {
 
   const Accounting& m_data;
   std::uint64_t m_node_mem_mb;
-  std::map<std::int64_t, Usage> m_own;    ///< by association id: its own jobs
-  std::map<std::int64_t, Usage> m_grp;    ///< by association id: its jobs and those beneath
-  std::map<std::string, Usage> m_qos;     ///< by QOS name
+  std::map<std::int64_t, Usage> m_own;  ///< by association id: its own jobs
+  std::map<std::int64_t, Usage> m_grp;  ///< by association id: its jobs and those beneath
+  std::map<std::string, Usage> m_qos;   ///< by QOS name
   std::map<std::pair<std::string, std::string>, Usage> m_qos_user;  ///< by (QOS, user)
   mutable std::map<std::tuple<std::string, std::string, std::string, std::string>, JobLimits>
       m_cache;

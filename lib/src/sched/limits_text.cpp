@@ -96,9 +96,10 @@ std::vector<std::string> qos_list_value(const Setting& s, const Accounting& data
   if (s.op == "=" && (given.empty() || given == std::vector<std::string>{"-1"})) return {};
   for (const auto& q : given) {
     if (!data.find_qos(q))
-      throw bad(fmt::format(" error: You gave a bad qos '{}'.  Use 'list qos' to get complete "
-                            "list.",
-                            q));
+      throw bad(
+          fmt::format(" error: You gave a bad qos '{}'.  Use 'list qos' to get complete "
+                      "list.",
+                      q));
   }
   if (s.op == "=") {
     base = given;
@@ -120,29 +121,53 @@ void only_plain(const Setting& s) {
 }
 
 constexpr std::array<std::string_view, 24> k_assoc_keys = {
-    "fairshare", "shares",        "priority",  "grpjobs",       "grpsubmitjobs",
-    "grpsubmit", "grptres",       "grpcpus",   "grpnodes",      "grpmem",
-    "maxjobs",   "maxsubmitjobs", "maxsubmit", "maxwall",       "maxwalldurationperjob",
+    "fairshare", "shares",        "priority",       "grpjobs",  "grpsubmitjobs",
+    "grpsubmit", "grptres",       "grpcpus",        "grpnodes", "grpmem",
+    "maxjobs",   "maxsubmitjobs", "maxsubmit",      "maxwall",  "maxwalldurationperjob",
     "maxtres",   "maxtresperjob", "maxtrespernode", "maxcpus",  "maxnodes",
-    "qos",       "qoslevel",      "defaultqos", "defqos"};
+    "qos",       "qoslevel",      "defaultqos",     "defqos"};
 
-constexpr std::array<std::string_view, 30> k_qos_keys = {
-    "description",  "priority",       "usagefactor",      "preempt",
-    "preemptmode",  "gracetime",      "preemptexempttime", "flags",
-    "grpjobs",      "grpsubmitjobs",  "grpsubmit",        "grptres",
-    "maxjobsperuser", "maxjobspu",    "maxsubmitjobsperuser", "maxsubmitjobspu",
-    "maxsubmitpu",  "maxwall",        "maxwalldurationperjob", "maxtres",
-    "maxtresperjob", "maxtrespj",     "maxtrespernode",   "maxtrespn",
-    "maxtresperuser", "maxtrespu",    "grpcpus",          "grpnodes",
-    "maxcpusperuser", "maxnodesperuser"};
+constexpr std::array<std::string_view, 30> k_qos_keys = {"description",
+                                                         "priority",
+                                                         "usagefactor",
+                                                         "preempt",
+                                                         "preemptmode",
+                                                         "gracetime",
+                                                         "preemptexempttime",
+                                                         "flags",
+                                                         "grpjobs",
+                                                         "grpsubmitjobs",
+                                                         "grpsubmit",
+                                                         "grptres",
+                                                         "maxjobsperuser",
+                                                         "maxjobspu",
+                                                         "maxsubmitjobsperuser",
+                                                         "maxsubmitjobspu",
+                                                         "maxsubmitpu",
+                                                         "maxwall",
+                                                         "maxwalldurationperjob",
+                                                         "maxtres",
+                                                         "maxtresperjob",
+                                                         "maxtrespj",
+                                                         "maxtrespernode",
+                                                         "maxtrespn",
+                                                         "maxtresperuser",
+                                                         "maxtrespu",
+                                                         "grpcpus",
+                                                         "grpnodes",
+                                                         "maxcpusperuser",
+                                                         "maxnodesperuser"};
 
 }  // namespace
 
 std::string_view admin_level_name(AdminLevel level) {
   switch (level) {
-    case AdminLevel::none: return "None";
-    case AdminLevel::operator_level: return "Operator";
-    case AdminLevel::admin: return "Administrator";
+    case AdminLevel::none:
+      return "None";
+    case AdminLevel::operator_level:
+      return "Operator";
+    case AdminLevel::admin:
+      return "Administrator";
   }
   return "None";
 }
@@ -157,7 +182,7 @@ std::optional<AdminLevel> admin_level_from_name(std::string_view text) {
 
 std::string format_tres(const Tres& tres) {
   static constexpr std::array<std::string_view, 5> k_order = {"cpu", "mem", "energy", "node",
-                                                               "billing"};
+                                                              "billing"};
   std::vector<std::pair<std::string, std::int64_t>> items(tres.begin(), tres.end());
   auto rank = [](const std::string& name) {
     auto it = std::find(k_order.begin(), k_order.end(), name);
@@ -188,8 +213,8 @@ Tres parse_tres(std::string_view text) {
     std::string name = lower(item.substr(0, eq));
     const std::string_view value = item.substr(eq + 1);
     if (name == "gpu") name = "gres/gpu";
-    static constexpr std::array<std::string_view, 6> k_known = {"cpu", "mem", "node", "billing",
-                                                                 "energy", "gres/gpu"};
+    static constexpr std::array<std::string_view, 6> k_known = {"cpu",     "mem",    "node",
+                                                                "billing", "energy", "gres/gpu"};
     if (std::find(k_known.begin(), k_known.end(), name) == k_known.end())
       throw Error(Errc::invalid_argument, fmt::format("unknown TRES '{}'", name));
     if (value == "-1") {
@@ -249,8 +274,8 @@ bool apply_assoc_setting(Association& a, const Setting& s, const Accounting& dat
       a.shares = k_shares_parent;
     } else {
       auto v = count_value(s);
-      a.shares = v ? static_cast<std::uint32_t>(std::min<std::int64_t>(*v, k_shares_parent - 1))
-                   : 1;
+      a.shares =
+          v ? static_cast<std::uint32_t>(std::min<std::int64_t>(*v, k_shares_parent - 1)) : 1;
     }
   } else if (k == "priority") {
     auto v = count_value(s);
@@ -288,9 +313,10 @@ bool apply_assoc_setting(Association& a, const Setting& s, const Accounting& dat
     if (q == "-1" || q.empty()) {
       a.default_qos.clear();
     } else if (!data.find_qos(q)) {
-      throw bad(fmt::format(" error: You gave a bad qos '{}'.  Use 'list qos' to get complete "
-                            "list.",
-                            q));
+      throw bad(
+          fmt::format(" error: You gave a bad qos '{}'.  Use 'list qos' to get complete "
+                      "list.",
+                      q));
     } else {
       a.default_qos = q;
     }
@@ -475,7 +501,8 @@ std::vector<std::string> qos_limit_lines(const Qos& q, const std::vector<Setting
     line("MaxTRESPerUser", format_tres(l.max_tres_per_user));
   if (given_any(given, {"maxwall", "maxwalldurationperjob"}))
     line("MaxWall", or_none(format_wall(l.max_wall)));
-  if (given_any(given, {"preempt"})) out.push_back(fmt::format("  Preempt          = {}", join(q.preempt)));
+  if (given_any(given, {"preempt"}))
+    out.push_back(fmt::format("  Preempt          = {}", join(q.preempt)));
   if (given_any(given, {"preemptmode"})) line("PreemptMode", q.preempt_mode);
   if (given_any(given, {"priority"})) line("Priority", std::to_string(q.priority));
   if (given_any(given, {"usagefactor"})) line("UsageFactor", fmt::format("{:.6f}", q.usage_factor));

@@ -58,7 +58,8 @@ std::vector<std::pair<const Association*, int>> association_tree(const Accountin
   std::vector<std::pair<const Association*, int>> out;
   std::function<void(const std::string&, int)> visit = [&](const std::string& account, int depth) {
     if (depth > 64) return;
-    if (const Association* own = data.find_association(account, "", "")) out.emplace_back(own, depth);
+    if (const Association* own = data.find_association(account, "", ""))
+      out.emplace_back(own, depth);
     std::vector<const Association*> users;
     for (const auto& a : data.associations) {
       if (a.account == account && (a.is_user() || !a.partition.empty())) users.push_back(&a);

@@ -37,8 +37,7 @@ std::optional<Reason> ineligible(const Job& job, const PartitionConfig* part, Se
 }  // namespace
 
 Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, const Config& config,
-                  Seconds now, std::map<JobId, std::uint32_t> array_running,
-                  LimitTracker* limits) {
+                  Seconds now, std::map<JobId, std::uint32_t> array_running, LimitTracker* limits) {
   struct Entry {
     QueueKey key;
     const Job* job;

@@ -117,4 +117,9 @@ using DependencyLookup = std::function<std::vector<DependencyView>(JobId job_id)
 DependencyStatus evaluate_dependency(const Job& job, const DependencyLookup& lookup,
                                      bool singleton_blocked, Seconds now);
 
+/// The dependency with the terms that are met taken out, as Slurm does: in a
+/// ',' list each met term goes; a '?' list goes whole once one term is met.
+Dependency prune_satisfied(const Job& job, const DependencyLookup& lookup, bool singleton_blocked,
+                           Seconds now);
+
 }  // namespace stint::sched

@@ -149,3 +149,15 @@ TEST_CASE("the array throttle holds tasks back with JobArrayTaskLimit", "[sched]
   CHECK(d.starts.size() == 1);
   CHECK(d.reasons.at(12) == Reason::job_array_task_limit);
 }
+
+TEST_CASE("met terms are dropped from a ',' list; a met '?' list goes whole", "[sched][depend]") {
+  World w;
+  w.add(1, JobState::completed, 10);
+  w.add(2, JobState::running, 10);
+  Job all = depending({term(DependencyType::afterok, 1), term(DependencyType::afterok, 2)});
+  auto left = sched::prune_satisfied(all, w.lookup(), false, 100);
+  REQUIRE(left.terms.size() == 1);
+  CHECK(left.terms[0].job_id == 2);
+  Job any = depending({term(DependencyType::afterok, 2), term(DependencyType::afterok, 1)}, true);
+  CHECK(sched::prune_satisfied(any, w.lookup(), false, 100).empty());
+}
