@@ -1,4 +1,4 @@
-# bash completion for stint's tools: sbatch, squeue, scancel, sinfo, scontrol, sacctmgr,
+# bash completion for stint's tools: sbatch, squeue, scancel, sinfo, scontrol, sacctmgr, sprio, sshare,
 # sacct, stint and stintd. One script serves them all; it is installed under
 # each tool's name so that bash-completion loads it on first use.
 #
@@ -348,4 +348,4 @@ _stint_complete() {
   return 0
 }
 
-complete -o bashdefault -o default -F _stint_complete sbatch squeue scancel sinfo scontrol sacct sacctmgr stint stintd
+complete -o bashdefault -o default -F _stint_complete sbatch squeue scancel sinfo scontrol sacct sacctmgr sprio sshare stint stintd
