@@ -72,9 +72,9 @@ struct User {
 struct Association {
   std::int64_t id = 0;  ///< assigned by the store; stable while the association exists
   std::string account;
-  std::string user;       ///< empty: the account's own association
-  std::string partition;  ///< empty: any partition
-  std::uint32_t shares = 1;  ///< Fairshare (Shares); k_shares_parent for "parent"
+  std::string user;                       ///< empty: the account's own association
+  std::string partition;                  ///< empty: any partition
+  std::uint32_t shares = 1;               ///< Fairshare (Shares); k_shares_parent for "parent"
   std::optional<std::uint32_t> priority;  ///< Priority (the Assoc priority factor)
   AssocLimits limits;
   /// The QOS this association may use; empty: its parent's.
@@ -105,9 +105,9 @@ struct Qos {
   std::int64_t id = 0;  ///< assigned by the store
   std::string name;     ///< lower case
   std::string description;
-  std::uint32_t priority = 0;  ///< Priority (the QOS priority factor)
-  double usage_factor = 1.0;   ///< UsageFactor: multiplies the usage charged
-  std::vector<std::string> preempt;    ///< Preempt: QOS this one may preempt
+  std::uint32_t priority = 0;            ///< Priority (the QOS priority factor)
+  double usage_factor = 1.0;             ///< UsageFactor: multiplies the usage charged
+  std::vector<std::string> preempt;      ///< Preempt: QOS this one may preempt
   std::string preempt_mode = "cluster";  ///< PreemptMode: cluster, cancel, requeue, suspend, off
   Seconds grace_time = 0;                ///< GraceTime
   std::optional<Seconds> preempt_exempt_time;  ///< PreemptExemptTime
@@ -132,7 +132,8 @@ struct Accounting {
     return it == accounts.end() ? nullptr : &*it;
   }
   const User* find_user(std::string_view name) const {
-    auto it = std::find_if(users.begin(), users.end(), [&](const User& u) { return u.name == name; });
+    auto it =
+        std::find_if(users.begin(), users.end(), [&](const User& u) { return u.name == name; });
     return it == users.end() ? nullptr : &*it;
   }
   const Qos* find_qos(std::string_view name) const {

@@ -108,9 +108,9 @@ int show(const cli::SacctmgrCommand& cmd, const SacctmgrArgs& a, const Paths& pa
 int cluster_write(const cli::SacctmgrCommand& cmd, const std::string& cluster) {
   for (const auto& name : cmd.names) {
     if (name != cluster)
-      throw cli::SacctmgrError(fmt::format(
-          " stint has one cluster, '{}' (ClusterName in stint.yaml); '{}' is not it", cluster,
-          name));
+      throw cli::SacctmgrError(
+          fmt::format(" stint has one cluster, '{}' (ClusterName in stint.yaml); '{}' is not it",
+                      cluster, name));
   }
   if (cmd.verb == cli::SacctmgrVerb::add) {
     fmt::print(" This cluster {} already exists.  Not adding.\n Nothing new added.\n", cluster);
@@ -168,7 +168,8 @@ int run(int argc, char** argv) {
                "output will be '|' delimited without a '|' at the end");
   app.add_flag("-Q,--quiet", a.quiet, "print no messages other than error messages");
   app.add_flag("-r,--readonly", a.readonly, "cannot modify accounting data");
-  app.add_flag("-s,--associations", a.associations, "show associations with the entity (withassoc)");
+  app.add_flag("-s,--associations", a.associations,
+               "show associations with the entity (withassoc)");
   app.add_flag("-v,--verbose", a.verbose, "print more information");
   app.add_option("command", a.words,
                  "add|modify|delete|show ENTITY [NAME...] [where KEY=VALUE...] [set KEY=VALUE...]");

@@ -14,10 +14,10 @@
 #include <string_view>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include <stint/accounts.hpp>
 #include <stint/error.hpp>
-
-#include <nlohmann/json.hpp>
 
 #include "sched/limits.hpp"
 
@@ -45,8 +45,7 @@ struct SacctmgrCommand {
 /// "sacctmgr: error: "), exiting 1.
 class SacctmgrError : public Error {
  public:
-  explicit SacctmgrError(std::string message)
-      : Error(Errc::invalid_argument, std::move(message)) {}
+  explicit SacctmgrError(std::string message) : Error(Errc::invalid_argument, std::move(message)) {}
 };
 
 /// Parses the words after the options. Verbs and entities may be abbreviated

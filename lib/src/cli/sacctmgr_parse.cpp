@@ -32,9 +32,12 @@ struct EntityWord {
 };
 
 constexpr EntityWord k_list_entities[] = {
-    {"accounts", 2, SacctmgrEntity::account},   {"acct", 4, SacctmgrEntity::account},
-    {"associations", 2, SacctmgrEntity::association}, {"clusters", 2, SacctmgrEntity::cluster},
-    {"qos", 1, SacctmgrEntity::qos},             {"users", 1, SacctmgrEntity::user},
+    {"accounts", 2, SacctmgrEntity::account},
+    {"acct", 4, SacctmgrEntity::account},
+    {"associations", 2, SacctmgrEntity::association},
+    {"clusters", 2, SacctmgrEntity::cluster},
+    {"qos", 1, SacctmgrEntity::qos},
+    {"users", 1, SacctmgrEntity::user},
     {"tres", 4, SacctmgrEntity::tres},
 };
 constexpr EntityWord k_write_entities[] = {
@@ -73,11 +76,16 @@ bool names_entity(std::string_view key, SacctmgrEntity entity) {
   const std::string k = lower(key);
   if (k == "name" || k == "names") return true;
   switch (entity) {
-    case SacctmgrEntity::user: return k == "user" || k == "users";
-    case SacctmgrEntity::account: return k == "account" || k == "accounts";
-    case SacctmgrEntity::qos: return k == "qos";
-    case SacctmgrEntity::cluster: return k == "cluster" || k == "clusters";
-    default: return false;
+    case SacctmgrEntity::user:
+      return k == "user" || k == "users";
+    case SacctmgrEntity::account:
+      return k == "account" || k == "accounts";
+    case SacctmgrEntity::qos:
+      return k == "qos";
+    case SacctmgrEntity::cluster:
+      return k == "cluster" || k == "clusters";
+    default:
+      return false;
   }
 }
 
@@ -178,10 +186,10 @@ SacctmgrCommand parse_sacctmgr(const std::vector<std::string>& words) {
   if (cmd.verb == SacctmgrVerb::modify && cmd.settings.empty())
     throw SacctmgrError(" You didn't give me anything to set");
   if (cmd.verb == SacctmgrVerb::add && cmd.names.empty() && cmd.entity != SacctmgrEntity::cluster)
-    throw SacctmgrError(fmt::format(" Need name of {} to add.",
-                                    cmd.entity == SacctmgrEntity::user      ? "user"
-                                    : cmd.entity == SacctmgrEntity::account ? "account"
-                                                                            : "QOS"));
+    throw SacctmgrError(
+        fmt::format(" Need name of {} to add.", cmd.entity == SacctmgrEntity::user      ? "user"
+                                                : cmd.entity == SacctmgrEntity::account ? "account"
+                                                                                        : "QOS"));
   return cmd;
 }
 
@@ -197,9 +205,15 @@ nlohmann::json sacctmgr_request(const SacctmgrCommand& cmd, bool commit) {
               : cmd.verb == SacctmgrVerb::modify ? "acct_modify"
                                                  : "acct_delete";
   switch (cmd.entity) {
-    case SacctmgrEntity::user: req["entity"] = "user"; break;
-    case SacctmgrEntity::qos: req["entity"] = "qos"; break;
-    default: req["entity"] = "account"; break;
+    case SacctmgrEntity::user:
+      req["entity"] = "user";
+      break;
+    case SacctmgrEntity::qos:
+      req["entity"] = "qos";
+      break;
+    default:
+      req["entity"] = "account";
+      break;
   }
   if (cmd.entity == SacctmgrEntity::cluster) {
     // The cluster's own limits and shares are its root association's.

@@ -57,9 +57,9 @@ std::string add_summary(const SacctmgrCommand& cmd, const Json& reply, const std
       out += " Adding Account(s)\n";
       for (const auto& a : accounts) out += "  " + str(a, "name") + "\n";
       out += " Settings\n";
-      out += fmt::format("  {:<16}= {}\n", "Description",
-                         has_setting(cmd, "description") ? setting_value(cmd, "description")
-                                                         : "Account Name");
+      out += fmt::format(
+          "  {:<16}= {}\n", "Description",
+          has_setting(cmd, "description") ? setting_value(cmd, "description") : "Account Name");
       out += fmt::format("  {:<16}= {}\n", "Organization",
                          has_setting(cmd, "organization") ? setting_value(cmd, "organization")
                                                           : "Parent/Account Name");
@@ -84,7 +84,8 @@ std::string add_summary(const SacctmgrCommand& cmd, const Json& reply, const std
       for (const auto& a : assocs) {
         std::string line = fmt::format("  U = {:<9.9} A = {:<10.10} C = {:<10.10}", str(a, "user"),
                                        str(a, "account"), cluster);
-        if (!str(a, "partition").empty()) line += fmt::format(" P = {:<10.10}", str(a, "partition"));
+        if (!str(a, "partition").empty())
+          line += fmt::format(" P = {:<10.10}", str(a, "partition"));
         out += line + "\n";
       }
       out += " Non Default Settings\n";
@@ -169,10 +170,14 @@ std::string delete_summary(const SacctmgrCommand& cmd, const Json& reply,
 std::string sacctmgr_summary(const SacctmgrCommand& cmd, const nlohmann::json& reply,
                              const std::string& cluster, bool& nothing) {
   switch (cmd.verb) {
-    case SacctmgrVerb::add: return add_summary(cmd, reply, cluster, nothing);
-    case SacctmgrVerb::modify: return modify_summary(cmd, reply, cluster, nothing);
-    case SacctmgrVerb::remove: return delete_summary(cmd, reply, cluster, nothing);
-    case SacctmgrVerb::show: break;
+    case SacctmgrVerb::add:
+      return add_summary(cmd, reply, cluster, nothing);
+    case SacctmgrVerb::modify:
+      return modify_summary(cmd, reply, cluster, nothing);
+    case SacctmgrVerb::remove:
+      return delete_summary(cmd, reply, cluster, nothing);
+    case SacctmgrVerb::show:
+      break;
   }
   nothing = true;
   return {};

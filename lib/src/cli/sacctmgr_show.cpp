@@ -84,8 +84,9 @@ std::string own_tres(const Row& r, const char* name, bool grp) {
   const Tres& t = grp ? r.assoc->limits.grp_tres : r.assoc->limits.max_tres_per_job;
   auto it = t.find(name);
   if (it == t.end()) return {};
-  return std::string(name) == "mem" ? parse::format_memory_mb(static_cast<std::uint64_t>(it->second))
-                                    : std::to_string(it->second);
+  return std::string(name) == "mem"
+             ? parse::format_memory_mb(static_cast<std::uint64_t>(it->second))
+             : std::to_string(it->second);
 }
 
 std::string qos_of(const Ctx& c, const Row& r) {
@@ -113,9 +114,12 @@ std::string empty(const Ctx&, const Row&) { return {}; }
 const std::vector<Column>& assoc_columns() {
   static const std::vector<Column> k = {
       {"cluster", "clusters", "Cluster", 10, [](const Ctx& c, const Row&) { return c.cluster; }},
-      {"account", "accounts,acct", "Account", 10, [](const Ctx&, const Row& r) { return account_of(r); }},
+      {"account", "accounts,acct", "Account", 10,
+       [](const Ctx&, const Row& r) { return account_of(r); }},
       {"user", "users", "User", 10,
-       [](const Ctx&, const Row& r) { return r.assoc ? r.assoc->user : r.user ? r.user->name : ""; }},
+       [](const Ctx&, const Row& r) {
+         return r.assoc ? r.assoc->user : r.user ? r.user->name : "";
+       }},
       {"partition", "partitions", "Partition", 10,
        [](const Ctx&, const Row& r) { return r.assoc ? r.assoc->partition : ""; }},
       {"share", "shares,fairshare", "Share", 9,
@@ -128,9 +132,13 @@ const std::vector<Column>& assoc_columns() {
          return r.assoc && r.assoc->priority ? std::to_string(*r.assoc->priority) : "";
        }},
       {"grpjobs", "", "GrpJobs", 7,
-       [](const Ctx&, const Row& r) { return r.assoc ? sched::format_limit(r.assoc->limits.grp_jobs) : ""; }},
+       [](const Ctx&, const Row& r) {
+         return r.assoc ? sched::format_limit(r.assoc->limits.grp_jobs) : "";
+       }},
       {"grptres", "", "GrpTRES", 13,
-       [](const Ctx&, const Row& r) { return r.assoc ? sched::format_tres(r.assoc->limits.grp_tres) : ""; }},
+       [](const Ctx&, const Row& r) {
+         return r.assoc ? sched::format_tres(r.assoc->limits.grp_tres) : "";
+       }},
       {"grpsubmit", "grpsubmitjobs", "GrpSubmit", 9,
        [](const Ctx&, const Row& r) {
          return r.assoc ? sched::format_limit(r.assoc->limits.grp_submit_jobs) : "";
@@ -142,9 +150,13 @@ const std::vector<Column>& assoc_columns() {
          return inherited(c, r, [](const Association& a) { return a.limits.max_jobs; });
        }},
       {"maxtres", "maxtresperjob", "MaxTRES", 13,
-       [](const Ctx& c, const Row& r) { return inherited_tres(c, r, &AssocLimits::max_tres_per_job); }},
+       [](const Ctx& c, const Row& r) {
+         return inherited_tres(c, r, &AssocLimits::max_tres_per_job);
+       }},
       {"maxtrespernode", "", "MaxTRESPerNode", 14,
-       [](const Ctx& c, const Row& r) { return inherited_tres(c, r, &AssocLimits::max_tres_per_node); }},
+       [](const Ctx& c, const Row& r) {
+         return inherited_tres(c, r, &AssocLimits::max_tres_per_node);
+       }},
       {"maxsubmit", "maxsubmitjobs", "MaxSubmit", 9,
        [](const Ctx& c, const Row& r) {
          return inherited(c, r, [](const Association& a) { return a.limits.max_submit_jobs; });
@@ -166,13 +178,19 @@ const std::vector<Column>& assoc_columns() {
          const Association* p = sched::parent_association(c.data, *r.assoc);
          return p ? p->account : "";
        }},
-      {"id", "associd", "ID", 6, [](const Ctx&, const Row& r) { return r.assoc ? std::to_string(r.assoc->id) : ""; }},
-      {"maxnodes", "", "MaxNodes", 8, [](const Ctx&, const Row& r) { return own_tres(r, "node", false); }},
-      {"maxcpus", "", "MaxCPUs", 8, [](const Ctx&, const Row& r) { return own_tres(r, "cpu", false); }},
+      {"id", "associd", "ID", 6,
+       [](const Ctx&, const Row& r) { return r.assoc ? std::to_string(r.assoc->id) : ""; }},
+      {"maxnodes", "", "MaxNodes", 8,
+       [](const Ctx&, const Row& r) { return own_tres(r, "node", false); }},
+      {"maxcpus", "", "MaxCPUs", 8,
+       [](const Ctx&, const Row& r) { return own_tres(r, "cpu", false); }},
       {"maxcpumins", "", "MaxCPUMins", 11, empty},
-      {"grpnodes", "", "GrpNodes", 8, [](const Ctx&, const Row& r) { return own_tres(r, "node", true); }},
-      {"grpcpus", "", "GrpCPUs", 8, [](const Ctx&, const Row& r) { return own_tres(r, "cpu", true); }},
-      {"grpmem", "", "GrpMem", 7, [](const Ctx&, const Row& r) { return own_tres(r, "mem", true); }},
+      {"grpnodes", "", "GrpNodes", 8,
+       [](const Ctx&, const Row& r) { return own_tres(r, "node", true); }},
+      {"grpcpus", "", "GrpCPUs", 8,
+       [](const Ctx&, const Row& r) { return own_tres(r, "cpu", true); }},
+      {"grpmem", "", "GrpMem", 7,
+       [](const Ctx&, const Row& r) { return own_tres(r, "mem", true); }},
       {"grpcpumins", "", "GrpCPUMins", 11, empty},
   };
   return k;
@@ -180,7 +198,8 @@ const std::vector<Column>& assoc_columns() {
 
 const std::vector<Column>& user_columns() {
   static const std::vector<Column> k = {
-      {"user", "users,name", "User", 10, [](const Ctx&, const Row& r) { return r.user ? r.user->name : ""; }},
+      {"user", "users,name", "User", 10,
+       [](const Ctx&, const Row& r) { return r.user ? r.user->name : ""; }},
       {"defaultaccount", "defacct", "Def Acct", 10,
        [](const Ctx&, const Row& r) { return r.user ? r.user->default_account : ""; }},
       {"adminlevel", "admin", "Admin", 9,
@@ -210,23 +229,28 @@ std::string tres_limit(const Row& r, Tres QosLimits::*field) {
 const std::vector<Column>& qos_columns() {
   static const std::vector<Column> k = {
       {"name", "qos", "Name", 10, [](const Ctx&, const Row& r) { return r.qos->name; }},
-      {"description", "descr", "Descr", 20, [](const Ctx&, const Row& r) { return r.qos->description; }},
+      {"description", "descr", "Descr", 20,
+       [](const Ctx&, const Row& r) { return r.qos->description; }},
       {"id", "", "ID", 6, [](const Ctx&, const Row& r) { return std::to_string(r.qos->id); }},
-      {"priority", "", "Priority", 10, [](const Ctx&, const Row& r) { return std::to_string(r.qos->priority); }},
+      {"priority", "", "Priority", 10,
+       [](const Ctx&, const Row& r) { return std::to_string(r.qos->priority); }},
       {"gracetime", "", "GraceTime", 10,
        [](const Ctx&, const Row& r) { return parse::format_duration_fixed(r.qos->grace_time); }},
       {"preempt", "", "Preempt", 10, [](const Ctx&, const Row& r) { return join(r.qos->preempt); }},
       {"preemptexempttime", "", "PreemptExemptTime", 19,
        [](const Ctx&, const Row& r) {
-         return r.qos->preempt_exempt_time ? parse::format_duration_fixed(*r.qos->preempt_exempt_time)
-                                           : "";
+         return r.qos->preempt_exempt_time
+                    ? parse::format_duration_fixed(*r.qos->preempt_exempt_time)
+                    : "";
        }},
-      {"preemptmode", "", "PreemptMode", 11, [](const Ctx&, const Row& r) { return r.qos->preempt_mode; }},
+      {"preemptmode", "", "PreemptMode", 11,
+       [](const Ctx&, const Row& r) { return r.qos->preempt_mode; }},
       {"flags", "", "Flags", 40, [](const Ctx&, const Row& r) { return join(r.qos->flags); }},
       {"usagethreshold", "usagethres", "UsageThres", 10, empty},
       {"usagefactor", "", "UsageFactor", 11,
        [](const Ctx&, const Row& r) { return fmt::format("{:.6f}", r.qos->usage_factor); }},
-      {"grptres", "", "GrpTRES", 13, [](const Ctx&, const Row& r) { return tres_limit(r, &QosLimits::grp_tres); }},
+      {"grptres", "", "GrpTRES", 13,
+       [](const Ctx&, const Row& r) { return tres_limit(r, &QosLimits::grp_tres); }},
       {"grptresmins", "", "GrpTRESMins", 13, empty},
       {"grptresrunmins", "grptresrunmin", "GrpTRESRunMin", 13, empty},
       {"grpjobs", "", "GrpJobs", 7,
@@ -244,7 +268,9 @@ const std::vector<Column>& qos_columns() {
       {"maxtrespu", "maxtresperuser", "MaxTRESPU", 13,
        [](const Ctx&, const Row& r) { return tres_limit(r, &QosLimits::max_tres_per_user); }},
       {"maxjobspu", "maxjobsperuser", "MaxJobsPU", 9,
-       [](const Ctx&, const Row& r) { return sched::format_limit(r.qos->limits.max_jobs_per_user); }},
+       [](const Ctx&, const Row& r) {
+         return sched::format_limit(r.qos->limits.max_jobs_per_user);
+       }},
       {"maxsubmitpu", "maxsubmitjobsperuser,maxsubmitjobspu", "MaxSubmitPU", 11,
        [](const Ctx&, const Row& r) {
          return sched::format_limit(r.qos->limits.max_submit_jobs_per_user);
@@ -259,8 +285,10 @@ const std::vector<Column>& qos_columns() {
 
 const std::vector<Column>& cluster_columns() {
   static const std::vector<Column> k = {
-      {"controlhost", "", "ControlHost", 15, [](const Ctx&, const Row&) { return std::string("127.0.0.1"); }},
-      {"controlport", "", "ControlPort", 12, [](const Ctx&, const Row&) { return std::string("0"); }},
+      {"controlhost", "", "ControlHost", 15,
+       [](const Ctx&, const Row&) { return std::string("127.0.0.1"); }},
+      {"controlport", "", "ControlPort", 12,
+       [](const Ctx&, const Row&) { return std::string("0"); }},
       {"rpc", "", "RPC", 5, [](const Ctx&, const Row&) { return std::string("0"); }},
   };
   return k;
@@ -341,7 +369,8 @@ std::string render(const std::vector<Chosen>& cols, const std::vector<Row>& rows
       cell(std::string(cols[i].column->header), cols[i], i + 1 == cols.size());
     out += '\n';
     if (!parsable) {
-      for (const auto& c : cols) out += std::string(static_cast<std::size_t>(std::abs(c.width)), '-') + ' ';
+      for (const auto& c : cols)
+        out += std::string(static_cast<std::size_t>(std::abs(c.width)), '-') + ' ';
       out += '\n';
     }
   }
@@ -357,14 +386,16 @@ std::string render(const std::vector<Chosen>& cols, const std::vector<Row>& rows
   return out;
 }
 
-bool wanted(const std::vector<std::string>& filter, const std::string& value, bool keep_case = false) {
+bool wanted(const std::vector<std::string>& filter, const std::string& value,
+            bool keep_case = false) {
   if (filter.empty()) return true;
   const std::string v = keep_case ? value : lower(value);
   return std::find(filter.begin(), filter.end(), v) != filter.end();
 }
 
 std::vector<std::string> values(const SacctmgrCommand& cmd,
-                                std::initializer_list<std::string_view> keys, bool keep_case = false) {
+                                std::initializer_list<std::string_view> keys,
+                                bool keep_case = false) {
   std::vector<std::string> out;
   for (const auto& s : cmd.where) {
     const std::string k = lower(s.key);
@@ -410,9 +441,10 @@ std::vector<Row> assoc_rows(const SacctmgrCommand& cmd, const Accounting& data,
 }
 
 const std::vector<std::string> k_assoc_format = {
-    "cluster", "account", "user", "partition", "share", "priority", "grpjobs", "grptres",
-    "grpsubmit", "grpwall", "grptresmins", "maxjobs", "maxtres", "maxtrespernode", "maxsubmit",
-    "maxwall", "maxtresmins", "qos", "defaultqos", "grptresrunmins"};
+    "cluster",     "account",     "user",    "partition",      "share",
+    "priority",    "grpjobs",     "grptres", "grpsubmit",      "grpwall",
+    "grptresmins", "maxjobs",     "maxtres", "maxtrespernode", "maxsubmit",
+    "maxwall",     "maxtresmins", "qos",     "defaultqos",     "grptresrunmins"};
 
 }  // namespace
 
@@ -450,9 +482,9 @@ std::string sacctmgr_show(const SacctmgrCommand& cmd, const Accounting& data,
           }
         }
         if (format.empty())
-          format = {"user", "defaultaccount", "adminlevel", "cluster", "account", "partition",
-                    "share", "priority", "maxjobs", "maxnodes", "maxcpus", "maxsubmit", "maxwall",
-                    "maxcpumins", "qos", "defaultqos"};
+          format = {"user",    "defaultaccount", "adminlevel", "cluster",   "account", "partition",
+                    "share",   "priority",       "maxjobs",    "maxnodes",  "maxcpus", "maxsubmit",
+                    "maxwall", "maxcpumins",     "qos",        "defaultqos"};
       } else {
         for (const auto& u : data.users) {
           if (!wanted(names, u.name, true) || !wanted(def, u.default_account)) continue;
@@ -493,10 +525,10 @@ std::string sacctmgr_show(const SacctmgrCommand& cmd, const Accounting& data,
         format = {"account", "description", "organization"};
         if (cmd.with_assoc)
           format.insert(format.end(),
-                        {"cluster", "parentname", "user", "share", "priority", "grpjobs", "grpnodes",
-                         "grpcpus", "grpmem", "grpsubmit", "grpwall", "grpcpumins", "maxjobs",
-                         "maxnodes", "maxcpus", "maxsubmit", "maxwall", "maxcpumins", "qos",
-                         "defaultqos"});
+                        {"cluster",   "parentname", "user",       "share",    "priority",
+                         "grpjobs",   "grpnodes",   "grpcpus",    "grpmem",   "grpsubmit",
+                         "grpwall",   "grpcpumins", "maxjobs",    "maxnodes", "maxcpus",
+                         "maxsubmit", "maxwall",    "maxcpumins", "qos",      "defaultqos"});
       }
       tables = {&account_columns(), &assoc_columns()};
       break;
@@ -513,11 +545,13 @@ std::string sacctmgr_show(const SacctmgrCommand& cmd, const Accounting& data,
         }
       }
       if (format.empty())
-        format = {"name", "priority", "gracetime", "preempt", "preemptexempttime", "preemptmode",
-                  "flags", "usagethreshold", "usagefactor", "grptres", "grptresmins",
-                  "grptresrunmins", "grpjobs", "grpsubmit", "grpwall", "maxtres",
-                  "maxtrespernode", "maxtresmins", "maxwall", "maxtrespu", "maxjobspu",
-                  "maxsubmitpu", "maxtrespa", "maxjobspa", "maxsubmitpa", "mintres"};
+        format = {
+            "name",        "priority",       "gracetime",      "preempt",     "preemptexempttime",
+            "preemptmode", "flags",          "usagethreshold", "usagefactor", "grptres",
+            "grptresmins", "grptresrunmins", "grpjobs",        "grpsubmit",   "grpwall",
+            "maxtres",     "maxtrespernode", "maxtresmins",    "maxwall",     "maxtrespu",
+            "maxjobspu",   "maxsubmitpu",    "maxtrespa",      "maxjobspa",   "maxsubmitpa",
+            "mintres"};
       tables = {&qos_columns()};
       break;
     }
@@ -529,15 +563,16 @@ std::string sacctmgr_show(const SacctmgrCommand& cmd, const Accounting& data,
         rows.push_back(r);
       }
       if (format.empty())
-        format = {"cluster", "controlhost", "controlport", "rpc", "share", "grpjobs", "grptres",
-                  "grpsubmit", "maxjobs", "maxtres", "maxsubmit", "maxwall", "qos", "defaultqos"};
+        format = {"cluster",   "controlhost", "controlport", "rpc",       "share",
+                  "grpjobs",   "grptres",     "grpsubmit",   "maxjobs",   "maxtres",
+                  "maxsubmit", "maxwall",     "qos",         "defaultqos"};
       tables = {&cluster_columns(), &assoc_columns()};
       break;
     }
     case SacctmgrEntity::tres: {
       const std::pair<const char*, const char*> k_tres[] = {
-          {"cpu", ""}, {"mem", ""}, {"energy", ""}, {"node", ""}, {"billing", ""},
-          {"fs", "disk"}, {"vmem", ""}, {"pages", ""}, {"gres", "gpu"}};
+          {"cpu", ""},    {"mem", ""},  {"energy", ""}, {"node", ""},   {"billing", ""},
+          {"fs", "disk"}, {"vmem", ""}, {"pages", ""},  {"gres", "gpu"}};
       int id = 1;
       for (const auto& [type, name] : k_tres) {
         if (std::string_view(type) == "gres" && !table.gres_gpu) continue;

@@ -2,11 +2,11 @@
 // The columns are what a lookup needs; limits and lists are a JSON object in
 // `settings` whose absent keys mean "not set".
 
-#include <stint/error.hpp>
-#include <stint/store.hpp>
-
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
+
+#include <stint/error.hpp>
+#include <stint/store.hpp>
 
 #include "store/impl.hpp"
 #include "store/sqlite.hpp"
@@ -145,8 +145,7 @@ Accounting Store::accounting() {
   }
   {
     sql::Statement st(db, "SELECT name, default_account, admin_level FROM users ORDER BY name");
-    while (st.step())
-      out.users.push_back({st.text(0), st.text(1), admin_level_from(st.int64(2))});
+    while (st.step()) out.users.push_back({st.text(0), st.text(1), admin_level_from(st.int64(2))});
   }
   {
     sql::Statement st(db,
@@ -243,8 +242,9 @@ void Store::delete_association(std::int64_t id) {
 
 std::int64_t Store::put_qos(const Qos& qos) {
   if (qos.id == 0) {
-    sql::Statement st(m_impl->conn,
-                      "INSERT INTO qos (name, description, priority, settings) VALUES (?, ?, ?, ?)");
+    sql::Statement st(
+        m_impl->conn,
+        "INSERT INTO qos (name, description, priority, settings) VALUES (?, ?, ?, ?)");
     st.bind(1, qos.name).bind(2, qos.description);
     st.bind(3, static_cast<std::int64_t>(qos.priority)).bind(4, qos_settings(qos));
     st.run();

@@ -2,9 +2,9 @@
 // Store's private part, shared by the files that implement Store's methods
 // (store.cpp: jobs and meta; accounts.cpp: accounts, users, associations, QOS).
 
-#include <stint/store.hpp>
-
 #include <string>
+
+#include <stint/store.hpp>
 
 #include "store/sqlite.hpp"
 

@@ -4,18 +4,19 @@
 // 22.05 on a cluster named "oracle"). Where stint differs on purpose the
 // expected text says so.
 
-#include <stint/error.hpp>
-#include <stint/store.hpp>
+#include "cli/sacctmgr.hpp"
 
 #include <cstdlib>
 #include <memory>
 #include <string>
-#include <unistd.h>
 #include <vector>
 
 #include <catch2/catch.hpp>
+#include <unistd.h>
 
-#include "cli/sacctmgr.hpp"
+#include <stint/error.hpp>
+#include <stint/store.hpp>
+
 #include "daemon/controller.hpp"
 #include "util/clock.hpp"
 #include "util/proc.hpp"
@@ -52,7 +53,10 @@ struct Show {
 // Generated from the transcript: what Slurm printed for each command, without
 // the commit question (the tool asks it, not the summary).
 const std::vector<Step> k_adds = {
-    {{"add", "account", "lab", "Description=test lab", "Organization=uni"}, true, false, false,
+    {{"add", "account", "lab", "Description=test lab", "Organization=uni"},
+     true,
+     false,
+     false,
      R"( Adding Account(s)
   lab
  Settings
@@ -63,7 +67,10 @@ const std::vector<Step> k_adds = {
  Settings
   Parent        = root
 )"},
-    {{"add", "account", "tmp"}, false, false, false,
+    {{"add", "account", "tmp"},
+     false,
+     false,
+     false,
      R"( Adding Account(s)
   tmp
  Settings
@@ -72,7 +79,10 @@ const std::vector<Step> k_adds = {
  Associations
   A = tmp        C = oracle    
 )"},
-    {{"add", "account", "physics", "Parent=lab", "Description=phys"}, true, false, false,
+    {{"add", "account", "physics", "Parent=lab", "Description=phys"},
+     true,
+     false,
+     false,
      R"( Adding Account(s)
   physics
  Settings
@@ -83,29 +93,44 @@ const std::vector<Step> k_adds = {
  Settings
   Parent        = lab
 )"},
-    {{"add", "account", "lab"}, true, true, false,
+    {{"add", "account", "lab"},
+     true,
+     true,
+     false,
      R"( Nothing new added.
 )"},
-    {{"add", "user", "alice", "Account=lab", "Partition=cpu"}, true, false, false,
+    {{"add", "user", "alice", "Account=lab", "Partition=cpu"},
+     true,
+     false,
+     false,
      R"( Adding User(s)
   alice
  Associations =
   U = alice     A = lab        C = oracle     P = cpu       
  Non Default Settings
 )"},
-    {{"add", "user", "bob", "Account=lab"}, true, false, false,
+    {{"add", "user", "bob", "Account=lab"},
+     true,
+     false,
+     false,
      R"( Adding User(s)
   bob
  Associations =
   U = bob       A = lab        C = oracle    
  Non Default Settings
 )"},
-    {{"add", "user", "alice", "Account=lab", "Partition=high"}, true, false, false,
+    {{"add", "user", "alice", "Account=lab", "Partition=high"},
+     true,
+     false,
+     false,
      R"( Associations =
   U = alice     A = lab        C = oracle     P = high      
  Non Default Settings
 )"},
-    {{"add", "user", "alice", "Account=physics", "DefaultAccount=lab"}, true, false, false,
+    {{"add", "user", "alice", "Account=physics", "DefaultAccount=lab"},
+     true,
+     false,
+     false,
      R"( Associations =
   U = alice     A = physics    C = oracle    
   U = alice     A = lab        C = oracle    
@@ -113,7 +138,8 @@ const std::vector<Step> k_adds = {
 )"},
 };
 const std::vector<Show> k_shows = {
-    {{"show", "assoc"}, "",
+    {{"show", "assoc"},
+     "",
      R"(   Cluster    Account       User  Partition     Share   Priority GrpJobs       GrpTRES GrpSubmit     GrpWall   GrpTRESMins MaxJobs       MaxTRES MaxTRESPerNode MaxSubmit     MaxWall   MaxTRESMins                  QOS   Def QOS GrpTRESRunMin 
 ---------- ---------- ---------- ---------- --------- ---------- ------- ------------- --------- ----------- ------------- ------- ------------- -------------- --------- ----------- ------------- -------------------- --------- ------------- 
     oracle       root                               1                                                                                                                                                             normal                         
@@ -126,7 +152,9 @@ const std::vector<Show> k_shows = {
     oracle    physics                               1                                                                                                                                                             normal                         
     oracle    physics      alice                    1                                                                                                                                                             normal                         
 )"},
-    {{"show", "assoc", "format=cluster,account,user,partition,share,maxjobs,grptres,qos,defaultqos"}, "",
+    {{"show", "assoc",
+      "format=cluster,account,user,partition,share,maxjobs,grptres,qos,defaultqos"},
+     "",
      R"(   Cluster    Account       User  Partition     Share MaxJobs       GrpTRES                  QOS   Def QOS 
 ---------- ---------- ---------- ---------- --------- ------- ------------- -------------------- --------- 
     oracle       root                               1                                     normal           
@@ -139,7 +167,8 @@ const std::vector<Show> k_shows = {
     oracle    physics                               1                                     normal           
     oracle    physics      alice                    1                                     normal           
 )"},
-    {{"show", "assoc", "tree", "format=account,user,partition,share"}, "",
+    {{"show", "assoc", "tree", "format=account,user,partition,share"},
+     "",
      R"(Account                    User  Partition     Share 
 -------------------- ---------- ---------- --------- 
 root                                               1 
@@ -152,21 +181,24 @@ root                                               1
   physics                                          1 
    physics                alice                    1 
 )"},
-    {{"show", "assoc", "where", "user=alice", "format=account,user,partition"}, "P",
+    {{"show", "assoc", "where", "user=alice", "format=account,user,partition"},
+     "P",
      R"(Account|User|Partition
 lab|alice|
 lab|alice|high
 lab|alice|cpu
 physics|alice|
 )"},
-    {{"list", "users"}, "",
+    {{"list", "users"},
+     "",
      R"(      User   Def Acct     Admin 
 ---------- ---------- --------- 
      alice        lab      None 
        bob        lab      None 
       root       root Administ+ 
 )"},
-    {{"list", "users", "withassoc"}, "",
+    {{"list", "users", "withassoc"},
+     "",
      R"(      User   Def Acct     Admin    Cluster    Account  Partition     Share   Priority MaxJobs MaxNodes  MaxCPUs MaxSubmit     MaxWall  MaxCPUMins                  QOS   Def QOS 
 ---------- ---------- --------- ---------- ---------- ---------- --------- ---------- ------- -------- -------- --------- ----------- ----------- -------------------- --------- 
      alice        lab      None     oracle        lab                    1                                                                                      normal           
@@ -176,7 +208,8 @@ physics|alice|
        bob        lab      None     oracle        lab                    1                                                                                      normal           
       root       root Administ+     oracle       root                    1                                                                                      normal           
 )"},
-    {{"show", "user", "alice", "withassoc", "format=user,defaultaccount,account,partition,maxjobs"}, "",
+    {{"show", "user", "alice", "withassoc", "format=user,defaultaccount,account,partition,maxjobs"},
+     "",
      R"(      User   Def Acct    Account  Partition MaxJobs 
 ---------- ---------- ---------- ---------- ------- 
      alice        lab        lab                    
@@ -184,14 +217,16 @@ physics|alice|
      alice        lab        lab        cpu         
      alice        lab    physics                    
 )"},
-    {{"list", "accounts"}, "",
+    {{"list", "accounts"},
+     "",
      R"(   Account                Descr                  Org 
 ---------- -------------------- -------------------- 
        lab             test lab                  uni 
    physics                 phys                  lab 
       root default root account                 root 
 )"},
-    {{"list", "accounts", "withassoc", "format=account,user,partition"}, "",
+    {{"list", "accounts", "withassoc", "format=account,user,partition"},
+     "",
      R"(   Account       User  Partition 
 ---------- ---------- ---------- 
        lab                       
@@ -204,25 +239,30 @@ physics|alice|
       root                       
       root       root            
 )"},
-    {{"list", "cluster"}, "nP",
+    {{"list", "cluster"},
+     "nP",
      R"(oracle|127.0.0.1|0|0|1||||||||normal|
 )"},
-    {{"show", "cluster", "format=cluster,controlhost,controlport,rpc"}, "",
+    {{"show", "cluster", "format=cluster,controlhost,controlport,rpc"},
+     "",
      R"(   Cluster     ControlHost  ControlPort   RPC 
 ---------- --------------- ------------ ----- 
     oracle       127.0.0.1            0     0 
 )"},
-    {{"show", "qos"}, "",
+    {{"show", "qos"},
+     "",
      R"(      Name   Priority  GraceTime    Preempt   PreemptExemptTime PreemptMode                                    Flags UsageThres UsageFactor       GrpTRES   GrpTRESMins GrpTRESRunMin GrpJobs GrpSubmit     GrpWall       MaxTRES MaxTRESPerNode   MaxTRESMins     MaxWall     MaxTRESPU MaxJobsPU MaxSubmitPU     MaxTRESPA MaxJobsPA MaxSubmitPA       MinTRES 
 ---------- ---------- ---------- ---------- ------------------- ----------- ---------------------------------------- ---------- ----------- ------------- ------------- ------------- ------- --------- ----------- ------------- -------------- ------------- ----------- ------------- --------- ----------- ------------- --------- ----------- ------------- 
     normal          0   00:00:00                                    cluster                                                        1.000000                                                                                                                                                                                                                      
 )"},
-    {{"show", "qos", "format=name,priority,preempt,preemptmode,maxjobsperuser,maxwall"}, "",
+    {{"show", "qos", "format=name,priority,preempt,preemptmode,maxjobsperuser,maxwall"},
+     "",
      R"(      Name   Priority    Preempt PreemptMode MaxJobsPU     MaxWall 
 ---------- ---------- ---------- ----------- --------- ----------- 
     normal          0                cluster                       
 )"},
-    {{"show", "tres"}, "",
+    {{"show", "tres"},
+     "",
      R"(    Type            Name     ID 
 -------- --------------- ------ 
      cpu                      1 
@@ -236,38 +276,59 @@ physics|alice|
 )"},
 };
 const std::vector<Step> k_modifies = {
-    {{"modify", "user", "alice", "set", "MaxJobs=1"}, true, false, false,
+    {{"modify", "user", "alice", "set", "MaxJobs=1"},
+     true,
+     false,
+     false,
      R"( Modified user associations...
   C = oracle     A = lab                  U = alice    
   C = oracle     A = lab                  U = alice     P = high
   C = oracle     A = lab                  U = alice     P = cpu
   C = oracle     A = physics              U = alice    
 )"},
-    {{"modify", "user", "where", "name=alice", "account=lab", "partition=cpu", "set", "GrpTRES=cpu=2", "MaxSubmitJobs=5"}, true, false, false,
+    {{"modify", "user", "where", "name=alice", "account=lab", "partition=cpu", "set",
+      "GrpTRES=cpu=2", "MaxSubmitJobs=5"},
+     true,
+     false,
+     false,
      R"( Modified user associations...
   C = oracle     A = lab                  U = alice     P = cpu
 )"},
-    {{"modify", "user", "alice", "set", "GrpTRES=cpu=-1"}, true, false, false,
+    {{"modify", "user", "alice", "set", "GrpTRES=cpu=-1"},
+     true,
+     false,
+     false,
      R"( Modified user associations...
   C = oracle     A = lab                  U = alice    
   C = oracle     A = lab                  U = alice     P = high
   C = oracle     A = lab                  U = alice     P = cpu
   C = oracle     A = physics              U = alice    
 )"},
-    {{"modify", "user", "nosuchuser", "set", "MaxJobs=1"}, true, true, false,
+    {{"modify", "user", "nosuchuser", "set", "MaxJobs=1"},
+     true,
+     true,
+     false,
      R"( Nothing modified
 )"},
-    {{"modify", "user", "alice", "set", "Bogus=1"}, true, false, true,
+    {{"modify", "user", "alice", "set", "Bogus=1"},
+     true,
+     false,
+     true,
      R"( Unknown option: Bogus=1
  Use keyword 'where' to modify condition
 )"},
-    {{"modify", "account", "lab", "set", "Fairshare=50"}, true, false, false,
+    {{"modify", "account", "lab", "set", "Fairshare=50"},
+     true,
+     false,
+     false,
      R"( Modified account associations...
   C = oracle     A = lab of root
 )"},
 };
 const std::vector<Show> k_shows_after_modify = {
-    {{"show", "assoc", "where", "user=alice", "format=account,user,partition,share,maxjobs,maxsubmit,grptres"}, "",
+    {{"show", "assoc", "where", "user=alice",
+      "format=account,user,partition,share,maxjobs,maxsubmit,grptres"},
+     "",
      R"(   Account       User  Partition     Share MaxJobs MaxSubmit       GrpTRES 
 ---------- ---------- ---------- --------- ------- --------- ------------- 
        lab      alice                    1       1                         
@@ -277,7 +338,10 @@ const std::vector<Show> k_shows_after_modify = {
 )"},
 };
 const std::vector<Step> k_qos_steps = {
-    {{"add", "qos", "high", "Priority=100", "MaxJobsPerUser=1"}, true, false, false,
+    {{"add", "qos", "high", "Priority=100", "MaxJobsPerUser=1"},
+     true,
+     false,
+     false,
      R"( Adding QOS(s)
   high
  Settings
@@ -285,18 +349,23 @@ const std::vector<Step> k_qos_steps = {
   MaxJobsPerUser = 1
   Priority                 = 100
 )"},
-    {{"modify", "user", "bob", "set", "qos+=high"}, true, false, false,
+    {{"modify", "user", "bob", "set", "qos+=high"},
+     true,
+     false,
+     false,
      R"( Modified user associations...
   C = oracle     A = lab                  U = bob      
 )"},
 };
 const std::vector<Show> k_shows_qos = {
-    {{"show", "assoc", "where", "user=bob", "format=account,user,qos,defaultqos"}, "",
+    {{"show", "assoc", "where", "user=bob", "format=account,user,qos,defaultqos"},
+     "",
      R"(   Account       User                  QOS   Def QOS 
 ---------- ---------- -------------------- --------- 
        lab        bob          high,normal           
 )"},
-    {{"show", "qos", "format=name,priority,maxjobsperuser"}, "",
+    {{"show", "qos", "format=name,priority,maxjobsperuser"},
+     "",
      R"(      Name   Priority MaxJobsPU 
 ---------- ---------- --------- 
     normal          0           
@@ -304,20 +373,35 @@ const std::vector<Show> k_shows_qos = {
 )"},
 };
 const std::vector<Step> k_deletes = {
-    {{"delete", "user", "bob", "account=physics"}, true, true, false,
+    {{"delete", "user", "bob", "account=physics"},
+     true,
+     true,
+     false,
      R"( Nothing deleted
 )"},
-    {{"delete", "user", "bob"}, false, false, false,
+    {{"delete", "user", "bob"},
+     false,
+     false,
+     false,
      R"( Deleting users...
   bob
 )"},
-    {{"delete", "user", "nosuchuser"}, true, true, false,
+    {{"delete", "user", "nosuchuser"},
+     true,
+     true,
+     false,
      R"( Nothing deleted
 )"},
-    {{"delete", "account", "nosuchacct"}, true, true, false,
+    {{"delete", "account", "nosuchacct"},
+     true,
+     true,
+     false,
      R"( Nothing deleted
 )"},
-    {{"delete", "account", "lab"}, true, false, true,
+    {{"delete", "account", "lab"},
+     true,
+     false,
+     true,
      R"( Error with request: You can not remove the default account of a user
   C = oracle          A = lab        U = alice    
   C = oracle          A = lab        U = bob      
@@ -325,14 +409,20 @@ const std::vector<Step> k_deletes = {
  or change these users' default accounts to remove the account(s).
  Changes Discarded
 )"},
-    {{"add", "user", "dave", "Account=lab"}, true, false, false,
+    {{"add", "user", "dave", "Account=lab"},
+     true,
+     false,
+     false,
      R"( Adding User(s)
   dave
  Associations =
   U = dave      A = lab        C = oracle    
  Non Default Settings
 )"},
-    {{"delete", "user", "dave"}, true, false, false,
+    {{"delete", "user", "dave"},
+     true,
+     false,
+     false,
      R"( Deleting users...
   dave
 )"},
@@ -357,8 +447,7 @@ struct Cluster {
         Paths{dir.path}, cfg, Store::open(dir.path + "/stint.db", Store::Mode::read_write), clock);
   }
 
-  nlohmann::json call(const std::vector<std::string>& words, bool commit,
-                      std::uint32_t uid = 0) {
+  nlohmann::json call(const std::vector<std::string>& words, bool commit, std::uint32_t uid = 0) {
     const auto cmd = cli::parse_sacctmgr(words);
     return c->handle(cli::sacctmgr_request(cmd, commit), daemon::Caller{uid, uid, 1});
   }
@@ -414,7 +503,8 @@ TEST_CASE("sacctmgr's verbs, entities, where and set", "[sacctmgr]") {
                                   "partition=cpu", "set", "GrpTRES=cpu=2", "MaxSubmitJobs=5"});
   CHECK(cmd.verb == SacctmgrVerb::modify);
   CHECK(cmd.names == std::vector<std::string>{"alice"});
-  CHECK(cmd.where == std::vector<sched::Setting>{{"account", "=", "lab"}, {"partition", "=", "cpu"}});
+  CHECK(cmd.where ==
+        std::vector<sched::Setting>{{"account", "=", "lab"}, {"partition", "=", "cpu"}});
   CHECK(cmd.settings ==
         std::vector<sched::Setting>{{"GrpTRES", "=", "cpu=2"}, {"MaxSubmitJobs", "=", "5"}});
 
@@ -427,8 +517,8 @@ TEST_CASE("sacctmgr's verbs, entities, where and set", "[sacctmgr]") {
   CHECK(cmd.names == std::vector<std::string>{"bob"});
   CHECK(cmd.where == std::vector<sched::Setting>{{"account", "=", "physics"}});
 
-  cmd = cli::parse_sacctmgr({"lis", "assoc", "tree", "WithAssoc", "format=account,user%12",
-                             "where", "user=alice,bob"});
+  cmd = cli::parse_sacctmgr(
+      {"lis", "assoc", "tree", "WithAssoc", "format=account,user%12", "where", "user=alice,bob"});
   CHECK(cmd.verb == SacctmgrVerb::show);
   CHECK(cmd.entity == SacctmgrEntity::association);
   CHECK(cmd.tree);
@@ -479,8 +569,7 @@ TEST_CASE("malformed sacctmgr commands get Slurm's words", "[sacctmgr]") {
                   cli::SacctmgrError);
 }
 
-TEST_CASE("a state directory without a database lists what stintd will create",
-          "[sacctmgr]") {
+TEST_CASE("a state directory without a database lists what stintd will create", "[sacctmgr]") {
   TempDir dir;
   auto store = Store::open(dir.path + "/stint.db", Store::Mode::read_write);
   Accounting fresh = store->accounting();
@@ -575,7 +664,8 @@ TEST_CASE("sacctmgr's refusals keep the records as they were", "[sacctmgr]") {
   // An account cannot become its own descendant's child.
   cl.call({"add", "account", "a"}, true);
   cl.call({"add", "account", "b", "Parent=a"}, true);
-  CHECK(refusal({"modify", "account", "a", "set", "Parent=b"}).find("beneath") != std::string::npos);
+  CHECK(refusal({"modify", "account", "a", "set", "Parent=b"}).find("beneath") !=
+        std::string::npos);
   cl.call({"modify", "account", "b", "set", "Parent=root"}, true);
   CHECK(cl.c->accounting().find_account("b")->parent == "root");
 }

@@ -1,10 +1,10 @@
 // Associations, QOS and the limit hierarchy (sched/limits.hpp).
 
-#include <stint/error.hpp>
+#include "sched/limits.hpp"
 
 #include <catch2/catch.hpp>
 
-#include "sched/limits.hpp"
+#include <stint/error.hpp>
 
 using namespace stint;
 using sched::LimitTracker;
@@ -188,10 +188,10 @@ TEST_CASE("QOS settings", "[limits]") {
   CHECK_THROWS_AS(sched::apply_qos_setting(q, set("PreemptMode", "sometimes"), d), Error);
   CHECK_FALSE(sched::apply_qos_setting(q, set("MaxJobs", "1"), d));
 
-  std::vector<std::string> lines = sched::qos_limit_lines(
-      q, {set("MaxJobsPerUser", "1"), set("Priority", "100")});
-  CHECK(lines == std::vector<std::string>{"  MaxJobsPerUser = 1",
-                                          "  Priority                 = 100"});
+  std::vector<std::string> lines =
+      sched::qos_limit_lines(q, {set("MaxJobsPerUser", "1"), set("Priority", "100")});
+  CHECK(lines ==
+        std::vector<std::string>{"  MaxJobsPerUser = 1", "  Priority                 = 100"});
 }
 
 TEST_CASE("the association tree: parents, chains, QOS and order", "[limits]") {
@@ -201,7 +201,8 @@ TEST_CASE("the association tree: parents, chains, QOS and order", "[limits]") {
   for (const auto* a : sched::association_chain(d, cpu)) ids.push_back(a->id);
   CHECK(ids == std::vector<std::int64_t>{5, 3, 1});
   ids.clear();
-  for (const auto* a : sched::association_chain(d, find(d, "physics", "alice"))) ids.push_back(a->id);
+  for (const auto* a : sched::association_chain(d, find(d, "physics", "alice")))
+    ids.push_back(a->id);
   CHECK(ids == std::vector<std::int64_t>{8, 7, 3, 1});
 
   // A job in partition cpu uses lab/alice/cpu; elsewhere lab/alice.
@@ -212,7 +213,8 @@ TEST_CASE("the association tree: parents, chains, QOS and order", "[limits]") {
   CHECK(sched::effective_qos(d, cpu) == std::vector<std::string>{"normal"});
   CHECK(sched::default_qos(d, cpu) == "normal");
   find(d, "lab", "").qos = {"normal", "high"};
-  CHECK(sched::effective_qos(d, find(d, "lab", "bob")) == std::vector<std::string>{"high", "normal"});
+  CHECK(sched::effective_qos(d, find(d, "lab", "bob")) ==
+        std::vector<std::string>{"high", "normal"});
   CHECK(sched::default_qos(d, find(d, "lab", "bob")) == "normal");
   find(d, "lab", "bob").qos = {"high"};
   CHECK(sched::default_qos(d, find(d, "lab", "bob")) == "high");

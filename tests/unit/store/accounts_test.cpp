@@ -1,13 +1,13 @@
 // Accounts, users, associations and QOS in the store (migration 3).
 
-#include <stint/error.hpp>
-#include <stint/store.hpp>
-
 #include <cstdlib>
 #include <string>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <stint/error.hpp>
+#include <stint/store.hpp>
 
 namespace {
 

@@ -3,12 +3,12 @@
 
 #include "daemon/handlers/sacctmgr.hpp"
 
-#include <stint/error.hpp>
-
 #include <algorithm>
 #include <cctype>
 
 #include <fmt/core.h>
+
+#include <stint/error.hpp>
 
 #include "daemon/log.hpp"
 #include "util/proc.hpp"
@@ -31,7 +31,8 @@ void write_diff(const std::vector<T>& before, const std::vector<T>& after, Key k
       del(b);
   }
   for (const T& a : after) {
-    auto it = std::find_if(before.begin(), before.end(), [&](const T& b) { return key(a) == key(b); });
+    auto it =
+        std::find_if(before.begin(), before.end(), [&](const T& b) { return key(a) == key(b); });
     if (it == before.end() || !(*it == a)) put(a);
   }
 }

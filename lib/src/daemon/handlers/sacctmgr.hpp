@@ -8,11 +8,11 @@
 // says what would change and nothing is written (sacctmgr asks before it
 // commits); with "commit": true the copy is saved in one transaction.
 
-#include <stint/accounts.hpp>
-#include <stint/error.hpp>
-
 #include <string>
 #include <vector>
+
+#include <stint/accounts.hpp>
+#include <stint/error.hpp>
 
 #include "daemon/handlers/handlers.hpp"
 #include "sched/limits.hpp"
@@ -21,9 +21,9 @@ namespace stint::daemon::acct {
 
 /// The parts of an acct_* request.
 struct Request {
-  std::string entity;                  ///< "account", "user", "qos"
-  std::vector<std::string> names;      ///< the entities named
-  std::vector<sched::Setting> where;   ///< conditions (modify, delete)
+  std::string entity;                    ///< "account", "user", "qos"
+  std::vector<std::string> names;        ///< the entities named
+  std::vector<sched::Setting> where;     ///< conditions (modify, delete)
   std::vector<sched::Setting> settings;  ///< what to set (add, modify)
 };
 /// Reads a request; throws Errc::protocol on a malformed one.
@@ -54,8 +54,8 @@ std::string lower(std::string_view s);
 /// Live jobs that run under one of `assoc_ids` (or use `qos`), as Slurm's
 /// "Job(s) active, cancel job(s) before remove" lists them; throws that
 /// refusal when there are any.
-void refuse_if_jobs(Controller& c, const Accounting& data, const std::vector<std::int64_t>& assoc_ids,
-                    const std::string& qos = "");
+void refuse_if_jobs(Controller& c, const Accounting& data,
+                    const std::vector<std::int64_t>& assoc_ids, const std::string& qos = "");
 
 // One function per entity and verb; each changes `next` and returns the reply.
 Json add_account(Controller& c, Accounting& next, const Request& r);

@@ -1,10 +1,10 @@
 // sacctmgr add|modify|delete account.
 
-#include <stint/error.hpp>
-
 #include <algorithm>
 
 #include <fmt/core.h>
+
+#include <stint/error.hpp>
 
 #include "daemon/handlers/sacctmgr.hpp"
 
@@ -14,9 +14,10 @@ namespace {
 void check_cluster(const Controller& c, const sched::Setting& s) {
   for (const auto& name : condition_values({s}, {lower(s.key)})) {
     if (name != lower(c.config().cluster_name))
-      throw refusal(fmt::format(" This cluster '{}' doesn't exist.\n"
-                                "        Contact your admin to add it to accounting.",
-                                name));
+      throw refusal(
+          fmt::format(" This cluster '{}' doesn't exist.\n"
+                      "        Contact your admin to add it to accounting.",
+                      name));
   }
 }
 
@@ -93,7 +94,8 @@ Json add_account(Controller& c, Accounting& next, const Request& r) {
     Association assoc = proto_assoc;
     assoc.account = name;
     next.associations.push_back(assoc);
-    accounts.push_back({{"name", a.name}, {"description", a.description}, {"organization", a.organization}});
+    accounts.push_back(
+        {{"name", a.name}, {"description", a.description}, {"organization", a.organization}});
     assocs.push_back(assoc_json(next, next.associations.back()));
   }
   std::sort(next.accounts.begin(), next.accounts.end(),
@@ -133,9 +135,10 @@ Json modify_account(Controller& c, Accounting& next, const Request& r) {
           throw refusal(fmt::format(" Parent account '{}' doesn't exist.", parent));
         std::vector<std::string> below = sched::descendant_accounts(next, name);
         if (parent == name || std::find(below.begin(), below.end(), parent) != below.end())
-          throw refusal(fmt::format(" Error with request: Can't make '{}' a child of '{}': it is "
-                                    "beneath it",
-                                    parent, name));
+          throw refusal(
+              fmt::format(" Error with request: Can't make '{}' a child of '{}': it is "
+                          "beneath it",
+                          parent, name));
         acct.parent = parent;
         if (own != next.associations.end()) changed_assocs.push_back(own->id);
       } else if (record) {
@@ -183,21 +186,24 @@ Json delete_account(Controller& c, Accounting& next, const Request& r) {
                            u.default_account, u.name);
   }
   if (!users.empty())
-    throw refusal(" Error with request: You can not remove the default account of a user\n" + users +
+    throw refusal(" Error with request: You can not remove the default account of a user\n" +
+                  users +
                   " Please either remove the accounts listed above from list and resubmit,\n"
                   " or change these users' default accounts to remove the account(s).\n"
                   " Changes Discarded");
   for (const auto& name : doomed) {
     for (const auto& child : sched::descendant_accounts(next, name)) {
       if (std::find(doomed.begin(), doomed.end(), child) == doomed.end())
-        throw refusal(fmt::format(" Error with request: Account '{}' has sub-account '{}'; "
-                                  "delete it too, or give it another parent",
-                                  name, child));
+        throw refusal(
+            fmt::format(" Error with request: Account '{}' has sub-account '{}'; "
+                        "delete it too, or give it another parent",
+                        name, child));
     }
   }
   std::vector<std::int64_t> assoc_ids;
   for (const auto& a : next.associations) {
-    if (std::find(doomed.begin(), doomed.end(), a.account) != doomed.end()) assoc_ids.push_back(a.id);
+    if (std::find(doomed.begin(), doomed.end(), a.account) != doomed.end())
+      assoc_ids.push_back(a.id);
   }
   refuse_if_jobs(c, next, assoc_ids);
   std::erase_if(next.associations, [&](const Association& a) {

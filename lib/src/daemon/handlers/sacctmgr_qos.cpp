@@ -1,10 +1,10 @@
 // sacctmgr add|modify|delete qos.
 
-#include <stint/error.hpp>
-
 #include <algorithm>
 
 #include <fmt/core.h>
+
+#include <stint/error.hpp>
 
 #include "daemon/handlers/sacctmgr.hpp"
 
@@ -31,9 +31,8 @@ Json add_qos(Controller&, Accounting& next, const Request& r) {
     if (!sched::apply_qos_setting(proto, s, next))
       throw refusal(fmt::format(" Unknown option: {}{}{}", s.key, s.op, s.value));
   }
-  const bool described = std::any_of(r.settings.begin(), r.settings.end(), [](const auto& s) {
-    return key_is(s.key, {"description"});
-  });
+  const bool described = std::any_of(r.settings.begin(), r.settings.end(),
+                                     [](const auto& s) { return key_is(s.key, {"description"}); });
   Json added = Json::array();
   for (const auto& given : r.names) {
     const std::string name = lower(given);
@@ -64,9 +63,10 @@ Json modify_qos(Controller&, Accounting& next, const Request& r) {
     if (!names.empty() && !contains(names, q.name)) continue;
     for (const auto& s : r.settings) {
       if (!sched::apply_qos_setting(q, s, next))
-        throw refusal(fmt::format(" Unknown option: {}{}{}\n Use keyword 'where' to modify "
-                                  "condition",
-                                  s.key, s.op, s.value));
+        throw refusal(
+            fmt::format(" Unknown option: {}{}{}\n Use keyword 'where' to modify "
+                        "condition",
+                        s.key, s.op, s.value));
     }
     if (!r.settings.empty()) changed.push_back(q.name);
   }

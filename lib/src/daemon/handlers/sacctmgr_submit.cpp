@@ -2,9 +2,9 @@
 // the job's account and QOS, refusals for a missing association or a QOS it
 // may not use, the MaxWall default, and the submit and per-job limits.
 
-#include <stint/error.hpp>
-
 #include <algorithm>
+
+#include <stint/error.hpp>
 
 #include "daemon/handlers/handlers.hpp"
 #include "daemon/handlers/sacctmgr.hpp"
@@ -58,8 +58,8 @@ void resolve_accounting(Controller& c, Job& job) {
   // The QOS: -q, else the association's default; it must exist, and with
   // enforcement "qos" be one the association may use.
   job.qos = spec.qos && !spec.qos->empty() ? acct::lower(*spec.qos)
-            : assoc                       ? sched::default_qos(data, *assoc)
-                                          : std::string("normal");
+            : assoc                        ? sched::default_qos(data, *assoc)
+                                           : std::string("normal");
   if (!data.find_qos(job.qos)) throw Error(Errc::invalid_qos, "");
   if (enforce.qos && assoc) {
     const std::vector<std::string> allowed = sched::effective_qos(data, *assoc);

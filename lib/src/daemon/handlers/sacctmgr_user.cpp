@@ -2,11 +2,11 @@
 // `sacctmgr add User Accounts=<account> Partition=<partition> <user>` (the
 // seed's form) lands here.
 
-#include <stint/error.hpp>
-
 #include <algorithm>
 
 #include <fmt/core.h>
+
+#include <stint/error.hpp>
 
 #include "daemon/handlers/sacctmgr.hpp"
 
@@ -20,19 +20,21 @@ bool contains(const std::vector<std::string>& v, const std::string& x) {
 void check_clusters(const Controller& c, const std::vector<sched::Setting>& settings) {
   for (const auto& name : condition_values(settings, {"cluster", "clusters"})) {
     if (name != lower(c.config().cluster_name))
-      throw refusal(fmt::format(" This cluster '{}' doesn't exist.\n"
-                                "        Contact your admin to add it to accounting.",
-                                name));
+      throw refusal(
+          fmt::format(" This cluster '{}' doesn't exist.\n"
+                      "        Contact your admin to add it to accounting.",
+                      name));
   }
 }
 
 void check_accounts(const Accounting& data, const std::vector<std::string>& accounts) {
   for (const auto& a : accounts) {
     if (!data.find_account(a))
-      throw refusal(fmt::format(" This account '{}' doesn't exist.\n"
-                                "        Contact your admin to add this account.\n"
-                                " No associations or wckeys created.",
-                                a));
+      throw refusal(
+          fmt::format(" This account '{}' doesn't exist.\n"
+                      "        Contact your admin to add this account.\n"
+                      " No associations or wckeys created.",
+                      a));
   }
 }
 
@@ -192,11 +194,13 @@ Json modify_user(Controller& c, Accounting& next, const Request& r, const Caller
         } else {
           const std::string account = lower(s.value);
           if (!next.find_association(account, u.name, "") &&
-              std::none_of(next.associations.begin(), next.associations.end(),
-                           [&](const Association& a) { return a.account == account && a.user == u.name; }))
-            throw refusal(fmt::format(" Error with request: User '{}' has no association to "
-                                      "account '{}'; add it first",
-                                      u.name, account));
+              std::none_of(
+                  next.associations.begin(), next.associations.end(),
+                  [&](const Association& a) { return a.account == account && a.user == u.name; }))
+            throw refusal(
+                fmt::format(" Error with request: User '{}' has no association to "
+                            "account '{}'; add it first",
+                            u.name, account));
           u.default_account = account;
         }
         if (!contains(changed_users, u.name)) changed_users.push_back(u.name);
@@ -250,7 +254,8 @@ Json delete_user(Controller& c, Accounting& next, const Request& r) {
     for (const auto& u : next.users) {
       if (contains(names, u.name)) users.push_back(u.name);
     }
-    if (contains(users, "root")) throw refusal(" Error with request: You can not remove the root user");
+    if (contains(users, "root"))
+      throw refusal(" Error with request: You can not remove the root user");
   }
   refuse_if_jobs(c, next, assoc_ids);
   std::erase_if(next.associations, [&](const Association& a) {
