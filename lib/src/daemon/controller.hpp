@@ -15,6 +15,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "sched/priority_state.hpp"
 #include "util/clock.hpp"
 
 namespace stint::daemon {
@@ -112,6 +113,7 @@ class Controller {
   std::optional<Accounting> m_accounting;  ///< see accounting()
   bool m_shutdown = false;
   bool m_dirty = true;
+  sched::PriorityState m_priority;  ///< multifactor priority between passes (schedule.cpp)
 };
 
 }  // namespace stint::daemon

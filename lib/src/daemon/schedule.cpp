@@ -3,12 +3,15 @@
 
 #include <stint/parse.hpp>
 
+#include <cctype>
+#include <charconv>
 #include <set>
 
 #include "daemon/controller.hpp"
 #include "daemon/handlers/handlers.hpp"
 #include "daemon/log.hpp"
 #include "sched/limits.hpp"
+#include "sched/priority_state.hpp"
 #include "sched/sched.hpp"
 
 namespace stint::daemon {
@@ -18,6 +21,32 @@ bool kill_invalid_depend(const Config& config, const Job& job) {
   if (job.spec.kill_on_invalid_dep) return *job.spec.kill_on_invalid_dep;
   auto params = config.conf("SchedulerParameters");
   return params && params->find("kill_invalid_depend") != std::string::npos;
+}
+
+std::vector<sched::UsageRecord> usage_records(const std::vector<JobRun>& runs) {
+  std::vector<sched::UsageRecord> out;
+  out.reserve(runs.size());
+  for (const JobRun& run : runs) {
+    sched::UsageRecord r;
+    r.job_id = run.job_id;
+    r.attempt = run.attempt;
+    r.user = run.user;
+    r.account = run.account;
+    r.qos = run.qos;
+    r.start = run.start;
+    r.end = run.end;
+    r.tres = {static_cast<double>(run.cpus), static_cast<double>(run.mem_mb),
+              static_cast<double>(run.nodes), static_cast<double>(run.gpus)};
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+Seconds meta_time(Store& store, const std::string& key) {
+  auto text = store.meta(key);
+  Seconds t = k_no_time;
+  if (text) std::from_chars(text->data(), text->data() + text->size(), t);
+  return t;
 }
 
 }  // namespace
@@ -112,6 +141,41 @@ void Controller::schedule() {
     }
   }
   std::vector<const Job*> pending = eligible_pending();
+
+  // Multifactor priority (sched/priority_state.hpp): every job's priority is
+  // set before the pass orders the queue by it. The usage fair share charges
+  // is read from the store once, then as jobs stop running; the time of each
+  // calculation is kept in the store for sprio and sshare, which compute the
+  // same snapshot at that time.
+  const Seconds t = now();
+  if (!m_priority.loaded()) {
+    Seconds reset = meta_time(*m_store, "priority_usage_reset");
+    std::string period = m_config.conf("PriorityUsageResetPeriod").value_or("");
+    for (char& c : period) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    if (period == "NOW") {
+      // As slurmctld: usage is reset when the controller starts.
+      reset = t;
+      m_store->set_meta("priority_usage_reset", std::to_string(t));
+    }
+    std::vector<sched::AssocKey> assocs;
+    for (auto& [user, account] : m_store->job_associations()) assocs.push_back({user, account});
+    m_priority.load(usage_records(m_store->job_runs(0)), assocs, reset);
+  }
+  const std::vector<JobId> stopped = m_priority.stopped_running(m_live);
+  if (!stopped.empty()) m_priority.add_ended(stopped, usage_records(m_store->job_runs(0, stopped)));
+  const bool due = m_priority.due(m_live, m_config, accounting(), t, !stopped.empty());
+  if (due) {
+    m_priority.recompute(m_live, m_config, accounting(), t);
+    m_store->set_meta("priority_calc_time", std::to_string(t));
+  }
+  std::set<JobId> eligible;
+  for (const Job* job : pending) eligible.insert(job->id);
+  if (auto changed = m_priority.assign(m_live, eligible, t, due); !changed.empty()) {
+    Store::Transaction tx(*m_store);
+    for (JobId id : changed) m_store->update_job(m_live.at(id));
+    tx.commit();
+  }
+
   if (pending.empty()) return;
   sched::Cluster cluster(m_config.nodes());
   cluster.take_jobs(active);

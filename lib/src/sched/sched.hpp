@@ -74,8 +74,11 @@ struct QueueKey {
 };
 bool goes_before(const QueueKey& a, const QueueKey& b);
 
-/// A job's priority until the multifactor plugin lands: a fixed base lowered by
-/// nice, never below 1.
+/// The placeholder priority the request handlers give a job whose priority
+/// must be computed again (submitted, released, requeued, nice changed): a
+/// fixed base lowered by nice, never below 1. stintd's next pass, before it
+/// orders the queue, replaces it with the multifactor priority
+/// (sched/priority.hpp, sched/priority_state.hpp), which the queue is ordered by.
 std::uint32_t job_priority(const Job& job);
 
 struct Decision {

@@ -1,0 +1,56 @@
+#include "cli/priority_read.hpp"
+
+#include <charconv>
+
+#include <stint/query.hpp>
+#include <stint/store.hpp>
+
+namespace stint::cli {
+namespace {
+
+Seconds meta_time(Store& store, const std::string& key, Seconds fallback) {
+  auto text = store.meta(key);
+  if (!text) return fallback;
+  Seconds t = 0;
+  auto [end, ec] = std::from_chars(text->data(), text->data() + text->size(), t);
+  return ec == std::errc() && end == text->data() + text->size() ? t : fallback;
+}
+
+}  // namespace
+
+PriorityView read_priority_view(const Paths& paths, Seconds now) {
+  PriorityView v;
+  v.config = query::read_config(paths);
+  v.calc_time = now;
+  if (!Store::exists(paths.db())) {
+    v.ctx = sched::priority_snapshot(v.config, Accounting{}, {}, {}, now, k_no_time);
+    return v;
+  }
+  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  v.calc_time = meta_time(*store, "priority_calc_time", now);
+  const Seconds reset_now = meta_time(*store, "priority_usage_reset", k_no_time);
+  std::vector<sched::AssocKey> assocs;
+  for (auto& [user, account] : store->job_associations()) assocs.push_back({user, account});
+  std::vector<sched::UsageRecord> records;
+  for (const JobRun& run : store->job_runs(0)) {
+    sched::UsageRecord r;
+    r.job_id = run.job_id;
+    r.attempt = run.attempt;
+    r.user = run.user;
+    r.account = run.account;
+    r.qos = run.qos;
+    r.start = run.start;
+    r.end = run.end;
+    r.tres = {static_cast<double>(run.cpus), static_cast<double>(run.mem_mb),
+              static_cast<double>(run.nodes), static_cast<double>(run.gpus)};
+    records.push_back(std::move(r));
+  }
+  v.ctx = sched::priority_snapshot(v.config, store->accounting(), assocs, std::move(records),
+                                   v.calc_time, reset_now);
+  JobFilter active;
+  active.active_only = true;
+  v.jobs = store->jobs(active);
+  return v;
+}
+
+}  // namespace stint::cli

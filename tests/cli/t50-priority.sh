@@ -1,0 +1,100 @@
+#!/usr/bin/env bash
+# Multifactor priority end to end: an older job outranks a newer one by the age
+# factor in proportion to the weights; a partition with a higher
+# PriorityJobFactor ranks its jobs first; an account that has just used the
+# machine yields to one that has not (Fair Tree); sprio and sshare show why,
+# and sprio's priorities are the ones the scheduler stored.
+source "$(dirname "$0")/lib.sh"
+# One CPU, so that jobs run one at a time. Both partitions have the same tier:
+# only the Partition factor tells them apart. Age: 10000 x waited / 100 s, so
+# 100 points a second; fair share 100000 for the first of two, 50000 for the
+# second. Priorities are computed again every second.
+write_config <<'YAML'
+node_pools:
+  - {id: n, count: 1, cpus: 1, memory: 1G}
+partitions:
+  - {id: low, node_pool_ids: [n], priority_job_factor: 1}
+  - {id: high, node_pool_ids: [n], priority_job_factor: 10}
+default_partition_id: low
+config:
+  PriorityWeightAge: "10000"
+  PriorityMaxAge: "0:01:40"
+  PriorityWeightPartition: "1000"
+  PriorityWeightFairshare: "100000"
+  PriorityCalcPeriod: "0:01"
+  KillWait: "1"
+YAML
+
+gate='for i in $(seq 600); do [ -e go-$SLURM_JOB_ID ] && break; sleep 0.1; done; echo $SLURM_JOB_ID >> '"$WORK"'/order'
+field() {  # field JOB COLUMN: a column of `sprio -h -o '%i %A %P %F %Y'`
+  sprio -h -o '%i %A %P %F %Y' | awk -v j="$1" -v c="$2" '$1 == j { print $c }'
+}
+
+# --- age and partition ---------------------------------------------------------
+blocker=$(submit --wrap "$gate")
+wait_for 30 sh -c "[ \"\$(squeue -h -j $blocker -o %t)\" = R ]"
+old=$(submit --wrap "$gate")
+sleep 2
+new=$(submit --wrap "$gate")
+high=$(submit -p high --wrap "$gate")
+# Once a calculation has seen all three, with both low jobs aged.
+wait_for 10 sh -c "[ -n \"\$(sprio -h -j $high)\" ] && [ \"\$(sprio -h -o %A -j $new)\" -ge 100 ]"
+
+age_old=$(field "$old" 2)
+age_new=$(field "$new" 2)
+gap=$((age_old - age_new))
+# Two seconds apart at 100 points a second (times are whole seconds).
+[ "$gap" -ge 100 ] && [ "$gap" -le 500 ] || fail "age gap $gap (old $age_old, new $age_new)"
+expect_eq "partition factor, low" 100 "$(field "$old" 3)"
+expect_eq "partition factor, high" 1000 "$(field "$high" 3)"
+[ "$(field "$old" 5)" -gt "$(field "$new" 5)" ] || fail "older job does not outrank the newer: $(sprio -l)"
+[ "$(field "$high" 5)" -gt "$(field "$old" 5)" ] || fail "high partition does not rank first: $(sprio -l)"
+expect_eq "normalised partition factor" "0.1000000" \
+  "$(sprio -h -n -o '%p' -j "$old" | tr -d ' ')"
+expect_contains "weights" "$(sprio -w)" "Weights"
+expect_contains "sprio -l lists the user" "$(sprio -l -j "$old")" "$(id -un)"
+
+# With stintd stopped nothing moves: sprio's PRIORITY is what the scheduler stored.
+stint daemon stop >/dev/null
+for id in $old $new $high; do
+  expect_eq "sprio and squeue agree on $id" "$(squeue -h -j "$id" -o %Q)" "$(field "$id" 5)"
+done
+
+# Released, the jobs run in priority order: high, old, new.
+touch "go-$blocker" "go-$old" "go-$new" "go-$high"
+sbatch --wrap true >/dev/null  # starts stintd again
+for id in $old $new $high; do wait_for 30 job_ended "$id"; done
+expect_eq "start order" "$blocker $high $old $new" "$(tr '\n' ' ' <order | sed 's/ $//')"
+
+# --- fair share -----------------------------------------------------------------
+# Two accounts with one share each; "busy" uses the machine, "idle" has not.
+# Submitted after busy's next job, idle's job still goes first.
+sacctmgr -i add account busy,idle Fairshare=1 >/dev/null
+sacctmgr -i add user "$(id -un)" Account=busy,idle >/dev/null
+used=$(submit -A busy --wrap 'sleep 2')
+wait_for 30 job_ended "$used"
+: >order
+blocker=$(submit -A busy --wrap "$gate")
+wait_for 30 sh -c "[ \"\$(squeue -h -j $blocker -o %t)\" = R ]"
+busy=$(submit -A busy --wrap "$gate")
+idle=$(submit -A idle --wrap "$gate")
+wait_for 10 sh -c "[ -n \"\$(sprio -h -j $idle)\" ]"
+[ "$(field "$idle" 4)" -gt "$(field "$busy" 4)" ] ||
+  fail "fair share: idle $(field "$idle" 4) is not above busy $(field "$busy" 4)"
+
+shares=$(sshare -a -P -n -o Account,User,RawShares,RawUsage,FairShare)
+busy_usage=$(echo "$shares" | awk -F'|' '$1 == " busy" { print $4 }')
+idle_usage=$(echo "$shares" | awk -F'|' '$1 == " idle" { print $4 }')
+[ "$busy_usage" -ge 1 ] || fail "busy's usage: $shares"
+expect_eq "idle's usage" 0 "$idle_usage"
+expect_eq "idle's shares" 1 "$(echo "$shares" | awk -F'|' '$1 == " idle" { print $3 }')"
+expect_eq "idle's fair share" 1.000000 "$(echo "$shares" | awk -F'|' '$1 == "  idle" { print $5 }')"
+touch "go-$blocker" "go-$busy" "go-$idle"
+for id in $busy $idle; do wait_for 30 job_ended "$id"; done
+expect_eq "fair share order" "$blocker $idle $busy" "$(tr '\n' ' ' <order | sed 's/ $//')"
+
+# --- the tools' manners ----------------------------------------------------------
+expect_eq "sprio -j unknown" "Unable to find jobs matching user/id(s) specified" "$(sprio -j 999999)"
+expect_contains "sshare header" "$(sshare)" "Account                    User  RawShares"
+if sprio -l -o %i 2>/dev/null; then fail "sprio -l -o should fail"; fi
+if sshare -o Bogus 2>/dev/null; then fail "sshare -o Bogus should fail"; fi
