@@ -106,6 +106,9 @@ class Store {
   std::vector<JobRun> job_runs(Seconds ended_after, const std::vector<JobId>& ids = {});
   /// Every (user name, account) pair jobs were charged to, sorted.
   std::vector<std::pair<std::string, std::string>> job_associations();
+  /// Writes a job's priority and eligible (accrue) time only: what stintd's
+  /// priority calculation changes, without rewriting the whole row.
+  void update_job_priority(JobId id, std::uint32_t priority, Seconds eligible_time);
 
   // Accounts, users, associations and QOS (sacctmgr; store/accounts.cpp).
   // Writes are stintd's, inside a Transaction; nothing here checks the

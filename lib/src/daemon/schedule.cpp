@@ -172,7 +172,10 @@ void Controller::schedule() {
   for (const Job* job : pending) eligible.insert(job->id);
   if (auto changed = m_priority.assign(m_live, eligible, t, due); !changed.empty()) {
     Store::Transaction tx(*m_store);
-    for (JobId id : changed) m_store->update_job(m_live.at(id));
+    for (JobId id : changed) {
+      const Job& job = m_live.at(id);
+      m_store->update_job_priority(id, job.priority, job.eligible_time);
+    }
     tx.commit();
   }
 

@@ -70,6 +70,14 @@ std::vector<JobRun> Store::job_runs(Seconds ended_after, const std::vector<JobId
   return out;
 }
 
+void Store::update_job_priority(JobId id, std::uint32_t priority, Seconds eligible_time) {
+  sql::Statement st(m_impl->conn, "UPDATE jobs SET priority = ?, eligible_time = ? WHERE id = ?");
+  st.bind(1, static_cast<std::int64_t>(priority));
+  st.bind(2, eligible_time);
+  st.bind(3, static_cast<std::int64_t>(id));
+  st.run();
+}
+
 std::vector<std::pair<std::string, std::string>> Store::job_associations() {
   sql::Statement st(m_impl->conn,
                     "SELECT DISTINCT user_name, account FROM jobs ORDER BY user_name, account");

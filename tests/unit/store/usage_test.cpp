@@ -93,3 +93,17 @@ TEST_CASE("job runs: started jobs and earlier attempts, with their TRES", "[stor
   CHECK(assocs == std::vector<std::pair<std::string, std::string>>{
                       {"alice", "lab"}, {"bob", "lab"}, {"carol", "lab"}});
 }
+
+TEST_CASE("a job's priority and eligible time alone", "[store][usage]") {
+  UsageDir dir;
+  auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+  stint::Job job = ran(1, "alice", 100, 0);
+  job.priority = 10000;
+  store->insert_job(job);
+  store->update_job_priority(1, 4242, 150);
+  auto back = store->job(1);
+  REQUIRE(back);
+  CHECK(back->priority == 4242);
+  CHECK(back->eligible_time == 150);
+  CHECK(back->alloc.size() == 2);  // the rest as it was
+}
