@@ -13,27 +13,27 @@ namespace stint {
 /// message for it and the exit status a tool returns.
 enum class Errc {
   ok = 0,
-  usage,                   ///< bad command line (exit 255 like Slurm's getopt errors)
-  invalid_argument,        ///< a value the user gave does not parse
-  invalid_time,            ///< --time and friends
-  invalid_partition,       ///< "Invalid partition name specified"
-  invalid_account,         ///< "Invalid account or account/partition combination specified"
-  invalid_qos,             ///< "Invalid qos specification"
-  accounting_policy,       ///< "Job violates accounting/QOS policy (job submit limit, ...)"
-  invalid_gres,            ///< "Invalid generic resource (gres) specification"
-  invalid_node_name,       ///< "Invalid node name specified"
-  invalid_job_id,          ///< "Invalid job id specified"
-  node_config_unavailable, ///< "Requested node configuration is not available"
-  time_limit_exceeds,      ///< "Requested time limit is invalid (missing or exceeds some limit)"
-  job_state_invalid,       ///< "Job/step already completing or completed" and similar
-  access_denied,           ///< "Access/permission denied"
-  batch_script_invalid,    ///< not a script, empty script, unreadable script
-  config_invalid,          ///< stint.yaml or the JSON cluster spec has an error
-  store,                   ///< SQLite failed
-  daemon_unavailable,      ///< stintd could not be reached or started
-  protocol,                ///< a malformed request or reply
-  io,                      ///< a file or socket operation failed
-  internal,                ///< a bug
+  usage,                    ///< bad command line (exit 255 like Slurm's getopt errors)
+  invalid_argument,         ///< a value the user gave does not parse
+  invalid_time,             ///< --time and friends
+  invalid_partition,        ///< "Invalid partition name specified"
+  invalid_account,          ///< "Invalid account or account/partition combination specified"
+  invalid_qos,              ///< "Invalid qos specification"
+  accounting_policy,        ///< "Job violates accounting/QOS policy (job submit limit, ...)"
+  invalid_gres,             ///< "Invalid generic resource (gres) specification"
+  invalid_node_name,        ///< "Invalid node name specified"
+  invalid_job_id,           ///< "Invalid job id specified"
+  node_config_unavailable,  ///< "Requested node configuration is not available"
+  time_limit_exceeds,       ///< "Requested time limit is invalid (missing or exceeds some limit)"
+  job_state_invalid,        ///< "Job/step already completing or completed" and similar
+  access_denied,            ///< "Access/permission denied"
+  batch_script_invalid,     ///< not a script, empty script, unreadable script
+  config_invalid,           ///< stint.yaml or the JSON cluster spec has an error
+  store,                    ///< SQLite failed
+  daemon_unavailable,       ///< stintd could not be reached or started
+  protocol,                 ///< a malformed request or reply
+  io,                       ///< a file or socket operation failed
+  internal,                 ///< a bug
 };
 
 /// The name of a code, e.g. "invalid_partition" (used in the RPC protocol).

@@ -325,14 +325,14 @@ struct SshareRecord {
 };
 
 struct SshareOptions {
-  std::string format;           ///< -o: "Account,User,RawUsage%20"
-  bool long_list = false;       ///< -l: NormUsage (and LevelFS under Fair Tree), TRES columns
-  bool fair_tree = true;        ///< the default columns follow the algorithm
-  bool partitions = false;      ///< -m: the Partition column
-  bool users_only = false;      ///< -U
-  bool no_header = false;       ///< -n
+  std::string format;                ///< -o: "Account,User,RawUsage%20"
+  bool long_list = false;            ///< -l: NormUsage (and LevelFS under Fair Tree), TRES columns
+  bool fair_tree = true;             ///< the default columns follow the algorithm
+  bool partitions = false;           ///< -m: the Partition column
+  bool users_only = false;           ///< -U
+  bool no_header = false;            ///< -n
   Parsable parsable = Parsable::no;  ///< -p, -P
-  std::string cluster_name;     ///< the Cluster field
+  std::string cluster_name;          ///< the Cluster field
 };
 
 /// sshare's output: header (with its dashes) and a line per record, in the

@@ -40,8 +40,8 @@ enum class JobState : std::uint8_t {
   deadline,       ///< DL: could not end before its --deadline
 };
 
-std::string_view state_name(JobState s);        ///< "PENDING"
-std::string_view state_code(JobState s);        ///< "PD"
+std::string_view state_name(JobState s);                         ///< "PENDING"
+std::string_view state_code(JobState s);                         ///< "PD"
 std::optional<JobState> state_from_name(std::string_view name);  ///< "PENDING", "PD", "pending"
 bool is_terminal(JobState s);  ///< completed .. requeued: the job will not run again as is
 bool is_active(JobState s);    ///< running, suspended, completing: holds resources
@@ -52,68 +52,68 @@ bool transition_allowed(JobState from, JobState to);
 /// Why a pending job is not running, with Slurm's reason names.
 enum class Reason : std::uint8_t {
   none,
-  priority,              ///< Priority: higher priority jobs go first
-  resources,             ///< Resources: it is next, but does not fit now
-  partition_time_limit,  ///< PartitionTimeLimit
-  partition_down,        ///< PartitionDown
-  partition_inactive,    ///< PartitionInactive
-  req_node_not_avail,    ///< ReqNodeNotAvail
-  job_held_user,         ///< JobHeldUser
-  job_held_admin,        ///< JobHeldAdmin
-  dependency,            ///< Dependency
+  priority,                    ///< Priority: higher priority jobs go first
+  resources,                   ///< Resources: it is next, but does not fit now
+  partition_time_limit,        ///< PartitionTimeLimit
+  partition_down,              ///< PartitionDown
+  partition_inactive,          ///< PartitionInactive
+  req_node_not_avail,          ///< ReqNodeNotAvail
+  job_held_user,               ///< JobHeldUser
+  job_held_admin,              ///< JobHeldAdmin
+  dependency,                  ///< Dependency
   dependency_never_satisfied,  ///< DependencyNeverSatisfied
-  begin_time,            ///< BeginTime
-  non_zero_exit_code,    ///< NonZeroExitCode (an ended job's reason)
-  time_limit,            ///< TimeLimit
-  node_fail,             ///< NodeFail
-  launch_failed,         ///< launch failed requeued held (Slurm: JobLaunchFailure)
-  job_array_task_limit,  ///< JobArrayTaskLimit: the array's %N throttle is reached
+  begin_time,                  ///< BeginTime
+  non_zero_exit_code,          ///< NonZeroExitCode (an ended job's reason)
+  time_limit,                  ///< TimeLimit
+  node_fail,                   ///< NodeFail
+  launch_failed,               ///< launch failed requeued held (Slurm: JobLaunchFailure)
+  job_array_task_limit,        ///< JobArrayTaskLimit: the array's %N throttle is reached
   // Association and QOS limits (sched/limits.hpp), in Slurm's spelling.
-  assoc_grp_cpu_limit,  ///< AssocGrpCpuLimit
-  assoc_grp_mem_limit,  ///< AssocGrpMemLimit
-  assoc_grp_node_limit,  ///< AssocGrpNodeLimit
-  assoc_grp_gres,  ///< AssocGrpGRES
-  assoc_grp_billing,  ///< AssocGrpBilling
-  assoc_grp_jobs_limit,  ///< AssocGrpJobsLimit
-  assoc_grp_submit_jobs_limit,  ///< AssocGrpSubmitJobsLimit
-  assoc_max_jobs_limit,  ///< AssocMaxJobsLimit
-  assoc_max_submit_job_limit,  ///< AssocMaxSubmitJobLimit
+  assoc_grp_cpu_limit,                    ///< AssocGrpCpuLimit
+  assoc_grp_mem_limit,                    ///< AssocGrpMemLimit
+  assoc_grp_node_limit,                   ///< AssocGrpNodeLimit
+  assoc_grp_gres,                         ///< AssocGrpGRES
+  assoc_grp_billing,                      ///< AssocGrpBilling
+  assoc_grp_jobs_limit,                   ///< AssocGrpJobsLimit
+  assoc_grp_submit_jobs_limit,            ///< AssocGrpSubmitJobsLimit
+  assoc_max_jobs_limit,                   ///< AssocMaxJobsLimit
+  assoc_max_submit_job_limit,             ///< AssocMaxSubmitJobLimit
   assoc_max_wall_duration_per_job_limit,  ///< AssocMaxWallDurationPerJobLimit
-  assoc_max_cpu_per_job_limit,  ///< AssocMaxCpuPerJobLimit
-  assoc_max_mem_per_job,  ///< AssocMaxMemPerJob
-  assoc_max_node_per_job_limit,  ///< AssocMaxNodePerJobLimit
-  assoc_max_gres_per_job,  ///< AssocMaxGRESPerJob
-  assoc_max_billing_per_job,  ///< AssocMaxBillingPerJob
-  assoc_max_cpu_per_node,  ///< AssocMaxCpuPerNode
-  assoc_max_mem_per_node,  ///< AssocMaxMemPerNode
-  assoc_max_gres_per_node,  ///< AssocMaxGRESPerNode
-  assoc_max_billing_per_node,  ///< AssocMaxBillingPerNode
-  qos_grp_cpu_limit,  ///< QOSGrpCpuLimit
-  qos_grp_mem_limit,  ///< QOSGrpMemLimit
-  qos_grp_node_limit,  ///< QOSGrpNodeLimit
-  qos_grp_gres,  ///< QOSGrpGRES
-  qos_grp_billing,  ///< QOSGrpBilling
-  qos_grp_jobs_limit,  ///< QOSGrpJobsLimit
-  qos_grp_submit_jobs_limit,  ///< QOSGrpSubmitJobsLimit
-  qos_max_jobs_per_user_limit,  ///< QOSMaxJobsPerUserLimit
-  qos_max_submit_job_per_user_limit,  ///< QOSMaxSubmitJobPerUserLimit
-  qos_max_wall_duration_per_job_limit,  ///< QOSMaxWallDurationPerJobLimit
-  qos_max_cpu_per_job_limit,  ///< QOSMaxCpuPerJobLimit
-  qos_max_memory_per_job,  ///< QOSMaxMemoryPerJob
-  qos_max_node_per_job_limit,  ///< QOSMaxNodePerJobLimit
-  qos_max_gres_per_job,  ///< QOSMaxGRESPerJob
-  qos_max_billing_per_job,  ///< QOSMaxBillingPerJob
-  qos_max_cpu_per_node,  ///< QOSMaxCpuPerNode
-  qos_max_memory_per_node,  ///< QOSMaxMemoryPerNode
-  qos_max_gres_per_node,  ///< QOSMaxGRESPerNode
-  qos_max_billing_per_node,  ///< QOSMaxBillingPerNode
-  qos_max_cpu_per_user_limit,  ///< QOSMaxCpuPerUserLimit
-  qos_max_memory_per_user,  ///< QOSMaxMemoryPerUser
-  qos_max_node_per_user_limit,  ///< QOSMaxNodePerUserLimit
-  qos_max_gres_per_user,  ///< QOSMaxGRESPerUser
-  qos_max_billing_per_user,  ///< QOSMaxBillingPerUser
-  invalid_account,  ///< InvalidAccount
-  invalid_qos,  ///< InvalidQOS
+  assoc_max_cpu_per_job_limit,            ///< AssocMaxCpuPerJobLimit
+  assoc_max_mem_per_job,                  ///< AssocMaxMemPerJob
+  assoc_max_node_per_job_limit,           ///< AssocMaxNodePerJobLimit
+  assoc_max_gres_per_job,                 ///< AssocMaxGRESPerJob
+  assoc_max_billing_per_job,              ///< AssocMaxBillingPerJob
+  assoc_max_cpu_per_node,                 ///< AssocMaxCpuPerNode
+  assoc_max_mem_per_node,                 ///< AssocMaxMemPerNode
+  assoc_max_gres_per_node,                ///< AssocMaxGRESPerNode
+  assoc_max_billing_per_node,             ///< AssocMaxBillingPerNode
+  qos_grp_cpu_limit,                      ///< QOSGrpCpuLimit
+  qos_grp_mem_limit,                      ///< QOSGrpMemLimit
+  qos_grp_node_limit,                     ///< QOSGrpNodeLimit
+  qos_grp_gres,                           ///< QOSGrpGRES
+  qos_grp_billing,                        ///< QOSGrpBilling
+  qos_grp_jobs_limit,                     ///< QOSGrpJobsLimit
+  qos_grp_submit_jobs_limit,              ///< QOSGrpSubmitJobsLimit
+  qos_max_jobs_per_user_limit,            ///< QOSMaxJobsPerUserLimit
+  qos_max_submit_job_per_user_limit,      ///< QOSMaxSubmitJobPerUserLimit
+  qos_max_wall_duration_per_job_limit,    ///< QOSMaxWallDurationPerJobLimit
+  qos_max_cpu_per_job_limit,              ///< QOSMaxCpuPerJobLimit
+  qos_max_memory_per_job,                 ///< QOSMaxMemoryPerJob
+  qos_max_node_per_job_limit,             ///< QOSMaxNodePerJobLimit
+  qos_max_gres_per_job,                   ///< QOSMaxGRESPerJob
+  qos_max_billing_per_job,                ///< QOSMaxBillingPerJob
+  qos_max_cpu_per_node,                   ///< QOSMaxCpuPerNode
+  qos_max_memory_per_node,                ///< QOSMaxMemoryPerNode
+  qos_max_gres_per_node,                  ///< QOSMaxGRESPerNode
+  qos_max_billing_per_node,               ///< QOSMaxBillingPerNode
+  qos_max_cpu_per_user_limit,             ///< QOSMaxCpuPerUserLimit
+  qos_max_memory_per_user,                ///< QOSMaxMemoryPerUser
+  qos_max_node_per_user_limit,            ///< QOSMaxNodePerUserLimit
+  qos_max_gres_per_user,                  ///< QOSMaxGRESPerUser
+  qos_max_billing_per_user,               ///< QOSMaxBillingPerUser
+  invalid_account,                        ///< InvalidAccount
+  invalid_qos,                            ///< InvalidQOS
 };
 std::string_view reason_name(Reason r);
 std::optional<Reason> reason_from_name(std::string_view name);
@@ -122,7 +122,14 @@ std::optional<Reason> reason_from_name(std::string_view name);
 inline constexpr std::uint32_t k_no_array_task = 0xfffffffe;
 
 /// One term of a dependency expression ("afterok:12", "afterany:12_3", "singleton").
-enum class DependencyType : std::uint8_t { after, afterany, afterok, afternotok, aftercorr, singleton };
+enum class DependencyType : std::uint8_t {
+  after,
+  afterany,
+  afterok,
+  afternotok,
+  aftercorr,
+  singleton
+};
 std::string_view dependency_type_name(DependencyType t);  ///< "afterok"
 
 struct DependencyTerm {
@@ -145,23 +152,23 @@ struct Dependency {
 
 /// --signal=[{R|B}:]<sig_num>[@sig_time]: a signal sent before the time limit.
 struct SignalSpec {
-  int signal = 0;          ///< 0: none
-  Seconds before = 60;     ///< seconds before the end of the time limit
-  bool batch_only = false; ///< B: only the batch shell
+  int signal = 0;           ///< 0: none
+  Seconds before = 60;      ///< seconds before the end of the time limit
+  bool batch_only = false;  ///< B: only the batch shell
   bool operator==(const SignalSpec&) const = default;
 };
 
 /// What a user asked for: the result of sbatch's options, #SBATCH directives and
 /// SBATCH_* variables. Optional fields were not given; defaults are applied at submit.
 struct JobSpec {
-  std::string name;                          ///< -J; default: script name or "wrap"
-  std::optional<std::string> partition;      ///< -p
-  std::optional<std::string> account;        ///< -A
-  std::optional<std::string> qos;            ///< -q
-  std::optional<std::uint32_t> nodes;        ///< -N (minimum node count)
-  std::optional<std::uint32_t> ntasks;       ///< -n
+  std::string name;                      ///< -J; default: script name or "wrap"
+  std::optional<std::string> partition;  ///< -p
+  std::optional<std::string> account;    ///< -A
+  std::optional<std::string> qos;        ///< -q
+  std::optional<std::uint32_t> nodes;    ///< -N (minimum node count)
+  std::optional<std::uint32_t> ntasks;   ///< -n
   std::optional<std::uint32_t> ntasks_per_node;
-  std::optional<std::uint32_t> cpus_per_task;  ///< -c
+  std::optional<std::uint32_t> cpus_per_task;    ///< -c
   std::optional<std::uint64_t> mem_per_node_mb;  ///< --mem (0: all of the node's memory)
   std::optional<std::uint64_t> mem_per_cpu_mb;   ///< --mem-per-cpu
   std::optional<std::uint32_t> gpus;             ///< -G/--gpus (total)
@@ -194,7 +201,7 @@ struct JobSpec {
 
 /// The resources a job holds on one node.
 struct NodeAlloc {
-  std::string node;                ///< node name
+  std::string node;  ///< node name
   std::uint32_t cpus = 0;
   std::vector<std::uint32_t> cpu_ids;  ///< virtual CPU indices on that node
   std::uint64_t mem_mb = 0;
@@ -254,8 +261,8 @@ struct Job {
   Dependency dependency;             ///< parsed from spec.dependency
   bool requeue = true;               ///< may be requeued (JobRequeue / --requeue)
   std::uint32_t cancelled_by = 0;    ///< uid that cancelled it (sacct "CANCELLED by N")
-  std::string stdout_path;  ///< resolved output file (absolute)
-  std::string stderr_path;  ///< resolved error file (absolute; equals stdout when joined)
+  std::string stdout_path;           ///< resolved output file (absolute)
+  std::string stderr_path;           ///< resolved error file (absolute; equals stdout when joined)
 
   std::uint32_t total_cpus() const;
   std::uint32_t total_gpus() const;

@@ -2,10 +2,10 @@
 /// Where things are: the state directory and the files in it, and the helper
 /// executables (stintd, stint-stepd) next to the running tool.
 
-#include <stint/model.hpp>
-
 #include <string>
 #include <string_view>
+
+#include <stint/model.hpp>
 
 namespace stint {
 

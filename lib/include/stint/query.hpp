@@ -55,7 +55,7 @@ struct PartitionInfo {
   std::optional<Seconds> default_time;
   std::uint32_t priority_tier = 1;
   std::optional<std::uint32_t> priority_job_factor;  ///< PriorityJobFactor; unset: the tier
-  std::vector<std::string> nodes;  ///< node names in config order
+  std::vector<std::string> nodes;                    ///< node names in config order
   std::uint32_t total_cpus = 0;
   std::uint64_t total_memory_mb = 0;
   std::uint32_t total_gpus = 0;

@@ -6,14 +6,14 @@
 /// The job's environment and script are not in the database: they live in the
 /// job's spool folder, readable by its owner only.
 
-#include <stint/accounts.hpp>
-#include <stint/model.hpp>
-
 #include <memory>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <stint/accounts.hpp>
+#include <stint/model.hpp>
 
 namespace stint {
 
@@ -21,7 +21,7 @@ namespace stint {
 struct JobFilter {
   std::vector<JobId> ids;
   std::vector<JobState> states;
-  std::vector<std::string> users;       ///< user names
+  std::vector<std::string> users;  ///< user names
   std::vector<std::string> partitions;
   std::vector<std::string> names;
   std::vector<std::string> accounts;

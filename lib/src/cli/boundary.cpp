@@ -1,12 +1,12 @@
 #include "cli/boundary.hpp"
 
-#include <stint/error.hpp>
-
 #include <csignal>
 #include <cstdio>
 #include <exception>
 
 #include <fmt/core.h>
+
+#include <stint/error.hpp>
 
 namespace stint::cli {
 

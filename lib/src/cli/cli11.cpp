@@ -1,10 +1,10 @@
 #include "cli/cli11.hpp"
 
-#include <stint/tools.hpp>
-
 #include <cstdio>
 
 #include <fmt/core.h>
+
+#include <stint/tools.hpp>
 
 namespace stint::cli {
 namespace {

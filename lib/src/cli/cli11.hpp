@@ -1,10 +1,10 @@
 #pragma once
 // CLI11 with Slurm's manners. Include only from the tools' .cpp files in cli/.
 
-#include <CLI/CLI.hpp>
-
 #include <string>
 #include <string_view>
+
+#include <CLI/CLI.hpp>
 
 namespace stint::cli {
 

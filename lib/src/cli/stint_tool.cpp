@@ -167,8 +167,9 @@ int stint(int argc, char** argv) {
 
     if (int rc = cli::parse_args(app, "stint", argc, argv); rc >= 0) return rc;
     if (app.get_subcommands().empty()) {
-      fmt::print(stderr, "stint: a command is required: init, config, daemon or version\n"
-                         "Try \"stint --help\" for more information\n");
+      fmt::print(stderr,
+                 "stint: a command is required: init, config, daemon or version\n"
+                 "Try \"stint --help\" for more information\n");
       return 255;
     }
     Paths paths = state_dir.empty() ? default_paths() : Paths{state_dir};

@@ -1,7 +1,7 @@
-#include <stint/tools.hpp>
-
 #include <fcntl.h>
 #include <unistd.h>
+
+#include <stint/tools.hpp>
 
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
@@ -43,8 +43,7 @@ int stintd(int argc, char** argv) {
                    "State directory (default: $STINT_STATE_DIR, $XDG_STATE_HOME/stint, "
                    "~/.local/state/stint)");
     app.add_flag("-D,--foreground", foreground, "Stay in the foreground, log to stderr (systemd)");
-    app.add_flag("--detached", detached, "Already detached by the tool that started it")
-        ->group("");
+    app.add_flag("--detached", detached, "Already detached by the tool that started it")->group("");
     app.add_option("--idle-exit", idle_exit,
                    "Exit after this many seconds with no job pending or running (0: never)");
     if (int rc = cli::parse_args(app, "stintd", argc, argv); rc >= 0) return rc;

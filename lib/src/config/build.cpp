@@ -373,10 +373,9 @@ class Builder {
       const RawNode& node = seq.items[i];
       std::string path = item(field.path, i);
       if (node.kind != RawNode::Kind::map) fail(node.line, path, "expected a map (a partition)");
-      auto f =
-          fields(node, path,
-                 {"id", "node_pool_ids", "priority_tier", "priority_job_factor", "max_time",
-                  "default_time", "state"});
+      auto f = fields(node, path,
+                      {"id", "node_pool_ids", "priority_tier", "priority_job_factor", "max_time",
+                       "default_time", "state"});
       PartitionConfig p;
       p.id = required_name(f, node, path, "id", "partition id");
       if (c.find_partition(p.id))

@@ -1,12 +1,12 @@
 #include "daemon/controller.hpp"
 
-#include <stint/error.hpp>
-
 #include <csignal>
+
+#include <fmt/core.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <fmt/core.h>
+#include <stint/error.hpp>
 
 #include "daemon/log.hpp"
 #include "daemon/spool.hpp"
@@ -24,8 +24,7 @@ std::uint32_t owner_of(const std::string& dir) {
 
 }  // namespace
 
-Controller::Controller(Paths paths, Config config, std::unique_ptr<Store> store,
-                       const Clock& clock)
+Controller::Controller(Paths paths, Config config, std::unique_ptr<Store> store, const Clock& clock)
     : m_paths(std::move(paths)),
       m_config(std::move(config)),
       m_store(std::move(store)),

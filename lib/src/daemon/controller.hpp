@@ -3,17 +3,17 @@
 // jobs that are not finished) and every change to it, each written through to
 // the store before the request that caused it is answered.
 
-#include <stint/accounts.hpp>
-#include <stint/config.hpp>
-#include <stint/model.hpp>
-#include <stint/paths.hpp>
-#include <stint/store.hpp>
-
 #include <map>
 #include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include <stint/accounts.hpp>
+#include <stint/config.hpp>
+#include <stint/model.hpp>
+#include <stint/paths.hpp>
+#include <stint/store.hpp>
 
 #include "sched/priority_state.hpp"
 #include "util/clock.hpp"
@@ -109,7 +109,7 @@ class Controller {
   std::unique_ptr<Store> m_store;
   const Clock& m_clock;
   std::map<JobId, Job> m_live;
-  std::uint32_t m_owner_uid = 0;  ///< owner of the state directory: its admin
+  std::uint32_t m_owner_uid = 0;           ///< owner of the state directory: its admin
   std::optional<Accounting> m_accounting;  ///< see accounting()
   bool m_shutdown = false;
   bool m_dirty = true;

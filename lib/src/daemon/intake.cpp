@@ -1,10 +1,9 @@
 // Accepting jobs: the spool folder first, then the database, in one transaction.
 
-#include <stint/error.hpp>
-
+#include <fmt/core.h>
 #include <unistd.h>
 
-#include <fmt/core.h>
+#include <stint/error.hpp>
 
 #include "daemon/controller.hpp"
 #include "daemon/job_env.hpp"

@@ -1,10 +1,10 @@
 #include "daemon/job_env.hpp"
 
-#include <stint/parse.hpp>
-
 #include <algorithm>
 
 #include <fmt/core.h>
+
+#include <stint/parse.hpp>
 
 namespace stint::daemon {
 namespace {
@@ -102,7 +102,8 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
   set(env, "SLURM_TASKS_PER_NODE", per_node_counts(tasks));
   set(env, "SLURM_NTASKS", std::to_string(job.req.tasks));
   set(env, "SLURM_NPROCS", std::to_string(job.req.tasks));
-  if (job.spec.cpus_per_task) set(env, "SLURM_CPUS_PER_TASK", std::to_string(job.req.cpus_per_task));
+  if (job.spec.cpus_per_task)
+    set(env, "SLURM_CPUS_PER_TASK", std::to_string(job.req.cpus_per_task));
   if (job.spec.ntasks_per_node)
     set(env, "SLURM_NTASKS_PER_NODE", std::to_string(*job.spec.ntasks_per_node));
   set(env, "SLURM_CPUS_ON_NODE", std::to_string(here.cpus));

@@ -1,12 +1,12 @@
 #pragma once
 // What a batch job finds in its environment and where its output goes.
 
-#include <stint/config.hpp>
-#include <stint/model.hpp>
-
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <stint/config.hpp>
+#include <stint/model.hpp>
 
 namespace stint::daemon {
 

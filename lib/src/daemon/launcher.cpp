@@ -1,14 +1,15 @@
 // Starting a job: a launch file per task, then stint-stepd in its own session.
 
-#include <stint/error.hpp>
-#include <stint/parse.hpp>
-
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+
 #include <fcntl.h>
 #include <spawn.h>
 #include <unistd.h>
+
+#include <stint/error.hpp>
+#include <stint/parse.hpp>
 
 #include "daemon/controller.hpp"
 #include "daemon/job_env.hpp"

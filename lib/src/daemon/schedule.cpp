@@ -1,11 +1,11 @@
 // The controller's side of a scheduling pass: which pending jobs may be
 // considered (dependencies, deadlines), then the pure pass, then the starts.
 
-#include <stint/parse.hpp>
-
 #include <cctype>
 #include <charconv>
 #include <set>
+
+#include <stint/parse.hpp>
 
 #include "daemon/controller.hpp"
 #include "daemon/handlers/handlers.hpp"
@@ -70,7 +70,8 @@ std::vector<const Job*> Controller::eligible_pending() {
       }
     }
     auto plain = m_store->job(id);
-    if (plain && !plain->is_array_task() && !have.count(plain->id)) views.push_back(view_of(*plain));
+    if (plain && !plain->is_array_task() && !have.count(plain->id))
+      views.push_back(view_of(*plain));
     for (const auto& task : m_store->array_tasks(id)) {
       if (!have.count(task.id)) views.push_back(view_of(task));
     }

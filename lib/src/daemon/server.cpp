@@ -1,12 +1,10 @@
 #include "daemon/server.hpp"
 
-#include <stint/config.hpp>
-#include <stint/error.hpp>
-
 #include <cerrno>
 #include <chrono>
 #include <csignal>
 #include <cstring>
+
 #include <fcntl.h>
 #include <poll.h>
 #include <sys/file.h>
@@ -16,6 +14,9 @@
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <stint/config.hpp>
+#include <stint/error.hpp>
 
 #include "daemon/controller.hpp"
 #include "daemon/log.hpp"
@@ -42,7 +43,8 @@ class UniqueFd {
 // directory. The lock goes with the process, however it ends.
 int take_lock(const Paths& paths) {
   int fd = ::open(paths.lock().c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0) throw Error(Errc::io, fmt::format("Unable to open {}: {}", paths.lock(), std::strerror(errno)));
+  if (fd < 0)
+    throw Error(Errc::io, fmt::format("Unable to open {}: {}", paths.lock(), std::strerror(errno)));
   if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
     ::close(fd);
     return -1;

@@ -1,8 +1,7 @@
 #include "daemon/spool.hpp"
 
-#include <unistd.h>
-
 #include <fmt/core.h>
+#include <unistd.h>
 
 #include "util/fs.hpp"
 

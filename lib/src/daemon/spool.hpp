@@ -2,12 +2,12 @@
 // The job's spool folder: what stintd and stepd leave there, and how a job's
 // ending is read back from it.
 
-#include <stint/model.hpp>
-#include <stint/paths.hpp>
-
 #include <optional>
 #include <string>
 #include <string_view>
+
+#include <stint/model.hpp>
+#include <stint/paths.hpp>
 
 #include "stepd/launch.hpp"
 

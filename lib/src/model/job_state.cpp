@@ -1,7 +1,7 @@
-#include <stint/model.hpp>
-
 #include <array>
 #include <cctype>
+
+#include <stint/model.hpp>
 
 namespace stint {
 namespace {
@@ -101,12 +101,18 @@ std::string Job::display_id() const {
 
 std::string_view dependency_type_name(DependencyType t) {
   switch (t) {
-    case DependencyType::after: return "after";
-    case DependencyType::afterany: return "afterany";
-    case DependencyType::afterok: return "afterok";
-    case DependencyType::afternotok: return "afternotok";
-    case DependencyType::aftercorr: return "aftercorr";
-    case DependencyType::singleton: return "singleton";
+    case DependencyType::after:
+      return "after";
+    case DependencyType::afterany:
+      return "afterany";
+    case DependencyType::afterok:
+      return "afterok";
+    case DependencyType::afternotok:
+      return "afternotok";
+    case DependencyType::aftercorr:
+      return "aftercorr";
+    case DependencyType::singleton:
+      return "singleton";
   }
   return "afterany";
 }

@@ -144,9 +144,9 @@ Dependency dependency_from_json(const json& j) {
     for (const auto& t : j.value("terms", json::array())) {
       DependencyTerm term;
       std::string type = t.value("type", std::string("afterany"));
-      for (auto candidate : {DependencyType::after, DependencyType::afterany,
-                             DependencyType::afterok, DependencyType::afternotok,
-                             DependencyType::aftercorr, DependencyType::singleton}) {
+      for (auto candidate :
+           {DependencyType::after, DependencyType::afterany, DependencyType::afterok,
+            DependencyType::afternotok, DependencyType::aftercorr, DependencyType::singleton}) {
         if (dependency_type_name(candidate) == type) term.type = candidate;
       }
       get_or(t, "job_id", term.job_id);

@@ -2,9 +2,9 @@
 // JSON forms of the model, shared by the RPC protocol and the store.
 // Internal header: keeps nlohmann-json out of the public ones.
 
-#include <stint/model.hpp>
-
 #include <nlohmann/json.hpp>
+
+#include <stint/model.hpp>
 
 namespace stint {
 

@@ -1,6 +1,6 @@
-#include <stint/model.hpp>
-
 #include <array>
+
+#include <stint/model.hpp>
 
 namespace stint {
 namespace {

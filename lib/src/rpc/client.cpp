@@ -1,20 +1,20 @@
 #include "rpc/client.hpp"
 
-#include <stint/error.hpp>
-#include <stint/tools.hpp>
-
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <thread>
+
 #include <fcntl.h>
+#include <fmt/core.h>
 #include <spawn.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>
-#include <thread>
 #include <unistd.h>
 
-#include <fmt/core.h>
+#include <stint/error.hpp>
+#include <stint/tools.hpp>
 
 #include "util/fs.hpp"
 
@@ -134,9 +134,8 @@ int connect_or_start(const Paths& paths, AutoStart autostart) {
   int fd = try_connect(paths.socket());
   if (fd >= 0) return fd;
   if (autostart == AutoStart::no)
-    throw Error(Errc::daemon_unavailable,
-                fmt::format("Unable to contact stintd at {}: {}", paths.socket(),
-                            std::strerror(errno)));
+    throw Error(Errc::daemon_unavailable, fmt::format("Unable to contact stintd at {}: {}",
+                                                      paths.socket(), std::strerror(errno)));
   pid_t pid = start_daemon(paths);
   // stintd binds its socket once its state is loaded; wait for that, bounded.
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
@@ -152,9 +151,9 @@ int connect_or_start(const Paths& paths, AutoStart autostart) {
       if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
         std::string why = last_log_error(paths);
         throw Error(Errc::daemon_unavailable,
-                    why.empty() ? fmt::format("stintd did not start; see {}/stintd.log",
-                                              paths.log_dir())
-                                : why);
+                    why.empty()
+                        ? fmt::format("stintd did not start; see {}/stintd.log", paths.log_dir())
+                        : why);
       }
     }
     std::this_thread::sleep_for(pause);

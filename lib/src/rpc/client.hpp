@@ -8,13 +8,13 @@
 // taken from SO_PEERCRED by stintd, never from the request. The operations
 // are listed in docs/protocol.md.
 
-#include <stint/paths.hpp>
-
 #include <cstddef>
 #include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include <stint/paths.hpp>
 
 namespace stint::rpc {
 

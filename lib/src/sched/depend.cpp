@@ -80,8 +80,8 @@ Dependency prune_satisfied(const Job& job, const DependencyLookup& lookup, bool 
   Dependency left;
   left.any = job.dependency.any;
   for (const auto& term : job.dependency.terms) {
-    bool met = evaluate_term(job, term, lookup, singleton_blocked, now) ==
-               DependencyStatus::satisfied;
+    bool met =
+        evaluate_term(job, term, lookup, singleton_blocked, now) == DependencyStatus::satisfied;
     if (met && job.dependency.any) return Dependency{};
     if (!met) left.terms.push_back(term);
   }

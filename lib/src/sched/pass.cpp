@@ -47,9 +47,9 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
   queue.reserve(pending.size());
   for (const Job* job : pending) {
     const PartitionConfig* part = config.find_partition(job->partition);
-    queue.push_back({QueueKey{part ? part->priority_tier : 0, job->priority, job->submit_time,
-                              job->id},
-                     job, part});
+    queue.push_back(
+        {QueueKey{part ? part->priority_tier : 0, job->priority, job->submit_time, job->id}, job,
+         part});
   }
   std::sort(queue.begin(), queue.end(),
             [](const Entry& a, const Entry& b) { return goes_before(a.key, b.key); });

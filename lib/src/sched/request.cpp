@@ -1,8 +1,8 @@
-#include <stint/error.hpp>
-
 #include <algorithm>
 
 #include <fmt/core.h>
+
+#include <stint/error.hpp>
 
 #include "sched/sched.hpp"
 
@@ -41,8 +41,7 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
       r.nodes = ceil_div(r.tasks, *spec.ntasks_per_node);
     } else {
       // Like Slurm, spread tasks over as many nodes as their CPUs need.
-      r.nodes = std::max<std::uint32_t>(
-          1, ceil_div(r.tasks * r.cpus_per_task, largest_node_cpus));
+      r.nodes = std::max<std::uint32_t>(1, ceil_div(r.tasks * r.cpus_per_task, largest_node_cpus));
       r.nodes = std::min(r.nodes, r.tasks);
     }
   } else {

@@ -2,15 +2,15 @@
 // The scheduler's pure functions: from a job's request and the cluster's free
 // resources to a decision. No I/O and no clock: time comes in as `now`.
 
-#include <stint/config.hpp>
-#include <stint/error.hpp>
-#include <stint/model.hpp>
-
 #include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <stint/config.hpp>
+#include <stint/error.hpp>
+#include <stint/model.hpp>
 
 namespace stint::sched {
 
@@ -26,7 +26,7 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
 /// idle (submit-time check); nullopt if it can, else the error to refuse with
 /// (its message is the detail line Slurm prints before "submission failed").
 std::optional<Error> never_fits(const ResourceRequest& req,
-                               const std::vector<NodeDef>& partition_nodes);
+                                const std::vector<NodeDef>& partition_nodes);
 
 /// One node's resources and what is in use on it.
 struct NodeUsage {

@@ -1,8 +1,8 @@
 #include "store/sqlite.hpp"
 
-#include <stint/error.hpp>
-
 #include <fmt/core.h>
+
+#include <stint/error.hpp>
 
 namespace stint::sql {
 

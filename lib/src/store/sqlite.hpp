@@ -2,11 +2,11 @@
 // A thin RAII layer over the SQLite C API: a connection and prepared statements
 // that throw stint::Error(Errc::store) with SQLite's message.
 
-#include <sqlite3.h>
-
 #include <cstdint>
 #include <string>
 #include <string_view>
+
+#include <sqlite3.h>
 
 namespace stint::sql {
 

@@ -1,9 +1,8 @@
-#include <stint/error.hpp>
-#include <stint/store.hpp>
-
+#include <fmt/core.h>
 #include <sys/stat.h>
 
-#include <fmt/core.h>
+#include <stint/error.hpp>
+#include <stint/store.hpp>
 
 #include "model/json.hpp"
 #include "store/impl.hpp"
@@ -94,12 +93,10 @@ Job read_job(const sql::Statement& st) {
   job.partition = st.text(i++);
   job.account = st.text(i++);
   job.qos = st.text(i++);
-  job.state = enum_from(st.int64(i++), JobState::failed,
-                        static_cast<std::int64_t>(JobState::deadline));
-  job.reason = enum_from(st.int64(i++), Reason::none,
-                         k_last_reason);
-  job.hold_reason = enum_from(st.int64(i++), Reason::none,
-                              k_last_reason);
+  job.state =
+      enum_from(st.int64(i++), JobState::failed, static_cast<std::int64_t>(JobState::deadline));
+  job.reason = enum_from(st.int64(i++), Reason::none, k_last_reason);
+  job.hold_reason = enum_from(st.int64(i++), Reason::none, k_last_reason);
   job.priority = static_cast<std::uint32_t>(st.int64(i++));
   job.submit_time = st.int64(i++);
   job.eligible_time = st.int64(i++);
@@ -143,8 +140,7 @@ bool matches_any(const std::vector<T>& wanted, F&& pred) {
 
 bool matches(const Job& job, const JobFilter& f) {
   if (f.active_only && is_terminal(job.state)) return false;
-  if (!f.active_only && f.ended_after > 0 && is_terminal(job.state) &&
-      job.end_time < f.ended_after)
+  if (!f.active_only && f.ended_after > 0 && is_terminal(job.state) && job.end_time < f.ended_after)
     return false;
   return matches_any(f.states, [&](JobState s) { return s == job.state; }) &&
          matches_any(f.users, [&](const std::string& u) { return u == job.user_name; }) &&
@@ -160,9 +156,7 @@ bool Store::exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
-int Store::current_schema_version() {
-  return static_cast<int>(store_schema::migrations().size());
-}
+int Store::current_schema_version() { return static_cast<int>(store_schema::migrations().size()); }
 
 std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {
   bool ro = mode == Mode::read_only;
@@ -189,9 +183,8 @@ std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {
   } else {
     int have = store->schema_version();
     if (have != current_schema_version())
-      throw Error(Errc::store,
-                  fmt::format("database {} has schema version {}, this stint reads {}", path, have,
-                              current_schema_version()));
+      throw Error(Errc::store, fmt::format("database {} has schema version {}, this stint reads {}",
+                                           path, have, current_schema_version()));
   }
   return store;
 }
@@ -335,10 +328,9 @@ std::vector<Job> Store::attempts(JobId id) {
     Job a = *current;
     int i = 0;
     a.restart_count = static_cast<std::uint32_t>(st.int64(i++));
-    a.state = enum_from(st.int64(i++), JobState::requeued,
-                        static_cast<std::int64_t>(JobState::deadline));
-    a.reason = enum_from(st.int64(i++), Reason::none,
-                         k_last_reason);
+    a.state =
+        enum_from(st.int64(i++), JobState::requeued, static_cast<std::int64_t>(JobState::deadline));
+    a.reason = enum_from(st.int64(i++), Reason::none, k_last_reason);
     a.submit_time = st.int64(i++);
     a.eligible_time = st.int64(i++);
     a.start_time = st.int64(i++);

@@ -1,6 +1,6 @@
-#include <stint/error.hpp>
-
 #include <array>
+
+#include <stint/error.hpp>
 
 namespace stint {
 namespace {

@@ -1,15 +1,15 @@
 #include "util/fs.hpp"
 
-#include <stint/error.hpp>
-
 #include <cerrno>
 #include <cstring>
-#include <fcntl.h>
 #include <string_view>
+
+#include <fcntl.h>
+#include <fmt/core.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <fmt/core.h>
+#include <stint/error.hpp>
 
 namespace stint::fs {
 namespace {

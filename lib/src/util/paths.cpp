@@ -1,13 +1,13 @@
-#include <stint/error.hpp>
-#include <stint/paths.hpp>
-
 #include <climits>
 #include <cstdlib>
+
+#include <fmt/core.h>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <fmt/core.h>
+#include <stint/error.hpp>
+#include <stint/paths.hpp>
 
 #include "util/fs.hpp"
 

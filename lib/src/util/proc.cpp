@@ -1,11 +1,11 @@
 #include "util/proc.hpp"
 
-#include <pwd.h>
-#include <unistd.h>
-
 #include <fstream>
 #include <sstream>
 #include <vector>
+
+#include <pwd.h>
+#include <unistd.h>
 
 namespace stint::proc {
 namespace {

@@ -97,8 +97,8 @@ TEST_CASE("arrays: the whole array, one task, and aftercorr", "[sched][depend]")
   w.add(12, JobState::running, 5, 2, 10);
   CHECK(sched::evaluate_dependency(depending({term(DependencyType::afterok, 10)}), w.lookup(),
                                    false, 100) == DependencyStatus::never);
-  CHECK(sched::evaluate_dependency(depending({term(DependencyType::afterok, 10, 0, 0)}),
-                                   w.lookup(), false, 100) == DependencyStatus::satisfied);
+  CHECK(sched::evaluate_dependency(depending({term(DependencyType::afterok, 10, 0, 0)}), w.lookup(),
+                                   false, 100) == DependencyStatus::satisfied);
   CHECK(sched::evaluate_dependency(depending({term(DependencyType::afterany, 10)}), w.lookup(),
                                    false, 100) == DependencyStatus::waiting);
   Job corr = depending({term(DependencyType::aftercorr, 10)});

@@ -1,8 +1,8 @@
-#include <stint/error.hpp>
+#include "sched/sched.hpp"
 
 #include <catch2/catch.hpp>
 
-#include "sched/sched.hpp"
+#include <stint/error.hpp>
 
 using namespace stint;
 
@@ -161,8 +161,7 @@ TEST_CASE("the queue order: tier, priority, submit time, id", "[sched]") {
   CHECK_FALSE(sched::goes_before({1, 100, 10, 9}, {1, 100, 10, 9}));
 }
 
-TEST_CASE("a pass starts what fits in order and blocks behind the first that does not",
-          "[sched]") {
+TEST_CASE("a pass starts what fits in order and blocks behind the first that does not", "[sched]") {
   Config c = two_node_config();
   Job big1 = pending_job(1, c, cpus(4), 100);
   Job big2 = pending_job(2, c, cpus(4), 101);
@@ -190,8 +189,7 @@ TEST_CASE("small jobs share a node", "[sched]") {
   CHECK(d.starts[4].second[0].node == "n-2");
 }
 
-TEST_CASE("held, future, over-limit and down-partition jobs are skipped with a reason",
-          "[sched]") {
+TEST_CASE("held, future, over-limit and down-partition jobs are skipped with a reason", "[sched]") {
   Config c = two_node_config();
   Job held = pending_job(1, c, cpus(1));
   held.hold_reason = Reason::job_held_user;

@@ -1,11 +1,11 @@
-#include <stint/error.hpp>
-#include <stint/store.hpp>
-
 #include <cstdlib>
 #include <string>
-#include <unistd.h>
 
 #include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <stint/error.hpp>
+#include <stint/store.hpp>
 
 namespace {
 
@@ -134,7 +134,8 @@ TEST_CASE("opening a missing database read-only is an error", "[store]") {
 TEST_CASE("a schema version 1 database migrates forward and keeps its jobs", "[store]") {
   TempDir dir;
   std::string db = dir.path + "/stint.db";
-  std::string cmd = "sqlite3 '" + db + "' < '" STINT_SOURCE_DIR "/tests/unit/store/fixtures/schema-v1.sql'";
+  std::string cmd =
+      "sqlite3 '" + db + "' < '" STINT_SOURCE_DIR "/tests/unit/store/fixtures/schema-v1.sql'";
   REQUIRE(std::system(cmd.c_str()) == 0);
   auto store = stint::Store::open(db, stint::Store::Mode::read_write);
   CHECK(store->schema_version() == stint::Store::current_schema_version());

@@ -1,8 +1,8 @@
-#include <stint/error.hpp>
-
 #include <algorithm>
 
 #include <fmt/core.h>
+
+#include <stint/error.hpp>
 
 #include "daemon/handlers/handlers.hpp"
 #include "util/proc.hpp"

@@ -1,9 +1,8 @@
-#include <stint/error.hpp>
-#include <stint/tools.hpp>
-
+#include <fmt/core.h>
 #include <unistd.h>
 
-#include <fmt/core.h>
+#include <stint/error.hpp>
+#include <stint/tools.hpp>
 
 #include "daemon/handlers/handlers.hpp"
 
@@ -18,12 +17,18 @@ struct Route {
 };
 
 constexpr Route k_routes[] = {
-    {"ping", handle_ping},         {"shutdown", handle_shutdown},
-    {"task_done", handle_task_done}, {"submit", handle_submit},
-    {"cancel", handle_cancel},     {"hold", handle_hold},
-    {"release", handle_release},   {"update_job", handle_update_job},
-    {"requeue", handle_requeue},   {"top", handle_top},
-    {"acct_add", handle_acct_add}, {"acct_modify", handle_acct_modify},
+    {"ping", handle_ping},
+    {"shutdown", handle_shutdown},
+    {"task_done", handle_task_done},
+    {"submit", handle_submit},
+    {"cancel", handle_cancel},
+    {"hold", handle_hold},
+    {"release", handle_release},
+    {"update_job", handle_update_job},
+    {"requeue", handle_requeue},
+    {"top", handle_top},
+    {"acct_add", handle_acct_add},
+    {"acct_modify", handle_acct_modify},
     {"acct_delete", handle_acct_delete},
 };
 
@@ -104,7 +109,8 @@ Json Controller::handle(const Json& request, const Caller& caller) {
 }
 
 Json handle_ping(Controller& c, const Json&, const Caller&) {
-  return {{"pid", ::getpid()}, {"version", std::string(version())}, {"state_dir", c.paths().state_dir}};
+  return {
+      {"pid", ::getpid()}, {"version", std::string(version())}, {"state_dir", c.paths().state_dir}};
 }
 
 Json handle_shutdown(Controller& c, const Json&, const Caller& caller) {

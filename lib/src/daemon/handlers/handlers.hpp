@@ -2,12 +2,12 @@
 // One handler per request op (docs/protocol.md). Each validates everything
 // before it changes anything, so a refused request leaves no trace.
 
-#include <stint/error.hpp>
-
 #include <optional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include <stint/error.hpp>
 
 #include "daemon/controller.hpp"
 

@@ -1,6 +1,6 @@
-#include <stint/error.hpp>
-
 #include <algorithm>
+
+#include <stint/error.hpp>
 
 #include "daemon/handlers/handlers.hpp"
 #include "sched/sched.hpp"
@@ -16,7 +16,8 @@ Json handle_requeue(Controller& c, const Json& req, const Caller& caller) {
     std::optional<Error> error;
     std::vector<Job*> live = resolve_live(c, ref, error);
     // Ended jobs (or tasks) come from the store.
-    std::vector<Job> ended = live.empty() ? c.ended_jobs(ref.id, ref.array_task) : std::vector<Job>{};
+    std::vector<Job> ended =
+        live.empty() ? c.ended_jobs(ref.id, ref.array_task) : std::vector<Job>{};
     auto check = [&](const Job& job) -> std::optional<Error> {
       if (!c.may_act_for(caller, job.user_id))
         return Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));

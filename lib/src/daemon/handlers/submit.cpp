@@ -1,9 +1,8 @@
-#include <stint/error.hpp>
-
 #include <algorithm>
 
 #include <fmt/core.h>
 
+#include <stint/error.hpp>
 #include <stint/parse.hpp>
 
 #include "daemon/handlers/handlers.hpp"
@@ -29,13 +28,15 @@ std::vector<std::string> split_commas(const std::string& s) {
 const PartitionConfig& resolve_partition(const Config& config, const JobSpec& spec) {
   if (!spec.partition || spec.partition->empty()) {
     const PartitionConfig* p = config.default_partition();
-    if (!p) throw Error(Errc::invalid_partition, "No partition specified or system default partition");
+    if (!p)
+      throw Error(Errc::invalid_partition, "No partition specified or system default partition");
     return *p;
   }
   const PartitionConfig* first = nullptr;
   for (const auto& name : split_commas(*spec.partition)) {
     const PartitionConfig* p = config.find_partition(name);
-    if (!p) throw Error(Errc::invalid_partition, fmt::format("invalid partition specified: {}", name));
+    if (!p)
+      throw Error(Errc::invalid_partition, fmt::format("invalid partition specified: {}", name));
     if (!first) first = p;
   }
   return *first;
@@ -94,8 +95,7 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   job.user_id = caller.uid;
   job.group_id = caller.gid;
   job.user_name = proc::user_name(caller.uid);
-  job.time_limit = spec.time_limit ? *spec.time_limit
-                                   : part.default_time.value_or(part.max_time);
+  job.time_limit = spec.time_limit ? *spec.time_limit : part.default_time.value_or(part.max_time);
   // Accounts and limits (issue 4): the job's account and QOS, refusals by
   // AccountingStorageEnforce, and the per-job limits (sacctmgr_submit.cpp).
   resolve_accounting(c, job);

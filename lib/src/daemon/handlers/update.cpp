@@ -1,9 +1,9 @@
-#include <stint/error.hpp>
-#include <stint/parse.hpp>
-
 #include <cctype>
 
 #include <fmt/core.h>
+
+#include <stint/error.hpp>
+#include <stint/parse.hpp>
 
 #include "daemon/handlers/handlers.hpp"
 #include "sched/sched.hpp"
@@ -62,8 +62,9 @@ Job update_one(Controller& c, const Job& current, const Json& fields, bool op) {
       Seconds t = parse::time_limit(value);
       bool longer = job.time_limit != k_infinite && (t == k_infinite || t > job.time_limit);
       if (longer && !op)
-        throw Error(Errc::access_denied, "Access/permission denied: only operators may raise "
-                                         "a time limit");
+        throw Error(Errc::access_denied,
+                    "Access/permission denied: only operators may raise "
+                    "a time limit");
       job.time_limit = t;
     } else if (iequals(key, "Nice")) {
       int nice = 0;
