@@ -50,11 +50,11 @@ SbatchRequest build(const Submit& s) {
     script.text = wrap_script(*cl.wrap);
   } else {
     script.source = ScriptSource::file;
-    script.path = "/home/u/work/" + cl.script.value_or("job.sh");
+    script.path = "/home/u/proj/" + cl.script.value_or("job.sh");
     script.text = s.script;
   }
   return build_sbatch_request(cl, script,
-                              SubmitContext{s.env, "/home/u/work", "node1", fixed_now()});
+                              SubmitContext{s.env, "/home/u/proj", "node1", fixed_now()});
 }
 
 JobSpec spec(std::vector<std::string> args) { return build(Submit{std::move(args)}).spec; }
@@ -92,19 +92,19 @@ TEST_CASE("sbatch --array keeps the spec as written", "[sbatch][array]") {
 
 TEST_CASE("sbatch --array: an array writes slurm-%A_%a.out unless -o says", "[sbatch][array]") {
   JobSpec s = spec({"--array=1-3", "job.sh"});
-  CHECK(s.stdout_pattern == "/home/u/work/slurm-%A_%a.out");
+  CHECK(s.stdout_pattern == "/home/u/proj/slurm-%A_%a.out");
   CHECK(s.stderr_pattern.empty());  // with the output, as for any job
   s = spec({"--array=1-3", "-D", "/scratch", "job.sh"});
   CHECK(s.stdout_pattern == "/scratch/slurm-%A_%a.out");
   // 12-arrays-deps.txt: -o arr-%A_%a.out is used as given.
   s = spec({"--array=1-3", "-o", "arr-%A_%a.out", "job.sh"});
-  CHECK(s.stdout_pattern == "/home/u/work/arr-%A_%a.out");
+  CHECK(s.stdout_pattern == "/home/u/proj/arr-%A_%a.out");
   s = spec({"--array=1-3", "-o", "all.out", "job.sh"});
-  CHECK(s.stdout_pattern == "/home/u/work/all.out");
+  CHECK(s.stdout_pattern == "/home/u/proj/all.out");
   // -e alone leaves standard output at the array's default.
   s = spec({"--array=1-3", "-e", "err-%a.err", "job.sh"});
-  CHECK(s.stdout_pattern == "/home/u/work/slurm-%A_%a.out");
-  CHECK(s.stderr_pattern == "/home/u/work/err-%a.err");
+  CHECK(s.stdout_pattern == "/home/u/proj/slurm-%A_%a.out");
+  CHECK(s.stderr_pattern == "/home/u/proj/err-%a.err");
   // Not an array: the default stays stintd's slurm-%j.out.
   CHECK(spec({"job.sh"}).stdout_pattern.empty());
 }
@@ -230,7 +230,7 @@ TEST_CASE("the batch options as #SBATCH directives", "[sbatch][directives]") {
       "#SBATCH --open-mode=append\n"
       "#SBATCH --signal=B:USR2@30\n");
   CHECK(s.array_spec == "1-4%2");
-  CHECK(s.stdout_pattern == "/home/u/work/slurm-%A_%a.out");
+  CHECK(s.stdout_pattern == "/home/u/proj/slurm-%A_%a.out");
   CHECK(s.dependency == "afterok:5");
   CHECK(s.kill_on_invalid_dep == true);
   CHECK(s.begin_time == fixed_now() + 60);
@@ -252,7 +252,7 @@ TEST_CASE("the batch options' SBATCH_* variables", "[sbatch][precedence]") {
                         {"SBATCH_OPEN_MODE", "append"},
                         {"SBATCH_SIGNAL", "USR1@120"}});
   CHECK(s.array_spec == "0-9%3");
-  CHECK(s.stdout_pattern == "/home/u/work/slurm-%A_%a.out");
+  CHECK(s.stdout_pattern == "/home/u/proj/slurm-%A_%a.out");
   CHECK(s.requeue == false);
   CHECK(s.open_append == true);
   CHECK(s.signal == SignalSpec{10, 120, false});

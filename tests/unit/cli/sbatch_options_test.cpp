@@ -20,7 +20,7 @@ struct Submit {
   std::vector<std::string> args;
   std::string script = k_script;
   EnvList env{};
-  std::string cwd = "/home/u/work";
+  std::string cwd = "/home/u/proj";
 };
 
 SbatchRequest build(const Submit& s) {
@@ -170,7 +170,7 @@ TEST_CASE("the script and its arguments end the options", "[sbatch]") {
 
   const SbatchRequest r = build({{"-n", "2", "args.sh", "a", "b", "c d"}});
   CHECK(r.spec.script_args == std::vector<std::string>{"a", "b", "c d"});
-  CHECK(r.spec.script_name == "/home/u/work/args.sh");
+  CHECK(r.spec.script_name == "/home/u/proj/args.sh");
   CHECK(r.spec.script == k_script);
 }
 
@@ -221,20 +221,20 @@ TEST_CASE("default job name, working directory and output paths", "[sbatch]") {
   CHECK(build(in).spec.name == "sbatch");  // read from standard input
 
   JobSpec s = spec({"job.sh"});
-  CHECK(s.work_dir == "/home/u/work");
-  CHECK(s.submit_dir == "/home/u/work");
+  CHECK(s.work_dir == "/home/u/proj");
+  CHECK(s.submit_dir == "/home/u/proj");
   CHECK(s.submit_host == "node1");
   CHECK(s.stdout_pattern.empty());
   CHECK(s.stderr_pattern.empty());
 
   s = spec({"-o", "demo-%j.out", "-e", "/tmp/err-%j.err", "job.sh"});
-  CHECK(s.stdout_pattern == "/home/u/work/demo-%j.out");
+  CHECK(s.stdout_pattern == "/home/u/proj/demo-%j.out");
   CHECK(s.stderr_pattern == "/tmp/err-%j.err");
 
   // Relative outputs follow -D, and a relative -D follows the submit dir.
   s = spec({"-D", "runs", "--output=%x-%j.out", "job.sh"});
-  CHECK(s.work_dir == "/home/u/work/runs");
-  CHECK(s.stdout_pattern == "/home/u/work/runs/%x-%j.out");
+  CHECK(s.work_dir == "/home/u/proj/runs");
+  CHECK(s.stdout_pattern == "/home/u/proj/runs/%x-%j.out");
   s = spec({"--chdir=/scratch", "-o", "out", "job.sh"});
   CHECK(s.work_dir == "/scratch");
   CHECK(s.stdout_pattern == "/scratch/out");
@@ -290,8 +290,8 @@ TEST_CASE("every SBATCH_* input variable stint knows", "[sbatch][precedence]") {
             {"SLURM_CONF", "/etc/slurm.conf"}};
   const SbatchRequest r = build(in);
   CHECK(r.spec.account == "acct");
-  CHECK(r.spec.stderr_pattern == "/home/u/work/e.err");
-  CHECK(r.spec.stdout_pattern == "/home/u/work/o.out");
+  CHECK(r.spec.stderr_pattern == "/home/u/proj/e.err");
+  CHECK(r.spec.stdout_pattern == "/home/u/proj/o.out");
   CHECK(r.spec.export_spec == "NONE");
   CHECK(r.spec.environment == EnvList{{"SLURM_CONF", "/etc/slurm.conf"}});
   CHECK(r.spec.gpus == 2u);
@@ -360,7 +360,7 @@ TEST_CASE("directives in the script reach the JobSpec", "[sbatch][directives]") 
   in.args = {"job.sh"};
   const JobSpec s = build(in).spec;
   CHECK(s.name == "demo");
-  CHECK(s.stdout_pattern == "/home/u/work/demo-%j.out");
+  CHECK(s.stdout_pattern == "/home/u/proj/demo-%j.out");
   CHECK(s.time_limit == 300);
   CHECK(s.cpus_per_task == 2u);
   CHECK(s.mem_per_node_mb == 1024u);

@@ -45,10 +45,10 @@ Job base(stint::JobId id, const std::string& name, JobState state) {
   // The transcripts' cluster has DefMemPerCPU=256.
   j.req.mem_per_node_mb = 256;
   j.spec.mem_per_cpu_mb = 256;
-  j.spec.work_dir = "/tmp/slurm-oracle/work";
-  j.spec.submit_dir = "/tmp/slurm-oracle/work";
+  j.spec.work_dir = "/tmp/slurm-oracle/jobs";
+  j.spec.submit_dir = "/tmp/slurm-oracle/jobs";
   j.spec.submit_host = "localhost";
-  j.stdout_path = fmt::format("/tmp/slurm-oracle/work/slurm-{}.out", id);
+  j.stdout_path = fmt::format("/tmp/slurm-oracle/jobs/slurm-{}.out", id);
   j.stderr_path = j.stdout_path;
   return j;
 }
@@ -198,7 +198,7 @@ std::vector<Job> queue_array_jobs() {
     t.array_throttle = 2;
     t.time_limit = 120;
     t.eligible_time = at(18, 0, 40);
-    t.stdout_path = fmt::format("/tmp/slurm-oracle/work/slurm-28_{}.out", task);
+    t.stdout_path = fmt::format("/tmp/slurm-oracle/jobs/slurm-28_{}.out", task);
     t.stderr_path = t.stdout_path;
     jobs.push_back(t);
   }
