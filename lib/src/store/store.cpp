@@ -272,11 +272,20 @@ std::vector<Job> Store::jobs(const JobFilter& filter) {
   std::string sql = fmt::format("SELECT {} FROM jobs", k_job_columns);
   // The common queries (squeue: active jobs; one job id) use an index; the
   // remaining filters are applied to the decoded rows.
+  std::vector<std::string> where;
   if (filter.active_only) {
-    sql += fmt::format(" WHERE state IN ({},{},{},{})", static_cast<int>(JobState::pending),
-                       static_cast<int>(JobState::running), static_cast<int>(JobState::suspended),
-                       static_cast<int>(JobState::completing));
+    where.push_back(fmt::format("state IN ({},{},{},{})", static_cast<int>(JobState::pending),
+                                static_cast<int>(JobState::running),
+                                static_cast<int>(JobState::suspended),
+                                static_cast<int>(JobState::completing)));
   }
+  if (!filter.ids.empty()) {
+    // Ids are numbers, so they can stand in the text; the primary key finds them.
+    std::string ids;
+    for (JobId id : filter.ids) ids += (ids.empty() ? "" : ",") + std::to_string(id);
+    where.push_back("id IN (" + ids + ")");
+  }
+  for (std::size_t i = 0; i < where.size(); ++i) sql += (i == 0 ? " WHERE " : " AND ") + where[i];
   sql += " ORDER BY id";
   sql::Statement st(m_impl->conn, sql);
   std::vector<Job> out;
