@@ -150,7 +150,7 @@ _stint_values() {
       ;;
     --format | --Format | --sort | --job-name | --jobname | --name | --comment | --time | \
       --mem | --mem-per-cpu | --cpus-per-task | --ntasks | --ntasks-per-node | --gpus | \
-      --gpus-per-node | --gres | --nice | --qos | --wrap | --export | --idle-exit | \
+      --gpus-per-node | --gres | --nice | --priority | --qos | --wrap | --export | --idle-exit | \
       --starttime | --endtime)
       # Free text: nothing to offer, and file names would mislead.
       _stint_no_files

@@ -93,6 +93,29 @@ touch "go-$blocker" "go-$busy" "go-$idle"
 for id in $busy $idle; do wait_for 30 job_ended "$id"; done
 expect_eq "fair share order" "$blocker $idle $busy" "$(tr '\n' ' ' <order | sed 's/ $//')"
 
+# --- priorities an operator fixes, and the site factor ----------------------------
+# Both are part of the job: they survive a restart of stintd and every later
+# calculation (one a second here).
+blocker=$(submit --wrap "$gate")
+wait_for 30 sh -c "[ \"\$(squeue -h -j $blocker -o %t)\" = R ]"
+fixed=$(submit --priority=5 --wrap true)
+sited=$(submit --wrap true)
+scontrol update JobId="$sited" SiteFactor=777 || fail "scontrol update SiteFactor"
+wait_for 10 sh -c "[ \"\$(sprio -h -o '%i %S' -j $sited | awk '{print \$2}')\" = 777 ]"
+stint daemon stop >/dev/null
+age_before=$(field "$sited" 2)
+sbatch --hold --wrap true >/dev/null  # starts stintd again
+# A calculation after the restart: the age has grown.
+wait_for 10 sh -c "[ \$(sprio -h -o '%i %A' | awk -v j=$sited '\$1 == j { print \$2 }') -gt $age_before ]"
+expect_eq "fixed priority after restart" 5 "$(squeue -h -j "$fixed" -o %Q)"
+expect_eq "site factor after restart" 777 "$(sprio -h -o '%S' -j "$sited" | tr -d ' ')"
+if sbatch --priority=bogus --wrap true 2>/dev/null; then fail "--priority=bogus accepted"; fi
+scontrol update JobId="$fixed" Priority=0
+expect_eq "priority 0 holds" "JobHeldAdmin" "$(squeue -h -j "$fixed" -o %r)"
+scancel "$fixed" "$sited"
+touch "go-$blocker"
+wait_for 30 job_ended "$blocker"
+
 # --- the tools' manners ----------------------------------------------------------
 expect_eq "sprio -j unknown" "Unable to find jobs matching user/id(s) specified" "$(sprio -j 999999)"
 expect_contains "sshare header" "$(sshare)" "Account                    User  RawShares"

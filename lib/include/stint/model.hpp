@@ -120,6 +120,8 @@ std::optional<Reason> reason_from_name(std::string_view name);
 
 /// No array task: Slurm's NO_VAL, which is what %a prints for a plain job.
 inline constexpr std::uint32_t k_no_array_task = 0xfffffffe;
+/// sbatch --priority=TOP: the highest priority a job can be given (Slurm's NO_VAL - 2).
+inline constexpr std::uint32_t k_top_priority = 0xfffffffd;
 
 /// One term of a dependency expression ("afterok:12", "afterany:12_3", "singleton").
 enum class DependencyType : std::uint8_t {
@@ -181,6 +183,10 @@ struct JobSpec {
   std::string export_spec;                       ///< --export; empty means ALL
   bool hold = false;                             ///< -H
   std::int32_t nice = 0;                         ///< --nice
+  /// A priority an operator fixed (sbatch --priority, scontrol update
+  /// Priority=, scontrol top): kept instead of the multifactor value.
+  std::optional<std::uint32_t> fixed_priority;
+  std::int64_t site_factor = 0;  ///< scontrol update SiteFactor= (operators)
   std::string comment;                           ///< --comment
   std::string array_spec;                        ///< -a/--array as given ("0-15:2%4")
   std::string dependency;                        ///< -d/--dependency as given

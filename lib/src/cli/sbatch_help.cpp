@@ -37,6 +37,7 @@ Parallel run options:
                               open the output and error files in append or
                               truncate mode
   -p, --partition=partition   partition requested
+      --priority=value        set the priority of the job to value
       --parsable              outputs only the jobid and cluster name (if present),
                               separated by semicolon, only on successful submission.
   -q, --qos=qos               quality of service

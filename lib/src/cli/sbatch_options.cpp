@@ -58,6 +58,7 @@ constexpr std::array k_options = {
     OptionDef{SbatchOpt::open_mode, '\0', "open-mode", ArgKind::required},
     OptionDef{SbatchOpt::output, 'o', "output", ArgKind::required},
     OptionDef{SbatchOpt::parsable, '\0', "parsable", ArgKind::none},
+    OptionDef{SbatchOpt::priority, '\0', "priority", ArgKind::required},
     OptionDef{SbatchOpt::partition, 'p', "partition", ArgKind::required},
     OptionDef{SbatchOpt::qos, 'q', "qos", ArgKind::required},
     OptionDef{SbatchOpt::quiet, 'Q', "quiet", ArgKind::none},
@@ -245,6 +246,19 @@ std::uint32_t node_count(const std::string& text) {
   return min;
 }
 
+// --priority=N|TOP: a fixed priority (operators only: stintd checks).
+std::uint32_t priority_value(const std::string& value) {
+  std::string upper = value;
+  for (char& c : upper) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  if (upper == "TOP") return k_top_priority;
+  std::uint64_t n = 0;
+  auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+  if (value.empty() || ec != std::errc() || end != value.data() + value.size() ||
+      n >= k_top_priority)
+    throw Error(Errc::usage, fmt::format("Invalid --priority specification: {}", value));
+  return static_cast<std::uint32_t>(n);
+}
+
 std::int32_t nice_value(const std::optional<std::string>& value) {
   if (!value) return 100;  // Slurm's --nice without a value
   std::string_view text = *value;
@@ -408,6 +422,9 @@ void Builder::apply(const SbatchOptionArg& o, Layer layer) {
     }
     case SbatchOpt::nice:
       s.nice = nice_value(o.value);
+      break;
+    case SbatchOpt::priority:
+      s.fixed_priority = priority_value(*o.value);
       break;
     case SbatchOpt::no_requeue:
       s.requeue = false;

@@ -63,6 +63,7 @@ enum class SbatchOpt : std::uint8_t {
   ntasks_per_node,
   open_mode,
   output,
+  priority,
   parsable,
   partition,
   qos,

@@ -249,6 +249,8 @@ std::optional<std::string> update_key(std::string_view key) {
   if (k == "dependency") return "Dependency";
   if (k == "numcpus") return "NumCPUs";
   if (k == "minmemorynode") return "MinMemoryNode";
+  if (k == "minmemorycpu") return "MinMemoryCPU";
+  if (k == "sitefactor") return "SiteFactor";
   if (k == "arraytaskthrottle") return "ArrayTaskThrottle";
   return std::nullopt;
 }

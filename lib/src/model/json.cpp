@@ -48,6 +48,8 @@ json to_json(const JobSpec& s) {
   j["export_spec"] = s.export_spec;
   j["hold"] = s.hold;
   j["nice"] = s.nice;
+  if (s.fixed_priority) j["fixed_priority"] = *s.fixed_priority;
+  if (s.site_factor != 0) j["site_factor"] = s.site_factor;
   j["comment"] = s.comment;
   j["script"] = s.script;
   j["script_name"] = s.script_name;
@@ -96,6 +98,8 @@ JobSpec job_spec_from_json(const json& j) {
     get_or(j, "export_spec", s.export_spec);
     get_or(j, "hold", s.hold);
     get_or(j, "nice", s.nice);
+    get_opt(j, "fixed_priority", s.fixed_priority);
+    get_or(j, "site_factor", s.site_factor);
     get_or(j, "comment", s.comment);
     get_or(j, "script", s.script);
     get_or(j, "script_name", s.script_name);

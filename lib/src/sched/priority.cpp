@@ -240,7 +240,7 @@ PriorityFactors priority_factors(const Job& job, const PriorityContext& ctx, Sec
   const PriorityParams& p = ctx.params;
   PriorityFactors f;
   f.nice = job.spec.nice;
-  if (auto it = ctx.site_factor.find(job.id); it != ctx.site_factor.end()) f.site = it->second;
+  f.site = job.spec.site_factor;
   if (!p.multifactor) {
     // priority/basic: first come, first served, lowered by nice.
     f.total = std::max(1.0, 10000.0 - static_cast<double>(f.nice));

@@ -98,7 +98,6 @@ struct PriorityContext {
   std::map<std::string, std::uint32_t> qos_priority;  ///< QOS Priority by name (none yet: 0)
   std::uint32_t max_qos_priority = 0;
   FairShare fair_share;                       ///< factors of the user associations
-  std::map<JobId, std::int64_t> site_factor;  ///< admin-set site factors (none: 0)
 };
 /// The context for `config` and a fair share result. QOS priorities come
 /// from the accounts store once it has them.

@@ -106,11 +106,12 @@ std::vector<JobId> PriorityState::assign(std::map<JobId, Job>& live,
       touched = true;
     }
     auto known = m_assigned.find(id);
-    if (!held && known != m_assigned.end() && job.priority != known->second &&
-        job.priority != job_priority(job) && job.priority != 0)
-      m_direct.insert(id);
-    if (!held && !m_direct.count(id) &&
-        (recomputed || known == m_assigned.end() || job.priority != known->second ||
+    if (!held && job.spec.fixed_priority) {
+      if (job.priority != *job.spec.fixed_priority) {
+        job.priority = *job.spec.fixed_priority;
+        touched = true;
+      }
+    } else if (!held && (recomputed || known == m_assigned.end() || job.priority != known->second ||
          waited != waits)) {
       const std::uint32_t p =
           priority_factors(job, m_ctx, m_calc_time, waits ? Accruing::no : Accruing::yes).priority;
@@ -125,7 +126,6 @@ std::vector<JobId> PriorityState::assign(std::map<JobId, Job>& live,
   m_running = std::move(running);
   m_waiting = std::move(waiting);
   std::erase_if(m_assigned, [&](const auto& e) { return !live.count(e.first); });
-  std::erase_if(m_direct, [&](JobId id) { return !live.count(id); });
   return changed;
 }
 

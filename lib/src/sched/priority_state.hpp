@@ -55,8 +55,7 @@ class PriorityState {
   /// Gives the live jobs their priorities from the snapshot: every pending
   /// one (running ones too with CALCULATE_RUNNING) after a recompute,
   /// otherwise those whose priority this state did not set. Held jobs keep 0.
-  /// A priority set by hand (scontrol update, top: neither this state's value
-  /// nor sched::job_priority's placeholder) is kept from then on. A job that
+  /// A priority an operator fixed (JobSpec::fixed_priority) is kept. A job that
   /// waited (held, or on a dependency) and no longer does gets `now` as its
   /// eligible time, its accrue time: its age starts then; while it waits it
   /// does not age. `eligible`: the pending jobs whose dependencies are met.
@@ -80,7 +79,6 @@ class PriorityState {
   std::set<JobId> m_running;
   std::set<JobId> m_waiting;
   std::map<JobId, std::uint32_t> m_assigned;
-  std::set<JobId> m_direct;
 };
 
 /// A live job's run so far, as fair share charges it.

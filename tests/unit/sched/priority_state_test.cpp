@@ -140,8 +140,13 @@ TEST_CASE("a priority set by hand is kept", "[priority]") {
   std::map<JobId, Job> live;
   live[1] = pending(1, "alice", 1000);
   pass(s, live, c, 1000);
-  live[1].priority = 7;  // scontrol update priority=7
+  live[1].spec.fixed_priority = 7;  // scontrol update priority=7
+  live[1].priority = 7;
   CHECK(pass(s, live, c, 1400).empty());
+  CHECK(live[1].priority == 7);
+  // A fresh state (stintd restarted) keeps it too: it is part of the job.
+  PriorityState fresh;
+  CHECK(pass(fresh, live, c, 1500).empty());
   CHECK(live[1].priority == 7);
   // Its nice changed: the handler sets the placeholder, which is recomputed.
   live[2] = pending(2, "alice", 1000);

@@ -218,8 +218,8 @@ TEST_CASE("the total: site factor added, nice subtracted, at least 1", "[priorit
   Config c = cluster();
   c.set_conf("PriorityWeightPartition", "1000");
   auto ctx = sched::make_priority_context(c, {});
-  ctx.site_factor[1] = 42;
   Job j = job(1, "high");
+  j.spec.site_factor = 42;
   CHECK(sched::priority_factors(j, ctx, 0).priority == 1042);
   j.spec.nice = 5000;
   auto f = sched::priority_factors(j, ctx, 0);

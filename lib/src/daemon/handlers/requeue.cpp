@@ -71,6 +71,7 @@ Json handle_top(Controller& c, const Json& req, const Caller& caller) {
     }
     if (job.priority <= highest) {
       job.priority = highest + 1;
+      job.spec.fixed_priority = job.priority;
       c.save(job);
     }
     return std::nullopt;

@@ -105,7 +105,12 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   job.state = JobState::pending;
   job.reason = Reason::none;
   if (spec.hold) job.hold_reason = Reason::job_held_user;
-  job.priority = spec.hold ? 0 : sched::job_priority(job);
+  // A fixed priority is an operator's to give; the site factor is set after
+  // submission only (scontrol update SiteFactor=).
+  if (spec.fixed_priority && !c.is_operator(caller))
+    throw Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
+  job.spec.site_factor = 0;
+  job.priority = spec.hold ? 0 : job.spec.fixed_priority.value_or(sched::job_priority(job));
   job.requeue = spec.requeue.value_or(config.conf_int("JobRequeue") != 0);
   if (!spec.dependency.empty()) {
     try {

@@ -92,11 +92,41 @@ Job update_one(Controller& c, const Job& current, const Json& fields, bool op) {
       job.req = r;
     } else if (iequals(key, "Priority")) {
       if (!op) throw Error(Errc::access_denied, "Access/permission denied");
-      try {
-        job.priority = static_cast<std::uint32_t>(std::stoul(value));
-      } catch (...) {
-        throw Error(Errc::invalid_argument, fmt::format("Invalid priority: {}", value));
+      std::uint32_t p = 0;
+      if (iequals(value, "TOP")) {
+        p = k_top_priority;
+      } else {
+        try {
+          std::size_t used = 0;
+          unsigned long n = std::stoul(value, &used);
+          if (used != value.size() || n >= k_top_priority) throw std::out_of_range(value);
+          p = static_cast<std::uint32_t>(n);
+        } catch (...) {
+          throw Error(Errc::invalid_argument, fmt::format("Invalid priority: {}", value));
+        }
       }
+      // Priority=0 holds the job, as in Slurm (an admin hold).
+      if (p == 0) {
+        pending_only();
+        job.hold_reason = Reason::job_held_admin;
+        job.priority = 0;
+      } else {
+        job.spec.fixed_priority = p;
+        job.priority = job.hold_reason == Reason::none ? p : job.priority;
+      }
+    } else if (iequals(key, "SiteFactor")) {
+      if (!op) throw Error(Errc::access_denied, "Access/permission denied");
+      try {
+        std::size_t used = 0;
+        long long n = std::stoll(value, &used);
+        if (used != value.size()) throw std::invalid_argument(value);
+        job.spec.site_factor = n;
+      } catch (...) {
+        throw Error(Errc::invalid_argument, fmt::format("Invalid site factor: {}", value));
+      }
+      // The next pass computes the priority again with it.
+      if (job.hold_reason == Reason::none && !job.spec.fixed_priority)
+        job.priority = sched::job_priority(job);
     } else if (iequals(key, "Dependency")) {
       pending_only();
       job.dependency = value.empty() ? Dependency{} : parse::dependency(value);
