@@ -48,6 +48,10 @@ struct PartitionConfig {
   Seconds max_time = k_infinite;
   std::optional<Seconds> default_time;  ///< unset: max_time
   PartitionState state = PartitionState::up;
+  /// PreemptMode of this partition's jobs when preempted (OFF, CANCEL,
+  /// REQUEUE, SUSPEND); empty: the cluster's PreemptMode.
+  std::string preempt_mode;
+  Seconds grace_time = 0;  ///< GraceTime: SIGTERM this long before SIGKILL when preempted
 
   bool operator==(const PartitionConfig&) const = default;
 };

@@ -224,6 +224,18 @@ class Builder {
     return t;
   }
 
+  // slurm.conf's grammar for durations (GraceTime): exact seconds.
+  Seconds exact_duration(const Field& f) const {
+    std::string s = text(f);
+    Seconds t = 0;
+    try {
+      t = parse::duration(s);
+    } catch (const Error&) {
+      fail(f.line(), f.path, fmt::format("\"{}\" is not a duration (e.g. 30, 0:30, 00:01:00)", s));
+    }
+    return t;
+  }
+
   Config build_spec(const RawNode& spec, const std::string& path) {
     auto f = fields(
         spec, path,
@@ -375,7 +387,7 @@ class Builder {
       if (node.kind != RawNode::Kind::map) fail(node.line, path, "expected a map (a partition)");
       auto f = fields(node, path,
                       {"id", "node_pool_ids", "priority_tier", "priority_job_factor", "max_time",
-                       "default_time", "state"});
+                       "default_time", "state", "preempt_mode", "grace_time"});
       PartitionConfig p;
       p.id = required_name(f, node, path, "id", "partition id");
       if (c.find_partition(p.id))
@@ -418,6 +430,20 @@ class Builder {
                            parse::format_time_limit(p.max_time)));
       }
       if (auto it = f.find("state"); it != f.end()) p.state = state(it->second);
+      if (auto it = f.find("preempt_mode"); it != f.end()) {
+        p.preempt_mode = text(it->second);
+        std::transform(p.preempt_mode.begin(), p.preempt_mode.end(), p.preempt_mode.begin(),
+                       [](char ch) { return static_cast<char>(std::toupper(ch)); });
+        if (p.preempt_mode != "OFF" && p.preempt_mode != "CANCEL" && p.preempt_mode != "REQUEUE" &&
+            p.preempt_mode != "SUSPEND")
+          fail(it->second.line(), it->second.path,
+               fmt::format("\"{}\" is not one of OFF, CANCEL, REQUEUE, SUSPEND", text(it->second)));
+      }
+      if (auto it = f.find("grace_time"); it != f.end()) {
+        p.grace_time = exact_duration(it->second);
+        if (p.grace_time == k_infinite)
+          fail(it->second.line(), it->second.path, "grace_time cannot be UNLIMITED");
+      }
       c.partitions.push_back(std::move(p));
     }
   }

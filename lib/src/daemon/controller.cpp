@@ -101,9 +101,11 @@ void Controller::save(const Job& job) {
 }
 
 void Controller::finish(Job& job, JobState state) {
+  // A pending job's start time is only the plan's guess (squeue --start).
+  const bool ran = job.state != JobState::pending;
   job.state = state;
   job.end_time = now();
-  if (job.start_time == k_no_time) job.start_time = job.end_time;
+  if (job.start_time == k_no_time || !ran) job.start_time = job.end_time;
   if (state != JobState::completed && job.reason == Reason::none) {
     if (state == JobState::failed) job.reason = Reason::non_zero_exit_code;
     if (state == JobState::timeout) job.reason = Reason::time_limit;
@@ -143,6 +145,7 @@ void Controller::recover() {
     m_live.emplace(job.id, std::move(job));
   }
   log_info("recovered {} unfinished jobs", m_live.size());
+  recover_preemptions();
   collect();
 }
 
@@ -150,7 +153,7 @@ bool Controller::collect() {
   bool changed = false;
   std::vector<JobId> running;
   for (const auto& [id, job] : m_live) {
-    if (job.state == JobState::running || job.state == JobState::completing) running.push_back(id);
+    if (is_active(job.state)) running.push_back(id);
   }
   for (JobId id : running) {
     Job& job = m_live.at(id);
@@ -218,9 +221,18 @@ void Controller::complete_from_results(Job& job) {
   }
   // A requeue asked for while it ran: the attempt ends REQUEUED and the job
   // goes back in the queue instead of ending.
+  clear_suspend_marker(m_paths, job.id);
+  m_suspended_by.erase(job.id);
   if (auto marker = read_requeue_marker(m_paths, job.id)) {
     clear_requeue_marker(m_paths, job.id);
-    requeue_now(job, JobState::requeued, marker->hold, marker->admin_hold);
+    m_preempting.erase(job.id);
+    if (marker->preempted && marker->cancel) {
+      job.reason = Reason::none;
+      finish(job, JobState::preempted);
+      return;
+    }
+    requeue_now(job, marker->preempted ? JobState::preempted : JobState::requeued, marker->hold,
+                marker->admin_hold);
     return;
   }
   finish(job, state);  // `job` is gone from m_live after this

@@ -16,6 +16,7 @@
 #include <stint/store.hpp>
 
 #include "sched/priority_state.hpp"
+#include "sched/sched.hpp"
 #include "util/clock.hpp"
 
 namespace stint::daemon {
@@ -102,6 +103,19 @@ class Controller {
   void requeue_now(Job& job, JobState attempt_state, bool hold, bool admin_hold);
   /// Dependencies, deadlines: decides which pending jobs may be considered.
   std::vector<const Job*> eligible_pending();
+
+  // Preemption (daemon/preempt.cpp).
+  /// Carries out the pass's decision to preempt a running job.
+  void preempt(Job& victim, const sched::Preemption& p);
+  /// Kills the preempted jobs whose GraceTime is over.
+  void end_grace_times();
+  /// Resumes the suspended jobs whose preemptor has ended, where their
+  /// resources are free again; takes them in `cluster`.
+  void resume_suspended(sched::Cluster& cluster);
+  /// After a restart: the preemptions and suspensions under way, from the spool.
+  void recover_preemptions();
+  /// Pending jobs' expected starts from the pass (squeue --start).
+  void save_planned_starts(const sched::Decision& d);
   std::string script_spool(const Job& job) const;
 
   Paths m_paths;
@@ -114,6 +128,9 @@ class Controller {
   bool m_shutdown = false;
   bool m_dirty = true;
   sched::PriorityState m_priority;  ///< multifactor priority between passes (schedule.cpp)
+  /// Running jobs being preempted: when their GraceTime ends (they are then killed).
+  std::map<JobId, Seconds> m_preempting;
+  std::map<JobId, JobId> m_suspended_by;  ///< suspended job -> the job it was preempted for
 };
 
 }  // namespace stint::daemon

@@ -11,6 +11,7 @@
 #include "daemon/handlers/handlers.hpp"
 #include "daemon/log.hpp"
 #include "sched/limits.hpp"
+#include "sched/preempt.hpp"
 #include "sched/priority_state.hpp"
 #include "sched/sched.hpp"
 
@@ -133,11 +134,13 @@ std::vector<const Job*> Controller::eligible_pending() {
 
 void Controller::schedule() {
   m_dirty = false;
+  end_grace_times();
+  // A suspended job holds no resources (its preemptor has them) until it resumes.
   std::vector<const Job*> active;
   std::map<JobId, std::uint32_t> array_running;
   for (const auto& [id, job] : m_live) {
     if (is_active(job.state)) {
-      active.push_back(&job);
+      if (job.state != JobState::suspended) active.push_back(&job);
       if (job.is_array_task()) ++array_running[job.array_job_id];
     }
   }
@@ -180,9 +183,10 @@ void Controller::schedule() {
     tx.commit();
   }
 
-  if (pending.empty()) return;
   sched::Cluster cluster(m_config.nodes());
   cluster.take_jobs(active);
+  resume_suspended(cluster);
+  if (pending.empty()) return;
   // Association and QOS run limits (issue 4), when AccountingStorageEnforce
   // has "limits": counted over the live jobs, consulted by the pass.
   std::optional<sched::LimitTracker> limits;
@@ -190,15 +194,26 @@ void Controller::schedule() {
     limits.emplace(accounting(), largest_node_mem(m_config));
     for (const auto& [id, job] : m_live) limits->add(job);
   }
-  sched::Decision d = sched::schedule(pending, cluster, m_config, now(), std::move(array_running),
-                                      limits ? &*limits : nullptr);
-  for (auto& [id, reason] : d.reasons) {
-    Job& job = m_live.at(id);
-    if (job.reason != reason) {
-      job.reason = reason;
-      m_store->update_job(job);
+  sched::PassContext ctx;
+  ctx.array_running = std::move(array_running);
+  ctx.limits = limits ? &*limits : nullptr;
+  const sched::PreemptRules rules = sched::preempt_rules(m_config, accounting());
+  if (rules.enabled()) ctx.preempt = &rules;
+  for (const auto& [id, kill_at] : m_preempting) ctx.preempting.push_back(id);
+  sched::Decision d = sched::schedule(pending, cluster, m_config, now(), std::move(ctx));
+  {
+    Store::Transaction tx(*m_store);
+    for (auto& [id, reason] : d.reasons) {
+      Job& job = m_live.at(id);
+      if (job.reason != reason) {
+        job.reason = reason;
+        m_store->update_job(job);
+      }
     }
+    save_planned_starts(d);
+    tx.commit();
   }
+  for (const auto& p : d.preemptions) preempt(m_live.at(p.victim), p);
   for (auto& [id, alloc] : d.starts) launch(m_live.at(id), std::move(alloc));
 }
 

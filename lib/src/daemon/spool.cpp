@@ -1,5 +1,7 @@
 #include "daemon/spool.hpp"
 
+#include <charconv>
+
 #include <fmt/core.h>
 #include <unistd.h>
 
@@ -26,10 +28,15 @@ namespace {
 std::string marker_path(const Paths& paths, JobId id) { return paths.spool(id) + "/requeue"; }
 }  // namespace
 
+// The marker is a few lines: "requeue", "hold" or "admin-hold" first, then
+// for a preemption "preempted", "cancel" and "kill_at=<time>".
 void write_requeue_marker(const Paths& paths, JobId id, const RequeueMarker& m) {
   fs::make_dirs(paths.spool(id), 0700);
-  fs::write_file_atomic(marker_path(paths, id),
-                        m.admin_hold ? "admin-hold\n" : (m.hold ? "hold\n" : "requeue\n"), 0600);
+  std::string text = m.admin_hold ? "admin-hold\n" : (m.hold ? "hold\n" : "requeue\n");
+  if (m.preempted) text += "preempted\n";
+  if (m.cancel) text += "cancel\n";
+  if (m.kill_at != 0) text += "kill_at=" + std::to_string(m.kill_at) + "\n";
+  fs::write_file_atomic(marker_path(paths, id), text, 0600);
 }
 
 std::optional<RequeueMarker> read_requeue_marker(const Paths& paths, JobId id) {
@@ -39,7 +46,35 @@ std::optional<RequeueMarker> read_requeue_marker(const Paths& paths, JobId id) {
   RequeueMarker m;
   m.admin_hold = text.rfind("admin-hold", 0) == 0;
   m.hold = m.admin_hold || text.rfind("hold", 0) == 0;
+  m.preempted = text.find("\npreempted\n") != std::string::npos;
+  m.cancel = text.find("\ncancel\n") != std::string::npos;
+  if (auto at = text.find("\nkill_at="); at != std::string::npos) {
+    const char* begin = text.data() + at + 9;
+    std::from_chars(begin, text.data() + text.size(), m.kill_at);
+  }
   return m;
+}
+
+namespace {
+std::string suspend_path(const Paths& paths, JobId id) { return paths.spool(id) + "/suspended"; }
+}  // namespace
+
+void write_suspend_marker(const Paths& paths, JobId id, JobId preemptor) {
+  fs::make_dirs(paths.spool(id), 0700);
+  fs::write_file_atomic(suspend_path(paths, id), std::to_string(preemptor) + "\n", 0600);
+}
+
+std::optional<JobId> read_suspend_marker(const Paths& paths, JobId id) {
+  std::string path = suspend_path(paths, id);
+  if (!fs::exists(path)) return std::nullopt;
+  std::string text = fs::read_file(path);
+  JobId preemptor = 0;
+  std::from_chars(text.data(), text.data() + text.size(), preemptor);
+  return preemptor;
+}
+
+void clear_suspend_marker(const Paths& paths, JobId id) {
+  ::unlink(suspend_path(paths, id).c_str());
 }
 
 void clear_requeue_marker(const Paths& paths, JobId id) {

@@ -26,12 +26,22 @@ JobState state_from_result(const TaskResult& r);
 
 /// A requeue asked for while the job ran, kept on disk so that a restart of
 /// stintd in between does not turn it into a plain cancel.
+/// A preemption is one too: the attempt ends PREEMPTED, and the job is
+/// requeued or, with `cancel`, ends.
 struct RequeueMarker {
   bool hold = false;
   bool admin_hold = false;
+  bool preempted = false;
+  bool cancel = false;  ///< PreemptMode=CANCEL: the job ends PREEMPTED
+  Seconds kill_at = 0;  ///< the end of GraceTime, when the job is killed
 };
 void write_requeue_marker(const Paths& paths, JobId id, const RequeueMarker& m);
 std::optional<RequeueMarker> read_requeue_marker(const Paths& paths, JobId id);
 void clear_requeue_marker(const Paths& paths, JobId id);
+
+/// A job suspended by preemption, until the job that preempted it ends.
+void write_suspend_marker(const Paths& paths, JobId id, JobId preemptor);
+std::optional<JobId> read_suspend_marker(const Paths& paths, JobId id);
+void clear_suspend_marker(const Paths& paths, JobId id);
 
 }  // namespace stint::daemon

@@ -48,6 +48,7 @@ Cluster::Cluster(const std::vector<NodeDef>& nodes) {
 
 void Cluster::take_jobs(const std::vector<const Job*>& active) {
   for (const Job* job : active) {
+    m_jobs.push_back(job);
     for (const auto& a : job->alloc) {
       if (NodeUsage* n = find(a.node)) n->take(a);
     }
@@ -59,6 +60,28 @@ NodeUsage* Cluster::find(const std::string& name) {
     if (n.def.name == name) return &n;
   }
   return nullptr;
+}
+
+const NodeUsage* Cluster::find(const std::string& name) const {
+  return const_cast<Cluster*>(this)->find(name);
+}
+
+bool Cluster::can_take(const NodeAlloc& a) const {
+  const NodeUsage* n = find(a.node);
+  if (!n || !n->available) return false;
+  for (auto c : a.cpu_ids) {
+    if (c >= n->cpu_used.size() || n->cpu_used[c]) return false;
+  }
+  for (auto g : a.gpu_ids) {
+    if (g >= n->gpu_used.size() || n->gpu_used[g]) return false;
+  }
+  return n->free_mem_mb() >= a.mem_mb;
+}
+
+void Cluster::give_back(const std::vector<NodeAlloc>& alloc) {
+  for (const auto& a : alloc) {
+    if (NodeUsage* n = find(a.node)) n->give_back(a);
+  }
 }
 
 namespace {

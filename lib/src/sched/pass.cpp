@@ -2,6 +2,8 @@
 #include <set>
 
 #include "sched/limits.hpp"
+#include "sched/plan.hpp"
+#include "sched/preempt.hpp"
 #include "sched/sched.hpp"
 
 namespace stint::sched {
@@ -36,13 +38,91 @@ std::optional<Reason> ineligible(const Job& job, const PartitionConfig* part, Se
 
 }  // namespace
 
+PassOptions pass_options(const Config& config) {
+  PassOptions o;
+  std::string type = config.conf("SchedulerType").value_or("sched/backfill");
+  o.backfill = type != "sched/builtin";
+  // SchedulerParameters: comma-separated key[=value] words.
+  const std::string params = config.conf("SchedulerParameters").value_or("");
+  std::size_t start = 0;
+  while (start <= params.size()) {
+    std::size_t end = params.find(',', start);
+    if (end == std::string::npos) end = params.size();
+    const std::string word = params.substr(start, end - start);
+    start = end + 1;
+    const auto eq = word.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = word.substr(0, eq);
+    std::int64_t value = 0;
+    try {
+      value = std::stoll(word.substr(eq + 1));
+    } catch (...) {
+      continue;  // config validation reports it; the pass keeps the default
+    }
+    if (value <= 0) continue;
+    if (key == "bf_window") o.window = value * 60;
+    if (key == "bf_resolution") o.resolution = value;
+    if (key == "bf_max_job_test") o.max_job_test = static_cast<std::uint32_t>(value);
+  }
+  return o;
+}
+
+namespace {
+
+struct Entry {
+  QueueKey key;
+  const Job* job;
+  const PartitionConfig* part;
+};
+
+// Tries to make room for `job` now by preempting lower jobs. Returns true
+// when the job is to wait for jobs being preempted (new ones or earlier ones).
+bool try_preempt(const Job& job, const std::vector<std::string>& allowed, const Cluster& cluster,
+                 PassContext& ctx, std::set<JobId>& preempting, Seconds now, Decision& d) {
+  const PreemptRules& rules = *ctx.preempt;
+  // Jobs already on their way out free their room for the first job that
+  // needs it: wait for them rather than preempt more.
+  Cluster after = cluster;
+  bool any_leaving = false;
+  for (const Job* running : cluster.jobs()) {
+    if (preempting.count(running->id)) {
+      after.give_back(running->alloc);
+      any_leaving = true;
+    }
+  }
+  if (any_leaving && fit(job.req, after, allowed)) return true;
+
+  std::vector<const Job*> candidates;
+  std::map<JobId, Preemption> terms;
+  for (const Job* running : cluster.jobs()) {
+    if (preempting.count(running->id) || running->state != JobState::running) continue;
+    auto p = preemption_of(rules, job, *running);
+    if (!p || now < preemptable_from(rules, *running)) continue;
+    candidates.push_back(running);
+    terms.emplace(running->id, *p);
+  }
+  auto victims = choose_victims(job.req, allowed, after, std::move(candidates));
+  if (!victims) return false;
+  for (const Job* v : *victims) {
+    d.preemptions.push_back(terms.at(v->id));
+    preempting.insert(v->id);
+  }
+  return true;
+}
+
+}  // namespace
+
 Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, const Config& config,
                   Seconds now, std::map<JobId, std::uint32_t> array_running, LimitTracker* limits) {
-  struct Entry {
-    QueueKey key;
-    const Job* job;
-    const PartitionConfig* part;
-  };
+  PassContext ctx;
+  ctx.array_running = std::move(array_running);
+  ctx.limits = limits;
+  return schedule(pending, cluster, config, now, std::move(ctx));
+}
+
+Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, const Config& config,
+                  Seconds now, PassContext ctx) {
+  const PassOptions options = pass_options(config);
   std::vector<Entry> queue;
   queue.reserve(pending.size());
   for (const Job* job : pending) {
@@ -55,39 +135,73 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
             [](const Entry& a, const Entry& b) { return goes_before(a.key, b.key); });
 
   Decision d;
-  std::set<std::string> blocked_partitions;
+  Plan plan(cluster, now, options.resolution);
+  std::set<std::string> waiting_partitions;  // those with a job that waits: Resources given
+  std::set<JobId> preempting(ctx.preempting.begin(), ctx.preempting.end());
+  std::map<std::string, std::vector<std::string>> partition_nodes;
+  std::uint32_t tested = 0;
   for (const auto& e : queue) {
-    if (auto why = ineligible(*e.job, e.part, now)) {
-      d.reasons[e.job->id] = *why;
+    const Job& job = *e.job;
+    if (auto why = ineligible(job, e.part, now)) {
+      d.reasons[job.id] = *why;
       continue;
     }
-    if (e.job->is_array_task() && e.job->array_throttle > 0 &&
-        array_running[e.job->array_job_id] >= e.job->array_throttle) {
-      d.reasons[e.job->id] = Reason::job_array_task_limit;
+    if (job.is_array_task() && job.array_throttle > 0 &&
+        ctx.array_running[job.array_job_id] >= job.array_throttle) {
+      d.reasons[job.id] = Reason::job_array_task_limit;
       continue;
     }
-    if (limits) {
-      if (auto why = limits->run_blocker(*e.job)) {
-        d.reasons[e.job->id] = *why;
+    if (ctx.limits) {
+      if (auto why = ctx.limits->run_blocker(job)) {
+        d.reasons[job.id] = *why;
         continue;
       }
     }
-    if (blocked_partitions.count(e.part->id)) {
-      d.reasons[e.job->id] = Reason::priority;
+    const bool partition_waits = waiting_partitions.count(e.part->id) > 0;
+    if (!options.backfill && partition_waits) {
+      d.reasons[job.id] = Reason::priority;
       continue;
     }
-    std::vector<std::string> allowed;
-    for (const auto& n : config.partition_nodes(*e.part)) allowed.push_back(n.name);
-    auto alloc = fit(e.job->req, cluster, allowed);
-    if (!alloc) {
-      d.reasons[e.job->id] = Reason::resources;
-      blocked_partitions.insert(e.part->id);
+    auto [nodes_it, inserted] = partition_nodes.try_emplace(e.part->id);
+    if (inserted) {
+      for (const auto& n : config.partition_nodes(*e.part)) nodes_it->second.push_back(n.name);
+    }
+    const std::vector<std::string>& allowed = nodes_it->second;
+    const Seconds duration = job.time_limit == k_infinite ? k_plan_forever : job.time_limit;
+
+    // Where the plan places it: now, later (reserved), or nowhere in the window.
+    std::optional<Plan::Place> place;
+    if (options.backfill) {
+      const bool plans = ++tested <= options.max_job_test;
+      place = plan.earliest(job.req, allowed, duration, plans ? now + options.window : now);
+    } else if (auto alloc = fit(job.req, cluster, allowed)) {
+      place = Plan::Place{now, {}};
+      for (const auto& a : *alloc) place->nodes.push_back(a.node);
+    }
+    if (place && place->start <= now) {
+      auto alloc = fit(job.req, cluster, place->nodes);
+      if (alloc) {
+        for (const auto& a : *alloc) cluster.find(a.node)->take(a);
+        if (options.backfill) plan.add(job.req, place->nodes, now, duration);
+        if (job.is_array_task()) ++ctx.array_running[job.array_job_id];
+        if (ctx.limits) ctx.limits->started(job);
+        d.starts.emplace_back(job.id, std::move(*alloc));
+        continue;
+      }
+      place.reset();  // the plan's counts and the CPU map disagree: wait
+    }
+    if (ctx.preempt && ctx.preempt->enabled() &&
+        try_preempt(job, allowed, cluster, ctx, preempting, now, d)) {
+      d.reasons[job.id] = Reason::resources;
+      waiting_partitions.insert(e.part->id);
       continue;
     }
-    for (const auto& a : *alloc) cluster.find(a.node)->take(a);
-    if (e.job->is_array_task()) ++array_running[e.job->array_job_id];
-    if (limits) limits->started(*e.job);
-    d.starts.emplace_back(e.job->id, std::move(*alloc));
+    if (place) {
+      plan.add(job.req, place->nodes, place->start, duration);
+      d.planned_starts[job.id] = place->start;
+    }
+    d.reasons[job.id] = partition_waits ? Reason::priority : Reason::resources;
+    waiting_partitions.insert(e.part->id);
   }
   return d;
 }

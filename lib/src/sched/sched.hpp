@@ -15,6 +15,7 @@
 namespace stint::sched {
 
 class LimitTracker;  // sched/limits.hpp
+struct PreemptRules;  // sched/preempt.hpp
 
 /// The per-node shape a spec asks for, on the nodes of `partition` (their
 /// shape decides whole-node memory and the default memory). Throws
@@ -49,14 +50,22 @@ struct NodeUsage {
 class Cluster {
  public:
   explicit Cluster(const std::vector<NodeDef>& nodes);
-  /// Marks the resources of every active job as used.
+  /// Marks the resources of every active job as used, and keeps the jobs
+  /// (the backfill plan needs their expected ends, preemption the jobs).
   void take_jobs(const std::vector<const Job*>& active);
   NodeUsage* find(const std::string& name);
+  const NodeUsage* find(const std::string& name) const;
   const std::vector<NodeUsage>& nodes() const { return m_nodes; }
   std::vector<NodeUsage>& nodes() { return m_nodes; }
+  const std::vector<const Job*>& jobs() const { return m_jobs; }
+  /// Whether every CPU and GPU of `a` is free and its memory fits: a
+  /// suspended job may resume only on exactly what it had.
+  bool can_take(const NodeAlloc& a) const;
+  void give_back(const std::vector<NodeAlloc>& alloc);
 
  private:
   std::vector<NodeUsage> m_nodes;
+  std::vector<const Job*> m_jobs;
 };
 
 /// Picks nodes (first fit in config order, lowest CPU and GPU indices) for
@@ -81,20 +90,62 @@ bool goes_before(const QueueKey& a, const QueueKey& b);
 /// (sched/priority.hpp, sched/priority_state.hpp), which the queue is ordered by.
 std::uint32_t job_priority(const Job& job);
 
+/// PreemptMode: what happens to a preempted job.
+enum class PreemptMode : std::uint8_t { off, cancel, requeue, suspend };
+
+/// A running job the pass chose to preempt for a pending one.
+struct Preemption {
+  JobId victim = 0;
+  JobId preemptor = 0;
+  PreemptMode mode = PreemptMode::cancel;  ///< requeue already falls back to cancel when it must
+  Seconds grace_time = 0;
+};
+
 struct Decision {
   std::vector<std::pair<JobId, std::vector<NodeAlloc>>> starts;
   std::map<JobId, Reason> reasons;  ///< for every pending job that does not start
+  /// The expected start of pending jobs the backfill plan placed within
+  /// bf_window (squeue --start); others have none.
+  std::map<JobId, Seconds> planned_starts;
+  std::vector<Preemption> preemptions;
 };
 
-/// One scheduling pass: walks the pending jobs in queue order and starts what
-/// fits. Within a partition a job that does not fit blocks the ones behind it
-/// (reason Resources for it, Priority for them), as sched/builtin does.
+/// SchedulerType and SchedulerParameters' backfill settings.
+struct PassOptions {
+  bool backfill = true;              ///< sched/backfill (default); false: sched/builtin
+  Seconds window = 86400;            ///< bf_window (minutes in slurm.conf; default one day)
+  Seconds resolution = 60;           ///< bf_resolution (seconds)
+  std::uint32_t max_job_test = 500;  ///< bf_max_job_test
+};
+PassOptions pass_options(const Config& config);
+
+/// What a pass needs besides the queue and the cluster.
+struct PassContext {
+  /// Running tasks of each array (by array job id), for the %N throttle
+  /// (reason JobArrayTaskLimit).
+  std::map<JobId, std::uint32_t> array_running;
+  /// Association and QOS run limits (sched/limits.hpp): a job over one keeps
+  /// its reason (AssocMaxJobsLimit, ...) without blocking the jobs behind it,
+  /// and each start is counted.
+  LimitTracker* limits = nullptr;
+  /// Preemption rules (sched/preempt.hpp); nullptr: PreemptType=preempt/none.
+  const PreemptRules* preempt = nullptr;
+  /// Running jobs already being preempted: their resources are spoken for.
+  std::vector<JobId> preempting;
+};
+
+/// One scheduling pass: walks the pending jobs in queue order (goes_before).
+/// With sched/backfill every job considered gets the earliest start the plan
+/// allows (running jobs end at their time limits, and each job placed before
+/// it keeps its place): it starts now if that is now, else its resources are
+/// reserved from then on, so a lower job starts early only where it delays
+/// none of them. With sched/builtin a job that does not fit blocks the ones
+/// behind it in its partition. Either way the first job of a partition that
+/// waits has reason Resources, the later ones Priority. A job that cannot
+/// start now may preempt lower jobs (`ctx.preempt`): it then waits for them.
 /// `cluster` is updated with the starts.
-/// `array_running` counts the running tasks of each array (by array job id),
-/// for the %N throttle (reason JobArrayTaskLimit).
-/// `limits`, when given, holds the association and QOS run limits
-/// (sched/limits.hpp): a job over one keeps its reason (AssocMaxJobsLimit,
-/// ...) without blocking the jobs behind it, and each start is counted.
+Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, const Config& config,
+                  Seconds now, PassContext ctx);
 Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, const Config& config,
                   Seconds now, std::map<JobId, std::uint32_t> array_running = {},
                   LimitTracker* limits = nullptr);

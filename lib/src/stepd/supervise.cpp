@@ -248,8 +248,32 @@ class Supervisor {
     if (child) reap();
   }
 
+  // stintd suspends a preempted job with SIGSTOP and resumes it with
+  // SIGCONT: Slurm sends SIGTSTP first (a shell or a job that catches it may
+  // act), and the time a job spends suspended does not count toward its
+  // time limit, so the clocks stop with it.
   void forward(int sig) {
     if (m_task_reaped || sig <= 0 || sig >= NSIG) return;
+    if (sig == SIGSTOP && m_phase == Phase::running && !m_suspended_at) {
+      ::killpg(m_pid, SIGTSTP);
+      ::killpg(m_pid, SIGSTOP);
+      m_suspended_at = SteadyClock::now();
+      m_left_at_suspend = m_deadline;
+      m_signal_left_at_suspend = m_signal_at;
+      m_deadline.reset();
+      m_signal_at.reset();
+      log("suspended");
+      return;
+    }
+    if (sig == SIGCONT && m_suspended_at) {
+      const auto paused = SteadyClock::now() - *m_suspended_at;
+      m_suspended_at.reset();
+      if (m_left_at_suspend) m_deadline = *m_left_at_suspend + paused;
+      if (m_signal_left_at_suspend) m_signal_at = *m_signal_left_at_suspend + paused;
+      m_left_at_suspend.reset();
+      m_signal_left_at_suspend.reset();
+      log("resumed");
+    }
     ::killpg(m_pid, sig);
   }
 
@@ -273,6 +297,7 @@ class Supervisor {
   // task can act on what follows), SIGTERM, and SIGKILL after KillWait.
   void begin_kill(KillCause cause) {
     if (m_task_reaped || m_phase != Phase::running) return;
+    m_suspended_at.reset();  // the SIGCONT below wakes it to be ended
     if (cause == KillCause::cancel) {
       m_result.cancelled = true;
     } else {
@@ -437,9 +462,13 @@ class Supervisor {
   std::optional<SteadyClock::time_point> m_deadline;   ///< the phase's
   std::optional<SteadyClock::time_point> m_sample_at;  ///< the next memory sample
   std::optional<SteadyClock::time_point> m_signal_at;  ///< --signal's moment
-  std::unique_ptr<detail::Cgroup> m_cgroup;            ///< the task's, when cgroup v2 works
-  std::uint64_t m_limit_bytes = 0;                     ///< 0: no memory limit
-  std::uint64_t m_peak_rss_kb = 0;                     ///< largest sampled sum
+  /// While suspended: since when, and the deadlines it had then.
+  std::optional<SteadyClock::time_point> m_suspended_at;
+  std::optional<SteadyClock::time_point> m_left_at_suspend;
+  std::optional<SteadyClock::time_point> m_signal_left_at_suspend;
+  std::unique_ptr<detail::Cgroup> m_cgroup;  ///< the task's, when cgroup v2 works
+  std::uint64_t m_limit_bytes = 0;           ///< 0: no memory limit
+  std::uint64_t m_peak_rss_kb = 0;           ///< largest sampled sum
   bool m_task_reaped = false;
   bool m_done = false;
 };

@@ -145,7 +145,7 @@ TEST_CASE("the array throttle holds tasks back with JobArrayTaskLimit", "[sched]
   std::vector<const Job*> pending;
   for (const auto& t : tasks) pending.push_back(&t);
   sched::Cluster cluster(c.nodes());
-  auto d = sched::schedule(pending, cluster, c, 100, {{10, 1}});
+  auto d = sched::schedule(pending, cluster, c, 100, std::map<JobId, std::uint32_t>{{10, 1}});
   CHECK(d.starts.size() == 1);
   CHECK(d.reasons.at(12) == Reason::job_array_task_limit);
 }

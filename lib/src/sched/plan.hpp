@@ -1,0 +1,60 @@
+#pragma once
+// The backfill plan: for each node, what is used over time (running jobs
+// until their time limits, jobs started or reserved by this pass), in counts
+// of CPUs, GPUs and memory. A job's place in it is the earliest time from
+// which enough nodes have room for it for its whole time limit.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "sched/sched.hpp"
+
+namespace stint::sched {
+
+/// A time later than any plan looks at: a job without a time limit ends then.
+inline constexpr Seconds k_plan_forever = Seconds{1} << 50;
+
+class Plan {
+ public:
+  /// The nodes and running jobs of `cluster` at `now`; times are rounded up
+  /// to `resolution` seconds (bf_resolution).
+  Plan(const Cluster& cluster, Seconds now, Seconds resolution);
+
+  struct Place {
+    Seconds start = 0;
+    std::vector<std::string> nodes;
+  };
+  /// The earliest start no later than `latest` at which `req` has room on
+  /// `req.nodes` of the `allowed` nodes for `duration` seconds.
+  std::optional<Place> earliest(const ResourceRequest& req, const std::vector<std::string>& allowed,
+                                Seconds duration, Seconds latest) const;
+  /// Holds room for `req` on `nodes` from `start` for `duration`.
+  void add(const ResourceRequest& req, const std::vector<std::string>& nodes, Seconds start,
+           Seconds duration);
+
+ private:
+  struct Use {
+    Seconds start = 0;
+    Seconds end = 0;
+    std::uint32_t cpus = 0;
+    std::uint32_t gpus = 0;
+    std::uint64_t mem_mb = 0;
+  };
+  struct Node {
+    const NodeUsage* usage = nullptr;
+    std::vector<Use> uses;
+  };
+  bool room(const Node& n, const ResourceRequest& req, Seconds start, Seconds end) const;
+  Seconds round_up(Seconds t) const;
+  Node* node(const std::string& name);
+  const Node* node(const std::string& name) const;
+
+  Seconds m_now;
+  Seconds m_resolution;
+  std::vector<Node> m_nodes;
+  std::vector<Seconds> m_times;  ///< sorted: now and every end of a use
+};
+
+}  // namespace stint::sched
