@@ -224,12 +224,16 @@ class Builder {
     return t;
   }
 
-  // slurm.conf's grammar for durations (GraceTime): exact seconds.
+  // GraceTime's: a plain number is seconds, as in slurm.conf; else a duration
+  // ("0:30", "00:01:00"), exact.
   Seconds exact_duration(const Field& f) const {
     std::string s = text(f);
     Seconds t = 0;
     try {
-      t = parse::duration(s);
+      const bool digits = !s.empty() && std::all_of(s.begin(), s.end(), [](char ch) {
+        return std::isdigit(static_cast<unsigned char>(ch)) != 0;
+      });
+      t = digits ? std::stoll(s) : parse::duration(s);
     } catch (const Error&) {
       fail(f.line(), f.path, fmt::format("\"{}\" is not a duration (e.g. 30, 0:30, 00:01:00)", s));
     }

@@ -35,7 +35,8 @@ void Controller::preempt(Job& victim, const sched::Preemption& p) {
   write_requeue_marker(m_paths, victim.id, marker);
   m_preempting[victim.id] = marker.kill_at;
   if (p.grace_time > 0) {
-    signal_running(victim, SIGCONT);
+    // One signal: stepd's SIGUSR1 carrying it is not queued twice (stepd
+    // sends SIGCONT ahead of a forwarded SIGTERM).
     signal_running(victim, SIGTERM);
   } else {
     cancel_running(victim);

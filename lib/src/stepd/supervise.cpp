@@ -274,6 +274,8 @@ class Supervisor {
       m_signal_left_at_suspend.reset();
       log("resumed");
     }
+    // A stopped task must run to act on SIGTERM (GraceTime's, or scancel -s).
+    if (sig == SIGTERM) ::killpg(m_pid, SIGCONT);
     ::killpg(m_pid, sig);
   }
 
