@@ -110,7 +110,7 @@ int daemon_stop(const Paths& paths) {
   // The reply comes before stintd has closed its socket; wait so that a script
   // running `stint daemon stop` next can rely on it being gone.
   auto deadline = std::chrono::steady_clock::now() + k_stop_wait;
-  while (rpc::daemon_running(paths)) {
+  while (rpc::daemon_running(paths) || rpc::daemon_holds_lock(paths)) {
     if (std::chrono::steady_clock::now() > deadline)
       throw Error(Errc::daemon_unavailable, fmt::format("stintd for {} did not stop within {} s",
                                                         paths.state_dir, k_stop_wait.count()));

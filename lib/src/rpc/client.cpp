@@ -6,6 +6,7 @@
 #include <thread>
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <fmt/core.h>
 #include <spawn.h>
 #include <sys/socket.h>
@@ -130,6 +131,16 @@ pid_t start_daemon(const Paths& paths) {
   return pid;
 }
 
+// Whether a stintd holds the state directory's lock: one that is stopping
+// holds it after its socket is gone, until it has closed everything.
+bool lock_held(const Paths& paths) {
+  int fd = ::open(paths.lock().c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  const bool held = ::flock(fd, LOCK_SH | LOCK_NB) != 0;
+  ::close(fd);
+  return held;
+}
+
 int connect_or_start(const Paths& paths, AutoStart autostart) {
   int fd = try_connect(paths.socket());
   if (fd >= 0) return fd;
@@ -145,6 +156,11 @@ int connect_or_start(const Paths& paths, AutoStart autostart) {
     fd = try_connect(paths.socket());
     if (fd >= 0) return fd;
     int status = 0;
+    if (exited && !lock_held(paths)) {
+      // The stintd that held the lock was stopping, not starting: start ours again.
+      pid = start_daemon(paths);
+      exited = false;
+    }
     if (!exited && ::waitpid(pid, &status, WNOHANG) == pid) {
       exited = true;
       // Exit 0 means another stintd won the race to the lock: keep waiting for it.
@@ -206,6 +222,8 @@ nlohmann::json call(const Paths& paths, const nlohmann::json& request, AutoStart
   }
   return reply;
 }
+
+bool daemon_holds_lock(const Paths& paths) { return lock_held(paths); }
 
 bool daemon_running(const Paths& paths) {
   try {

@@ -36,5 +36,8 @@ nlohmann::json call(const Paths& paths, const nlohmann::json& request,
 
 /// Whether a stintd answers on the socket now (sends "ping").
 bool daemon_running(const Paths& paths);
+/// Whether a stintd holds the state directory's lock (a stopping one still
+/// does after its socket has gone).
+bool daemon_holds_lock(const Paths& paths);
 
 }  // namespace stint::rpc
