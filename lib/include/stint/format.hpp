@@ -131,7 +131,15 @@ struct SqueueOptions {
   bool long_list = false;      ///< -l: the date line before the header
   bool no_header = false;      ///< -h
   bool expand_arrays = false;  ///< -r: one line per array task, no folding
+  bool start = false;          ///< --start: expected starts first, soonest first
 };
+/// squeue --start's layout.
+inline constexpr std::string_view k_squeue_start_format =
+    "%.18i %.9P %.8j %.8u %.2t %.19S %.6D %20Y %R";
+/// When a job starts or started: a pending one's expected start (the
+/// backfill plan's, else its begin time when that is ahead), k_no_time when
+/// unknown.
+Seconds expected_start(const Job& job, Seconds now);
 /// The whole squeue output: sorted jobs under the header, the pending tasks of
 /// an array folded into one line unless expand_arrays.
 std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, const Context& ctx);

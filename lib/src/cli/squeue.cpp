@@ -34,6 +34,7 @@ struct SqueueArgs {
   bool me = false;
   std::string names;
   bool no_header = false;
+  bool start = false;
   std::string partitions;
   std::string sort;
   std::string states;
@@ -62,6 +63,8 @@ int list(const SqueueArgs& a) {
     // "-t all" and any explicit list include ended jobs.
     filter.active_only = false;
     filter.states = *states;
+  } else if (a.start) {
+    filter.states = {JobState::pending};  // --start reports pending jobs only
   }
   std::vector<query::JobRef> refs;
   for (const std::string& text : cli::split_job_list(a.jobs)) {
@@ -104,6 +107,7 @@ int list(const SqueueArgs& a) {
   o.no_header = a.no_header;
   o.expand_arrays = a.array;
   o.sort = a.sort;
+  o.start = a.start;
   if (o.sort.empty()) {
     if (const char* env = std::getenv("SQUEUE_SORT")) o.sort = env;
   }
@@ -117,6 +121,8 @@ int list(const SqueueArgs& a) {
     o.layout = format::parse_squeue_long_format(env_format_long);
   else if (env_format != nullptr && *env_format != '\0')
     o.layout = format::parse_squeue_format(env_format);
+  else if (a.start)
+    o.layout = format::parse_squeue_format(std::string(format::k_squeue_start_format));
   else
     o.layout = format::squeue_default_layout(a.long_list);
   fmt::print("{}", format::render_squeue(std::move(jobs), o, ctx));
@@ -142,6 +148,7 @@ int run(int argc, char** argv) {
   app.add_option("-n,--name", a.names, "comma separated list of job names to view");
   app.add_option("-p,--partition", a.partitions, "comma separated list of partitions to view");
   app.add_option("-S,--sort", a.sort, "comma separated list of fields to sort on");
+  app.add_flag("--start", a.start, "print expected start times of pending jobs");
   app.add_option("-t,--states", a.states, "comma separated list of states to view");
   app.add_option("-u,--user", a.users, "comma separated list of users to view");
   app.add_flag_function(

@@ -98,7 +98,7 @@ void Controller::save_planned_starts(const sched::Decision& d) {
   for (auto& [id, job] : m_live) {
     if (job.state != JobState::pending) continue;
     auto it = d.planned_starts.find(id);
-    const Seconds planned = it == d.planned_starts.end() ? k_no_time : it->second;
+    const Seconds planned = it == d.planned_starts.end() ? k_no_time : it->second.start;
     if (job.start_time != planned) {
       job.start_time = planned;
       m_store->update_job(job);

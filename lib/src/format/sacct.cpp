@@ -248,7 +248,7 @@ const std::array k_columns = {
   SacctColumn{"ReqNodes", 8, Kind::str, [](const Row& r) { return job_only(r, std::to_string(std::max<std::uint32_t>(r.job.req.nodes, 1))); }},
   SacctColumn{"ReqTRES", 10, Kind::str, req_tres},
   SacctColumn{"Restarts", 8, Kind::num, [](const Row& r) { return job_only(r, std::to_string(r.job.restart_count)); }},
-  SacctColumn{"Start", 19, Kind::date, [](const Row& r) { return timestamp(r.job.start_time); }},
+  SacctColumn{"Start", 19, Kind::date, [](const Row& r) { return timestamp(r.job.state == JobState::pending ? k_no_time : r.job.start_time); }},
   SacctColumn{"State", 10, Kind::str, state},
   SacctColumn{"StdErr", 20, Kind::str, [](const Row& r) { return job_only(r, r.job.stderr_path); }},
   SacctColumn{"StdIn", 20, Kind::str, [](const Row& r) { return job_only(r, "/dev/null"); }},

@@ -13,6 +13,13 @@
 #include "format/internal.hpp"
 
 namespace stint::format {
+Seconds expected_start(const Job& job, Seconds now) {
+  if (job.state != JobState::pending) return job.start_time;
+  if (job.start_time != k_no_time) return job.start_time;  // the backfill plan's
+  if (job.eligible_time > now) return job.eligible_time;   // --begin, requeue delay
+  return k_no_time;
+}
+
 namespace {
 
 using detail::or_null;
@@ -109,7 +116,7 @@ const std::array k_columns = {
   JobColumn{'N', "nodelist", "NODELIST", false, [](const Job& j, const Context&) { return detail::job_nodelist(j); }},
   JobColumn{'p', "priority", "PRIORITY", true, priority_norm},
   JobColumn{'Q', "prioritylong", "PRIORITY", true, [](const Job& j, const Context&) { return std::to_string(j.priority); }},
-  JobColumn{'S', "starttime", "START_TIME", true, [](const Job& j, const Context&) { return detail::timestamp_or(j.start_time, "N/A"); }},
+  JobColumn{'S', "starttime", "START_TIME", true, [](const Job& j, const Context& c) { return detail::timestamp_or(expected_start(j, c.now), "N/A"); }},
   JobColumn{'e', "endtime", "END_TIME", true, end_time},
   JobColumn{'V', "submittime", "SUBMIT_TIME", true, [](const Job& j, const Context&) { return detail::timestamp_or(j.submit_time, "N/A"); }},
   JobColumn{0, "eligibletime", "ELIGIBLE_TIME", true, [](const Job& j, const Context&) { return detail::timestamp_or(j.eligible_time, "N/A"); }},
@@ -302,7 +309,7 @@ int compare_by(char key, const Job& a, const Job& b, const Context& ctx) {
     case 'N':
       return cmp(detail::job_nodelist(a), detail::job_nodelist(b));
     case 'S':
-      return cmp(a.start_time, b.start_time);
+      return cmp(expected_start(a, ctx.now), expected_start(b, ctx.now));
     case 'e':
       return cmp(a.end_time, b.end_time);
     case 'V':
@@ -377,6 +384,14 @@ void sort_squeue(std::vector<Job>& jobs, std::string_view spec, const Context& c
 
 std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, const Context& ctx) {
   sort_squeue(jobs, options.sort, ctx);
+  if (options.start && options.sort.empty()) {
+    // --start: the jobs with an expected start first, soonest first.
+    std::stable_sort(jobs.begin(), jobs.end(), [&](const Job& a, const Job& b) {
+      const Seconds sa = expected_start(a, ctx.now), sb = expected_start(b, ctx.now);
+      if ((sa == k_no_time) != (sb == k_no_time)) return sb == k_no_time;
+      return sa < sb;
+    });
+  }
   std::string out;
   if (!options.no_header) {
     if (options.long_list) out += date_line(ctx.now) + "\n";

@@ -6,9 +6,9 @@
 #include <thread>
 
 #include <fcntl.h>
-#include <sys/file.h>
 #include <fmt/core.h>
 #include <spawn.h>
+#include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <sys/wait.h>

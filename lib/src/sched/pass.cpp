@@ -198,7 +198,7 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
     }
     if (place) {
       plan.add(job.req, place->nodes, place->start, duration);
-      d.planned_starts[job.id] = place->start;
+      d.planned_starts[job.id] = {place->start, place->nodes};
     }
     d.reasons[job.id] = partition_waits ? Reason::priority : Reason::resources;
     waiting_partitions.insert(e.part->id);

@@ -106,7 +106,11 @@ struct Decision {
   std::map<JobId, Reason> reasons;  ///< for every pending job that does not start
   /// The expected start of pending jobs the backfill plan placed within
   /// bf_window (squeue --start); others have none.
-  std::map<JobId, Seconds> planned_starts;
+  struct Planned {
+    Seconds start = 0;
+    std::vector<std::string> nodes;
+  };
+  std::map<JobId, Planned> planned_starts;
   std::vector<Preemption> preemptions;
 };
 

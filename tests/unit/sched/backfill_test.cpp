@@ -110,9 +110,9 @@ TEST_CASE(
   CHECK(d.starts[0].second[0].node == "n-2");
   CHECK(d.reasons.at(3) == Reason::resources);
   CHECK(d.reasons.at(5) == Reason::priority);
-  CHECK(d.planned_starts.at(3) == 600);
+  CHECK(d.planned_starts.at(3).start == 600);
   // The long job goes after the wide one.
-  CHECK(d.planned_starts.at(5) == 1620);  // 1600, rounded up to bf_resolution (60 s)
+  CHECK(d.planned_starts.at(5).start == 1620);  // 1600, rounded up to bf_resolution (60 s)
 }
 
 TEST_CASE("sched/builtin keeps strict order: nothing passes a job that waits", "[backfill]") {
@@ -149,7 +149,7 @@ TEST_CASE("bf_window and bf_max_job_test bound the plan", "[backfill]") {
   c.set_conf("SchedulerParameters", "bf_window=60,bf_max_job_test=1");
   Job b = job(3, c, 1, 4, 100, 5);
   d = sched::schedule({&a, &b}, cl, c, 100);
-  CHECK(d.planned_starts.at(2) == 1020);   // rounded up to 60 s
+  CHECK(d.planned_starts.at(2).start == 1020);   // rounded up to 60 s
   CHECK_FALSE(d.planned_starts.count(3));  // past bf_max_job_test
 }
 

@@ -42,26 +42,40 @@ const PartitionConfig& resolve_partition(const Config& config, const JobSpec& sp
   return *first;
 }
 
-// --test-only: where and when the job would start. Until backfill plans
-// ahead (issue 5), "when" is now if it fits on the idle resources now, else
-// unknown (0).
-Json test_only_reply(Controller& c, const Job& job, const std::vector<NodeDef>& nodes) {
+// --test-only: where and when the job would start, by the same pass the
+// scheduler runs, over the running jobs and the pending ones that may run
+// (held jobs and unmet dependencies aside).
+Json test_only_reply(Controller& c, const Job& candidate) {
+  constexpr JobId k_test_id = 0xfffffff0;
+  Job job = candidate;
+  job.id = k_test_id;
+  job.eligible_time = c.now();
   std::vector<const Job*> active;
+  std::vector<const Job*> pending{&job};
   for (const auto& [id, j] : c.live()) {
-    if (is_active(j.state)) active.push_back(&j);
+    if (is_active(j.state) && j.state != JobState::suspended) active.push_back(&j);
+    if (j.state == JobState::pending && j.reason != Reason::dependency &&
+        j.reason != Reason::dependency_never_satisfied)
+      pending.push_back(&j);
   }
   sched::Cluster cluster(c.config().nodes());
   cluster.take_jobs(active);
-  std::vector<std::string> allowed;
-  for (const auto& n : nodes) allowed.push_back(n.name);
-  auto alloc = sched::fit(job.req, cluster, allowed);
+  sched::Decision d = sched::schedule(pending, cluster, c.config(), c.now(), sched::PassContext{});
+  Seconds start = 0;
   std::vector<std::string> names;
-  if (alloc) {
-    for (const auto& a : *alloc) names.push_back(a.node);
+  for (const auto& [id, alloc] : d.starts) {
+    if (id != k_test_id) continue;
+    start = c.now();
+    for (const auto& a : alloc) names.push_back(a.node);
   }
+  if (auto it = d.planned_starts.find(k_test_id); it != d.planned_starts.end()) {
+    start = it->second.start;
+    names = it->second.nodes;
+  }
+  if (start != 0 && candidate.eligible_time > start) start = candidate.eligible_time;
   return {{"job_id", 0},
           {"test_only", true},
-          {"start_time", alloc ? c.now() : 0},
+          {"start_time", start},
           {"cpus", job.req.cpus_per_node * job.req.nodes},
           {"nodes", parse::compress_hostlist(names)},
           {"partition", job.partition}};
@@ -141,7 +155,7 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   }
 
   check_submit_limits(c, jobs);  // issue 4: MaxSubmitJobs and friends
-  if (req.value("test_only", false)) return test_only_reply(c, jobs.front(), nodes);
+  if (req.value("test_only", false)) return test_only_reply(c, jobs.front());
   JobId id = c.add_jobs(std::move(jobs));
   return {{"job_id", id}};
 }
