@@ -79,9 +79,10 @@ std::string inherited_tres(const Ctx& c, const Row& r, Tres AssocLimits::*field)
   return sched::format_tres(merged);
 }
 
-std::string own_tres(const Row& r, const char* name, bool grp) {
+// One TRES of a limit, for the columns of Slurm's older names (GrpCPUs, ...).
+std::string own_tres(const Row& r, const char* name, Tres AssocLimits::*field) {
   if (!r.assoc) return {};
-  const Tres& t = grp ? r.assoc->limits.grp_tres : r.assoc->limits.max_tres_per_job;
+  const Tres& t = r.assoc->limits.*field;
   auto it = t.find(name);
   if (it == t.end()) return {};
   return std::string(name) == "mem"
@@ -110,6 +111,11 @@ std::string account_of(const Row& r) {
 }
 
 std::string empty(const Ctx&, const Row&) { return {}; }
+
+// A Grp* TRES limit: the association's own (Grp* limits are not inherited).
+std::string own_limit(const Row& r, Tres AssocLimits::*field) {
+  return r.assoc ? sched::format_tres(r.assoc->limits.*field) : "";
+}
 
 const std::vector<Column>& assoc_columns() {
   static const std::vector<Column> k = {
@@ -143,8 +149,12 @@ const std::vector<Column>& assoc_columns() {
        [](const Ctx&, const Row& r) {
          return r.assoc ? sched::format_limit(r.assoc->limits.grp_submit_jobs) : "";
        }},
-      {"grpwall", "", "GrpWall", 11, empty},
-      {"grptresmins", "", "GrpTRESMins", 13, empty},
+      {"grpwall", "", "GrpWall", 11,
+       [](const Ctx&, const Row& r) {
+         return r.assoc ? sched::format_wall(r.assoc->limits.grp_wall) : "";
+       }},
+      {"grptresmins", "", "GrpTRESMins", 13,
+       [](const Ctx&, const Row& r) { return own_limit(r, &AssocLimits::grp_tres_mins); }},
       {"maxjobs", "", "MaxJobs", 7,
        [](const Ctx& c, const Row& r) {
          return inherited(c, r, [](const Association& a) { return a.limits.max_jobs; });
@@ -168,10 +178,14 @@ const std::vector<Column>& assoc_columns() {
          }
          return {};
        }},
-      {"maxtresmins", "", "MaxTRESMins", 13, empty},
+      {"maxtresmins", "maxtresminsperjob", "MaxTRESMins", 13,
+       [](const Ctx& c, const Row& r) {
+         return inherited_tres(c, r, &AssocLimits::max_tres_mins_per_job);
+       }},
       {"qos", "qoslevel", "QOS", 20, qos_of},
       {"defaultqos", "defqos", "Def QOS", 9, def_qos_of},
-      {"grptresrunmins", "grptresrunmin", "GrpTRESRunMin", 13, empty},
+      {"grptresrunmins", "grptresrunmin", "GrpTRESRunMin", 13,
+       [](const Ctx&, const Row& r) { return own_limit(r, &AssocLimits::grp_tres_run_mins); }},
       {"parentname", "parent", "Par Name", 10,
        [](const Ctx& c, const Row& r) -> std::string {
          if (!r.assoc || r.assoc->is_user()) return {};
@@ -181,17 +195,23 @@ const std::vector<Column>& assoc_columns() {
       {"id", "associd", "ID", 6,
        [](const Ctx&, const Row& r) { return r.assoc ? std::to_string(r.assoc->id) : ""; }},
       {"maxnodes", "", "MaxNodes", 8,
-       [](const Ctx&, const Row& r) { return own_tres(r, "node", false); }},
+       [](const Ctx&, const Row& r) {
+         return own_tres(r, "node", &AssocLimits::max_tres_per_job);
+       }},
       {"maxcpus", "", "MaxCPUs", 8,
-       [](const Ctx&, const Row& r) { return own_tres(r, "cpu", false); }},
-      {"maxcpumins", "", "MaxCPUMins", 11, empty},
+       [](const Ctx&, const Row& r) { return own_tres(r, "cpu", &AssocLimits::max_tres_per_job); }},
+      {"maxcpumins", "", "MaxCPUMins", 11,
+       [](const Ctx&, const Row& r) {
+         return own_tres(r, "cpu", &AssocLimits::max_tres_mins_per_job);
+       }},
       {"grpnodes", "", "GrpNodes", 8,
-       [](const Ctx&, const Row& r) { return own_tres(r, "node", true); }},
+       [](const Ctx&, const Row& r) { return own_tres(r, "node", &AssocLimits::grp_tres); }},
       {"grpcpus", "", "GrpCPUs", 8,
-       [](const Ctx&, const Row& r) { return own_tres(r, "cpu", true); }},
+       [](const Ctx&, const Row& r) { return own_tres(r, "cpu", &AssocLimits::grp_tres); }},
       {"grpmem", "", "GrpMem", 7,
-       [](const Ctx&, const Row& r) { return own_tres(r, "mem", true); }},
-      {"grpcpumins", "", "GrpCPUMins", 11, empty},
+       [](const Ctx&, const Row& r) { return own_tres(r, "mem", &AssocLimits::grp_tres); }},
+      {"grpcpumins", "", "GrpCPUMins", 11,
+       [](const Ctx&, const Row& r) { return own_tres(r, "cpu", &AssocLimits::grp_tres_mins); }},
   };
   return k;
 }
@@ -251,18 +271,22 @@ const std::vector<Column>& qos_columns() {
        [](const Ctx&, const Row& r) { return fmt::format("{:.6f}", r.qos->usage_factor); }},
       {"grptres", "", "GrpTRES", 13,
        [](const Ctx&, const Row& r) { return tres_limit(r, &QosLimits::grp_tres); }},
-      {"grptresmins", "", "GrpTRESMins", 13, empty},
-      {"grptresrunmins", "grptresrunmin", "GrpTRESRunMin", 13, empty},
+      {"grptresmins", "", "GrpTRESMins", 13,
+       [](const Ctx&, const Row& r) { return tres_limit(r, &QosLimits::grp_tres_mins); }},
+      {"grptresrunmins", "grptresrunmin", "GrpTRESRunMin", 13,
+       [](const Ctx&, const Row& r) { return tres_limit(r, &QosLimits::grp_tres_run_mins); }},
       {"grpjobs", "", "GrpJobs", 7,
        [](const Ctx&, const Row& r) { return sched::format_limit(r.qos->limits.grp_jobs); }},
       {"grpsubmit", "grpsubmitjobs", "GrpSubmit", 9,
        [](const Ctx&, const Row& r) { return sched::format_limit(r.qos->limits.grp_submit_jobs); }},
-      {"grpwall", "", "GrpWall", 11, empty},
+      {"grpwall", "", "GrpWall", 11,
+       [](const Ctx&, const Row& r) { return sched::format_wall(r.qos->limits.grp_wall); }},
       {"maxtres", "maxtresperjob,maxtrespj", "MaxTRES", 13,
        [](const Ctx&, const Row& r) { return tres_limit(r, &QosLimits::max_tres_per_job); }},
       {"maxtrespernode", "maxtrespn", "MaxTRESPerNode", 14,
        [](const Ctx&, const Row& r) { return tres_limit(r, &QosLimits::max_tres_per_node); }},
-      {"maxtresmins", "", "MaxTRESMins", 13, empty},
+      {"maxtresmins", "maxtresminsperjob,maxtresminspj", "MaxTRESMins", 13,
+       [](const Ctx&, const Row& r) { return tres_limit(r, &QosLimits::max_tres_mins_per_job); }},
       {"maxwall", "maxwalldurationperjob", "MaxWall", 11,
        [](const Ctx&, const Row& r) { return sched::format_wall(r.qos->limits.max_wall); }},
       {"maxtrespu", "maxtresperuser", "MaxTRESPU", 13,
