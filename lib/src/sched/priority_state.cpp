@@ -13,6 +13,7 @@ UsageRecord running_record(const Job& job) {
   r.user = job.user_name;
   r.account = job.account;
   r.qos = job.qos;
+  r.partition = job.partition;
   r.start = job.start_time;
   r.end = k_no_time;
   r.tres = job_tres_counts(job);
@@ -50,6 +51,13 @@ void PriorityState::add_ended(const std::vector<JobId>& jobs, std::vector<UsageR
     if (r.end == k_no_time) continue;
     m_ended[{r.job_id, r.attempt}] = std::move(r);
   }
+}
+
+std::vector<UsageRecord> PriorityState::ended_runs() const {
+  std::vector<UsageRecord> out;
+  out.reserve(m_ended.size());
+  for (const auto& [key, r] : m_ended) out.push_back(r);
+  return out;
 }
 
 bool PriorityState::due(const std::map<JobId, Job>& live, const Config& config,

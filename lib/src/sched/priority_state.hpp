@@ -64,6 +64,10 @@ class PriorityState {
                             Seconds now, bool recomputed);
 
   Seconds calc_time() const { return m_calc_time; }
+  /// The runs that ended, as known (the limits over time count them too).
+  std::vector<UsageRecord> ended_runs() const;
+  /// When usage was last reset by PriorityUsageResetPeriod=NOW (k_no_time: never).
+  Seconds reset_now() const { return m_reset_now; }
   const PriorityContext& context() const { return m_ctx; }
 
  private:

@@ -75,6 +75,8 @@ void resolve_accounting(Controller& c, Job& job) {
     job.time_limit = *limits.max_wall;
   if (auto r = sched::job_size_blocker(data, job, largest_node_mem(c.config())))
     throw policy_refusal(*r);
+  if (auto r = sched::job_minutes_refusal(data, job, largest_node_mem(c.config())))
+    throw policy_refusal(*r);
 }
 
 void check_submit_limits(Controller& c, const std::vector<Job>& jobs) {
