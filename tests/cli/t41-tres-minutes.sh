@@ -39,6 +39,11 @@ expect_contains "bad wall" "$err" " Bad GrpWall time format: soon"
 expect_eq "shown" "lab|cpu=10|02:00:00" \
   "$(sacctmgr -n -P show assoc where account=lab user= format=account,grptresmins,grpwall | head -n 1)"
 
+# A job without --time gets what the limit allows: 10 CPU-minutes for 2 CPUs.
+held=$(submit -A lab -c 2 -H --wrap true)
+expect_eq "time from GrpTRESMins" "5:00" "$(squeue -h -j "$held" -o %l)"
+scancel "$held"
+
 # 1 CPU x 20 minutes can never fit in 10 CPU-minutes: it waits; 5 minutes fit.
 long=$(submit -A lab -c 1 -t 20 --wrap 'sleep 300')
 short=$(submit -A lab -c 1 -t 5 --wrap 'sleep 300')

@@ -180,6 +180,12 @@ std::optional<Reason> job_size_blocker(const Accounting& data, const Job& job,
 std::optional<Reason> job_minutes_refusal(const Accounting& data, const Job& job,
                                           std::uint64_t node_mem_mb);
 
+/// The time limit a job without --time gets from the limits over time, as
+/// Slurm gives it: the smallest of each limit's whole minutes over the job's
+/// count of that TRES (GrpWall itself); nullopt when none applies.
+std::optional<Seconds> minutes_time_limit(const Accounting& data, const Job& job,
+                                          std::uint64_t node_mem_mb);
+
 /// How the limits over time count usage: at `now`, decayed with
 /// PriorityDecayHalfLife, from the last PriorityUsageResetPeriod reset.
 struct UsageClock {

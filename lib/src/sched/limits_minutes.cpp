@@ -257,4 +257,40 @@ std::optional<Reason> job_minutes_refusal(const Accounting& data, const Job& job
   return empty.time_blocker(job);
 }
 
+std::optional<Seconds> minutes_time_limit(const Accounting& data, const Job& job,
+                                          std::uint64_t node_mem_mb) {
+  const JobLimits jl = job_limits(data, job);
+  const Tres want = job_tres(job, node_mem_mb);
+  std::optional<Seconds> out;
+  auto take = [&](Seconds t) {
+    // A limit too small for even a minute gives no default: the job then
+    // waits (or is refused) with the limit's reason.
+    if (t > 0 && (!out || t < *out)) out = t;
+  };
+  // As _validate_time_limit: whole minutes of the limit over the job's count.
+  auto per_tres = [&](const Tres& limits, const Tres* replaced_by) {
+    for (const auto& [name, limit] : limits) {
+      if (replaced_by && replaced_by->count(name)) continue;
+      const auto n = static_cast<std::int64_t>(amount(want, name));
+      if (n > 0) take(limit / n * 60);
+    }
+  };
+  const QosLimits* q = jl.qos ? &jl.qos->limits : nullptr;
+  if (q) {
+    per_tres(q->max_tres_mins_per_job, nullptr);
+    per_tres(q->grp_tres_mins, nullptr);
+    per_tres(q->grp_tres_run_mins, nullptr);
+    if (q->grp_wall) take(*q->grp_wall);
+  }
+  Tres max_mins;  // MaxTRESMins: the nearest level's for each TRES
+  for (const Association* a : jl.chain) {
+    per_tres(a->limits.grp_tres_mins, q ? &q->grp_tres_mins : nullptr);
+    per_tres(a->limits.grp_tres_run_mins, q ? &q->grp_tres_run_mins : nullptr);
+    if (a->limits.grp_wall && !(q && q->grp_wall)) take(*a->limits.grp_wall);
+    for (const auto& [name, limit] : a->limits.max_tres_mins_per_job) max_mins.emplace(name, limit);
+  }
+  per_tres(max_mins, q ? &q->max_tres_mins_per_job : nullptr);
+  return out;
+}
+
 }  // namespace stint::sched

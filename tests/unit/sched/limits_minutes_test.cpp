@@ -298,3 +298,24 @@ TEST_CASE("sacctmgr sets, clears and prints the limits over time", "[limits]") {
                                  "  GrpWall                  = 02:00:00",
                                  "  MaxTRESMins              = gres/gpu=60"});
 }
+
+TEST_CASE("A job without --time gets the time its limits over time allow", "[limits]") {
+  Accounting d = sample();
+  CHECK_FALSE(sched::minutes_time_limit(d, pending(10, "alice", 2, 60), 1000));
+  // 600 CPU-minutes for 2 CPUs: 300 minutes.
+  limits(d, "lab").grp_tres_mins = {{"cpu", 600}};
+  CHECK(sched::minutes_time_limit(d, pending(10, "alice", 2, 60), 1000) == 300 * 60);
+  // Whole minutes, as Slurm divides: 601 / 2 = 300.
+  limits(d, "lab").grp_tres_mins = {{"cpu", 601}};
+  CHECK(sched::minutes_time_limit(d, pending(10, "alice", 2, 60), 1000) == 300 * 60);
+  // The smallest of all: alice's MaxTRESMins cpu=100 gives 50 minutes, and
+  // GrpWall 40 minutes on lab gives 40.
+  limits(d, "lab", "alice").max_tres_mins_per_job = {{"cpu", 100}};
+  CHECK(sched::minutes_time_limit(d, pending(10, "alice", 2, 60), 1000) == 50 * 60);
+  limits(d, "lab").grp_wall = 40 * 60;
+  CHECK(sched::minutes_time_limit(d, pending(10, "alice", 2, 60), 1000) == 40 * 60);
+  // A QOS limit on cpu replaces the associations' on cpu.
+  limits(d, "lab").grp_wall.reset();
+  d.qos[0].limits.max_tres_mins_per_job = {{"cpu", 1000}};
+  CHECK(sched::minutes_time_limit(d, pending(10, "alice", 2, 60), 1000) == 300 * 60);
+}
