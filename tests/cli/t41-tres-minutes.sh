@@ -63,3 +63,15 @@ expect_eq "cleared" "lab||02:00:00" \
 wait_for 30 running "$long"
 wait_for 30 running "$six"
 scancel "$long" "$short" "$six" "$four"
+
+# MaxTRESMins of a QOS: a job over it waits, or, with DenyOnLimit, is refused.
+sacctmgr -i add qos budget MaxTRESMins=cpu=30 >/dev/null
+big=$(submit -A lab --qos=budget -c 4 -t 10 --wrap true)
+wait_for 30 pending_as "$big" QOSMaxCpuMinutesPerJobLimit
+scancel "$big"
+sacctmgr -i modify qos budget set Flags=DenyOnLimit >/dev/null
+err=$(sbatch -A lab --qos=budget -c 4 -t 10 --wrap true 2>&1) && fail "DenyOnLimit let a job over MaxTRESMins in"
+expect_eq "deny on limit" "sbatch: error: QOSMaxCpuMinutesPerJobLimit
+sbatch: error: Batch job submission failed: Job violates accounting/QOS policy (job submit limit, user's size and/or time limits)" "$err"
+ok=$(submit -A lab --qos=budget -c 3 -t 10 --wrap true)
+wait_for 30 job_ended "$ok"
