@@ -84,7 +84,8 @@ bool over_grp_mins(double limit, double used, double run, double want, bool safe
   return safe && (want > limit || want + run > limit - used);
 }
 
-// GrpWall at one level, as the TRES-minutes above with one "TRES" of 1.
+// GrpWall at one level. Slurm's safe check adds the job's time limit to the
+// decayed wall time, but not the running jobs' time left.
 bool over_grp_wall(Seconds limit, double used, double time, bool safe) {
   const double l = static_cast<double>(limit);
   return used >= l || (safe && used + time > l);
@@ -131,7 +132,8 @@ UsageClock usage_clock(const Config& config, Seconds now, Seconds reset_now) {
 }
 
 std::pair<double, double> running_time(const Job& job, const UsageClock& clock) {
-  if (job.start_time == k_no_time) return {0.0, time_limit_secs(job)};
+  // A job starting in this pass may still carry a requeued run's start time.
+  if (job.start_time == k_no_time || !is_active(job.state)) return {0.0, time_limit_secs(job)};
   UsageRecord r;
   r.start = job.start_time;
   r.billing = 1;

@@ -319,3 +319,14 @@ TEST_CASE("A job without --time gets the time its limits over time allow", "[lim
   d.qos[0].limits.max_tres_mins_per_job = {{"cpu", 1000}};
   CHECK(sched::minutes_time_limit(d, pending(10, "alice", 2, 60), 1000) == 300 * 60);
 }
+
+TEST_CASE("A requeued job that starts again counts its whole time limit", "[limits]") {
+  Accounting d = sample();
+  limits(d, "lab").grp_tres_run_mins = {{"cpu", 30}};
+  LimitTracker t(d, 1000);
+  t.track_usage(clock_at(10000, false), {});
+  Job again = pending(10, "alice", 1, 20);
+  again.start_time = k_t0 + 9000;  // its first run's start
+  t.started(again);
+  CHECK(t.run_blocker(pending(11, "bob", 1, 11)) == Reason::assoc_grp_cpu_run_minutes_limit);
+}
