@@ -234,7 +234,7 @@ _stint_sacctmgr_operands() {
     q*) names=$(_stint_run sacctmgr -n -P list qos format=name) ;;
   esac
   case $verb in
-    a* | c*) _stint_reply "Account= Partition= DefaultAccount= AdminLevel= Description= Organization= Parent= Fairshare= MaxJobs= GrpTRES= QOS=" ;;
+    a* | c*) _stint_reply "Account= Partition= DefaultAccount= AdminLevel= Description= Organization= Parent= Fairshare= MaxJobs= GrpTRES= GrpTRESMins= GrpTRESRunMins= GrpWall= MaxTRESMins= QOS=" ;;
     m* | up*) _stint_reply "$names where set" ;;
     sh* | li*) _stint_reply "$names where format= withassoc tree" ;;
     *) _stint_reply "$names where" ;;

@@ -48,6 +48,12 @@ struct AssocLimits {
   std::optional<Seconds> max_wall;              ///< MaxWall (MaxWallDurationPerJob)
   Tres max_tres_per_job;                        ///< MaxTRES (MaxTRESPerJob)
   Tres max_tres_per_node;                       ///< MaxTRESPerNode
+  /// GrpTRESMins: TRES-minutes of the jobs beneath, past (decayed), present
+  /// and, with AccountingStorageEnforce=safe, future.
+  Tres grp_tres_mins;
+  Tres grp_tres_run_mins;           ///< GrpTRESRunMins: TRES x time left of running jobs beneath
+  std::optional<Seconds> grp_wall;  ///< GrpWall: wall time of the jobs beneath (decayed)
+  Tres max_tres_mins_per_job;       ///< MaxTRESMins (MaxTRESMinsPerJob): TRES x time limit
 
   bool operator==(const AssocLimits&) const = default;
 };
@@ -97,6 +103,10 @@ struct QosLimits {
   Tres max_tres_per_job;                                 ///< MaxTRES (MaxTRESPerJob)
   Tres max_tres_per_node;                                ///< MaxTRESPerNode
   Tres max_tres_per_user;                                ///< MaxTRESPerUser (MaxTRESPU)
+  Tres grp_tres_mins;               ///< GrpTRESMins: TRES-minutes of this QOS's jobs
+  Tres grp_tres_run_mins;           ///< GrpTRESRunMins
+  std::optional<Seconds> grp_wall;  ///< GrpWall
+  Tres max_tres_mins_per_job;       ///< MaxTRESMins (MaxTRESMinsPerJob)
 
   bool operator==(const QosLimits&) const = default;
 };

@@ -114,6 +114,40 @@ enum class Reason : std::uint8_t {
   qos_max_billing_per_user,               ///< QOSMaxBillingPerUser
   invalid_account,                        ///< InvalidAccount
   invalid_qos,                            ///< InvalidQOS
+  // TRES-minutes and wall limits; appended because the store keeps reasons
+  // by number.
+  assoc_grp_cpu_minutes_limit,          ///< AssocGrpCPUMinutesLimit
+  assoc_grp_mem_minutes,                ///< AssocGrpMemMinutes
+  assoc_grp_node_minutes,               ///< AssocGrpNodeMinutes
+  assoc_grp_gres_minutes,               ///< AssocGrpGRESMinutes
+  assoc_grp_billing_minutes,            ///< AssocGrpBillingMinutes
+  assoc_grp_cpu_run_minutes_limit,      ///< AssocGrpCPURunMinutesLimit
+  assoc_grp_mem_run_minutes,            ///< AssocGrpMemRunMinutes
+  assoc_grp_node_run_minutes,           ///< AssocGrpNodeRunMinutes
+  assoc_grp_gres_run_minutes,           ///< AssocGrpGRESRunMinutes
+  assoc_grp_billing_run_minutes,        ///< AssocGrpBillingRunMinutes
+  assoc_max_cpu_minutes_per_job_limit,  ///< AssocMaxCpuMinutesPerJobLimit
+  assoc_max_mem_minutes_per_job,        ///< AssocMaxMemMinutesPerJob
+  assoc_max_node_minutes_per_job,       ///< AssocMaxNodeMinutesPerJob
+  assoc_max_gres_minutes_per_job,       ///< AssocMaxGRESMinutesPerJob
+  assoc_max_billing_minutes_per_job,    ///< AssocMaxBillingMinutesPerJob
+  assoc_grp_wall_limit,                 ///< AssocGrpWallLimit
+  qos_grp_cpu_minutes_limit,            ///< QOSGrpCPUMinutesLimit
+  qos_grp_memory_minutes,               ///< QOSGrpMemoryMinutes
+  qos_grp_node_minutes,                 ///< QOSGrpNodeMinutes
+  qos_grp_gres_minutes,                 ///< QOSGrpGRESMinutes
+  qos_grp_billing_minutes,              ///< QOSGrpBillingMinutes
+  qos_grp_cpu_run_minutes_limit,        ///< QOSGrpCPURunMinutesLimit
+  qos_grp_memory_run_minutes,           ///< QOSGrpMemoryRunMinutes
+  qos_grp_node_run_minutes,             ///< QOSGrpNodeRunMinutes
+  qos_grp_gres_run_minutes,             ///< QOSGrpGRESRunMinutes
+  qos_grp_billing_run_minutes,          ///< QOSGrpBillingRunMinutes
+  qos_max_cpu_minutes_per_job_limit,    ///< QOSMaxCpuMinutesPerJobLimit
+  qos_max_memory_minutes_per_job,       ///< QOSMaxMemoryMinutesPerJob
+  qos_max_node_minutes_per_job,         ///< QOSMaxNodeMinutesPerJob
+  qos_max_gres_minutes_per_job,         ///< QOSMaxGRESMinutesPerJob
+  qos_max_billing_minutes_per_job,      ///< QOSMaxBillingMinutesPerJob
+  qos_grp_wall_limit,                   ///< QOSGrpWallLimit
 };
 std::string_view reason_name(Reason r);
 std::optional<Reason> reason_from_name(std::string_view name);
@@ -186,19 +220,19 @@ struct JobSpec {
   /// A priority an operator fixed (sbatch --priority, scontrol update
   /// Priority=, scontrol top): kept instead of the multifactor value.
   std::optional<std::uint32_t> fixed_priority;
-  std::int64_t site_factor = 0;  ///< scontrol update SiteFactor= (operators)
-  std::string comment;                           ///< --comment
-  std::string array_spec;                        ///< -a/--array as given ("0-15:2%4")
-  std::string dependency;                        ///< -d/--dependency as given
-  std::optional<bool> kill_on_invalid_dep;       ///< --kill-on-invalid-dep=yes|no
-  std::optional<Seconds> begin_time;             ///< --begin, resolved to a time
-  std::optional<Seconds> deadline;               ///< --deadline, resolved to a time
-  std::optional<bool> requeue;                   ///< --requeue / --no-requeue
-  std::optional<bool> open_append;               ///< --open-mode=append|truncate
-  SignalSpec signal;                             ///< --signal
-  std::string script;                            ///< the batch script's text
-  std::string script_name;                       ///< its file name ("" for --wrap/stdin)
-  std::vector<std::string> script_args;          ///< arguments after the script
+  std::int64_t site_factor = 0;             ///< scontrol update SiteFactor= (operators)
+  std::string comment;                      ///< --comment
+  std::string array_spec;                   ///< -a/--array as given ("0-15:2%4")
+  std::string dependency;                   ///< -d/--dependency as given
+  std::optional<bool> kill_on_invalid_dep;  ///< --kill-on-invalid-dep=yes|no
+  std::optional<Seconds> begin_time;        ///< --begin, resolved to a time
+  std::optional<Seconds> deadline;          ///< --deadline, resolved to a time
+  std::optional<bool> requeue;              ///< --requeue / --no-requeue
+  std::optional<bool> open_append;          ///< --open-mode=append|truncate
+  SignalSpec signal;                        ///< --signal
+  std::string script;                       ///< the batch script's text
+  std::string script_name;                  ///< its file name ("" for --wrap/stdin)
+  std::vector<std::string> script_args;     ///< arguments after the script
   /// The environment to run with, already filtered by --export, in order.
   std::vector<std::pair<std::string, std::string>> environment;
   std::string submit_dir;

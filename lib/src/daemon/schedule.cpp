@@ -34,6 +34,7 @@ std::vector<sched::UsageRecord> usage_records(const std::vector<JobRun>& runs) {
     r.user = run.user;
     r.account = run.account;
     r.qos = run.qos;
+    r.partition = run.partition;
     r.start = run.start;
     r.end = run.end;
     r.tres = {static_cast<double>(run.cpus), static_cast<double>(run.mem_mb),
@@ -192,6 +193,8 @@ void Controller::schedule() {
   std::optional<sched::LimitTracker> limits;
   if (sched::enforcement(m_config).limits) {
     limits.emplace(accounting(), largest_node_mem(m_config));
+    limits->track_usage(sched::usage_clock(m_config, t, m_priority.reset_now()),
+                        m_priority.ended_runs());
     for (const auto& [id, job] : m_live) limits->add(job);
   }
   sched::PassContext ctx;

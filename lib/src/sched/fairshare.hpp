@@ -75,6 +75,7 @@ struct UsageRecord {
   Seconds start = k_no_time;
   Seconds end = k_no_time;  ///< k_no_time: still running
   std::string qos;          ///< its UsageFactor multiplies the billing
+  std::string partition;    ///< the limits over time charge its association
   TresCounts tres;          ///< what the run held
 };
 

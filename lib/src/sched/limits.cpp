@@ -194,6 +194,10 @@ void LimitTracker::count(const Job& job, bool running, bool submitted) {
   }
   add_to(m_qos[job.qos]);
   add_to(m_qos_user[{job.qos, job.user_name}]);
+  if (running && m_clock) {
+    const auto [used, left] = running_time(job, *m_clock);
+    count_time(jl, job.qos, tres, used, left);
+  }
 }
 
 void LimitTracker::add(const Job& job) {
@@ -251,6 +255,7 @@ std::optional<Reason> LimitTracker::run_blocker(const Job& job) const {
         amount(qos_user.tres, row.tres) + n > amount(q->max_tres_per_user, row.tres))
       return row.qos_per_user;
   }
+  if (auto r = time_blocker(job)) return r;
   if (auto r = over_per_job(jl, want, false)) return r;
   return over_per_job(jl, per_node_tres(job, m_node_mem_mb), true);
 }

@@ -20,6 +20,26 @@
 // Submit limits (MaxSubmitJobs, GrpSubmitJobs, MaxSubmitJobsPerUser) and the
 // per-job ones (MaxWall, MaxTRES, MaxTRESPerNode) refuse a submission; the
 // run limits keep a pending job pending with the limit's reason.
+//
+// Limits over time (limits_minutes.cpp), as slurmctld's acct_policy.c applies
+// them; usage is in TRES-seconds, a limit in TRES-minutes counts as 60 times:
+// - GrpTRESMins: the decayed TRES-seconds of the runs beneath (ended ones and
+//   running ones so far, decayed as fair share decays usage, QOS UsageFactor
+//   included) at or over the limit keeps jobs pending. With
+//   AccountingStorageEnforce=safe a job starts only if its TRES x time limit
+//   also fits in what is left once the running jobs' remaining TRES x time is
+//   taken. Slurm also kills running jobs when the limit is reached without
+//   safe; stint does not (a job that started runs to its time limit).
+// - GrpTRESRunMins: the running jobs' TRES x time left plus the job's TRES x
+//   time limit must fit.
+// - GrpWall: the decayed wall time of the runs beneath at or over the limit
+//   (with safe: plus the job's time limit over it) keeps jobs pending.
+// - MaxTRESMins (MaxTRESMinsPerJob, a Max* limit): TRES x time limit of the job.
+// A QOS limit on a TRES replaces the associations' limit of the same kind on
+// that TRES. These keep a job pending; they refuse it at submit only when
+// its QOS has Flags=DenyOnLimit (Slurm's strict checking), and then only for
+// what no usage could ever allow (the job's own TRES x time limit, or time
+// limit for GrpWall, over the limit).
 
 #include <cstdint>
 #include <map>
@@ -33,6 +53,8 @@
 #include <stint/config.hpp>
 #include <stint/model.hpp>
 
+#include "sched/fairshare.hpp"
+
 namespace stint::sched {
 
 /// AccountingStorageEnforce: which rules are applied. `limits` and `qos`
@@ -42,7 +64,7 @@ struct Enforcement {
       false;            ///< a job needs an association (user in the account, partition allowed)
   bool limits = false;  ///< association and QOS limits
   bool qos = false;     ///< a job's QOS must be one its association allows
-  bool safe = false;    ///< (stored; stint has no TRES-minutes limits yet)
+  bool safe = false;    ///< start a job against a TRES-minutes limit only if it can finish
 };
 Enforcement enforcement(const Config& config);
 
@@ -73,8 +95,10 @@ struct Setting {
 std::optional<Setting> split_setting(std::string_view word);
 
 /// Sets one association setting (Fairshare/Shares, Priority, GrpJobs,
-/// GrpSubmitJobs, GrpTRES, GrpCPUs, GrpNodes, GrpMem, MaxJobs, MaxSubmitJobs,
-/// MaxWall, MaxTRES, MaxTRESPerNode, MaxCPUs, MaxNodes, QOS, DefaultQOS) on
+/// GrpSubmitJobs, GrpTRES, GrpCPUs, GrpNodes, GrpMem, GrpTRESMins, GrpCPUMins,
+/// GrpTRESRunMins, GrpCPURunMins, GrpWall, MaxJobs, MaxSubmitJobs, MaxWall,
+/// MaxTRES, MaxTRESPerNode, MaxTRESMins(PerJob), MaxCPUMins, MaxCPUs,
+/// MaxNodes, QOS, DefaultQOS) on
 /// `a`. "-1" clears a limit. QOS names must exist in `data`; `QOS+=`/`QOS-=`
 /// start from `inherited_qos` when `a` has no list of its own. Returns false
 /// when the key is not an association setting; throws Errc::invalid_argument
@@ -83,8 +107,9 @@ bool apply_assoc_setting(Association& a, const Setting& s, const Accounting& dat
                          const std::vector<std::string>& inherited_qos);
 /// Sets one QOS setting (Description, Priority, UsageFactor, Preempt,
 /// PreemptMode, GraceTime, PreemptExemptTime, Flags, GrpJobs, GrpSubmitJobs,
-/// GrpTRES, MaxJobsPerUser, MaxSubmitJobsPerUser, MaxWall, MaxTRES,
-/// MaxTRESPerNode, MaxTRESPerUser and their short names). Returns false for
+/// GrpTRES, GrpTRESMins, GrpTRESRunMins, GrpWall, MaxJobsPerUser,
+/// MaxSubmitJobsPerUser, MaxWall, MaxTRES, MaxTRESPerNode, MaxTRESPerUser,
+/// MaxTRESMins and their short and legacy names). Returns false for
 /// a key that is not a QOS setting; throws Errc::invalid_argument.
 bool apply_qos_setting(Qos& q, const Setting& s, const Accounting& data);
 /// Whether `key` names an association setting (for sacctmgr's early checks).
@@ -150,6 +175,31 @@ JobLimits job_limits(const Accounting& data, const Job& job);
 std::optional<Reason> job_size_blocker(const Accounting& data, const Job& job,
                                        std::uint64_t node_mem_mb);
 
+/// The job's TRES x time limit, or the limits over time, that refuse it at
+/// submit: only when its QOS has DenyOnLimit (see above).
+std::optional<Reason> job_minutes_refusal(const Accounting& data, const Job& job,
+                                          std::uint64_t node_mem_mb);
+
+/// The time limit a job without --time gets from the limits over time, as
+/// Slurm gives it: the smallest of each limit's whole minutes over the job's
+/// count of that TRES (GrpWall itself); nullopt when none applies.
+std::optional<Seconds> minutes_time_limit(const Accounting& data, const Job& job,
+                                          std::uint64_t node_mem_mb);
+
+/// How the limits over time count usage: at `now`, decayed with
+/// PriorityDecayHalfLife, from the last PriorityUsageResetPeriod reset.
+struct UsageClock {
+  Seconds now = 0;
+  Seconds half_life = 0;      ///< 0: no decay
+  Seconds since = k_no_time;  ///< usage before this was reset
+  bool safe = false;          ///< AccountingStorageEnforce=safe
+};
+/// The clock of `config` at `now`; `reset_now` as PriorityState::reset_now.
+UsageClock usage_clock(const Config& config, Seconds now, Seconds reset_now);
+/// A running (or starting) job's decayed seconds so far and seconds left of
+/// its time limit (infinity for an infinite one), at `clock`.
+std::pair<double, double> running_time(const Job& job, const UsageClock& clock);
+
 /// Counts the jobs of each association and QOS, and answers whether one more
 /// may be submitted or started. Build one per scheduling pass (or submit)
 /// from the live jobs, then ask.
@@ -157,11 +207,19 @@ class LimitTracker {
  public:
   /// `node_mem_mb`: the memory a whole-node request stands for (the largest node's).
   LimitTracker(const Accounting& data, std::uint64_t node_mem_mb);
+  /// Turns on the limits over time, before add(): the usage of the runs that
+  /// ended (fair share's records) counts at `clock`. Without it those limits
+  /// are not checked; nor are they when no association or QOS sets one.
+  void track_usage(const UsageClock& clock, const std::vector<UsageRecord>& ended);
   /// Counts a live job: pending ones toward the submit limits, active ones
-  /// toward both. Ended jobs are ignored.
+  /// toward both (and, with track_usage, their usage and time left). Ended
+  /// jobs are ignored.
   void add(const Job& job);
   /// The run limit that keeps pending `job` from starting now, if any.
   std::optional<Reason> run_blocker(const Job& job) const;
+  /// The limit over time that keeps pending `job` from starting now (part of
+  /// run_blocker); none without track_usage.
+  std::optional<Reason> time_blocker(const Job& job) const;
   /// `job` starts (in this pass): counts it as running.
   void started(const Job& job);
   /// The submit limit that `count` more jobs like `job` would break, if any.
@@ -172,13 +230,24 @@ class LimitTracker {
     std::int64_t running = 0;
     std::int64_t submitted = 0;  ///< pending + running
     Tres tres;                   ///< of running jobs
+    /// Limits over time, in TRES-seconds (doubles: an infinite time limit
+    /// leaves infinite time): decayed usage, and running jobs' time left.
+    std::map<std::string, double> used_secs;
+    std::map<std::string, double> run_secs;
+    double wall = 0;  ///< decayed wall seconds
   };
   void count(const Job& job, bool running, bool submitted);
+  /// Adds usage over time to the association chain of (account, user,
+  /// partition) and to the QOS.
+  void count_time(const JobLimits& jl, const std::string& qos, const Tres& tres, double used,
+                  double left);
+
   /// job_limits, worked out once per (account, user, partition, QOS).
   const JobLimits& limits_of(const Job& job) const;
 
   const Accounting& m_data;
   std::uint64_t m_node_mem_mb;
+  std::optional<UsageClock> m_clock;    ///< set by track_usage
   std::map<std::int64_t, Usage> m_own;  ///< by association id: its own jobs
   std::map<std::int64_t, Usage> m_grp;  ///< by association id: its jobs and those beneath
   std::map<std::string, Usage> m_qos;   ///< by QOS name

@@ -120,43 +120,26 @@ void only_plain(const Setting& s) {
   if (s.op != "=") throw bad(fmt::format(" Unknown option: {}{}{}", s.key, s.op, s.value));
 }
 
-constexpr std::array<std::string_view, 24> k_assoc_keys = {
-    "fairshare", "shares",        "priority",       "grpjobs",  "grpsubmitjobs",
-    "grpsubmit", "grptres",       "grpcpus",        "grpnodes", "grpmem",
-    "maxjobs",   "maxsubmitjobs", "maxsubmit",      "maxwall",  "maxwalldurationperjob",
-    "maxtres",   "maxtresperjob", "maxtrespernode", "maxcpus",  "maxnodes",
-    "qos",       "qoslevel",      "defaultqos",     "defqos"};
+constexpr auto k_assoc_keys = std::to_array<std::string_view>(
+    {"fairshare",   "shares",           "priority",       "grpjobs",       "grpsubmitjobs",
+     "grpsubmit",   "grptres",          "grpcpus",        "grpnodes",      "grpmem",
+     "grptresmins", "grpcpumins",       "grptresrunmins", "grpcpurunmins", "grpwall",
+     "maxjobs",     "maxsubmitjobs",    "maxsubmit",      "maxwall",       "maxwalldurationperjob",
+     "maxtres",     "maxtresperjob",    "maxtrespernode", "maxtresmins",   "maxtresminsperjob",
+     "maxcpumins",  "maxcpuminsperjob", "maxcpus",        "maxnodes",      "qos",
+     "qoslevel",    "defaultqos",       "defqos"});
 
-constexpr std::array<std::string_view, 30> k_qos_keys = {"description",
-                                                         "priority",
-                                                         "usagefactor",
-                                                         "preempt",
-                                                         "preemptmode",
-                                                         "gracetime",
-                                                         "preemptexempttime",
-                                                         "flags",
-                                                         "grpjobs",
-                                                         "grpsubmitjobs",
-                                                         "grpsubmit",
-                                                         "grptres",
-                                                         "maxjobsperuser",
-                                                         "maxjobspu",
-                                                         "maxsubmitjobsperuser",
-                                                         "maxsubmitjobspu",
-                                                         "maxsubmitpu",
-                                                         "maxwall",
-                                                         "maxwalldurationperjob",
-                                                         "maxtres",
-                                                         "maxtresperjob",
-                                                         "maxtrespj",
-                                                         "maxtrespernode",
-                                                         "maxtrespn",
-                                                         "maxtresperuser",
-                                                         "maxtrespu",
-                                                         "grpcpus",
-                                                         "grpnodes",
-                                                         "maxcpusperuser",
-                                                         "maxnodesperuser"};
+constexpr auto k_qos_keys = std::to_array<std::string_view>(
+    {"description",       "priority",       "usagefactor",       "preempt",
+     "preemptmode",       "gracetime",      "preemptexempttime", "flags",
+     "grpjobs",           "grpsubmitjobs",  "grpsubmit",         "grptres",
+     "grptresmins",       "grpcpumins",     "grptresrunmins",    "grpcpurunmins",
+     "grpwall",           "maxjobsperuser", "maxjobspu",         "maxsubmitjobsperuser",
+     "maxsubmitjobspu",   "maxsubmitpu",    "maxwall",           "maxwalldurationperjob",
+     "maxtres",           "maxtresperjob",  "maxtrespj",         "maxtrespernode",
+     "maxtrespn",         "maxtresperuser", "maxtrespu",         "maxtresmins",
+     "maxtresminsperjob", "maxtresminspj",  "maxcpumins",        "maxcpuminsperjob",
+     "grpcpus",           "grpnodes",       "maxcpusperuser",    "maxnodesperuser"});
 
 }  // namespace
 
@@ -304,6 +287,20 @@ bool apply_assoc_setting(Association& a, const Setting& s, const Accounting& dat
     merge_tres(l.max_tres_per_job, s);
   } else if (k == "maxtrespernode") {
     merge_tres(l.max_tres_per_node, s);
+  } else if (k == "grptresmins") {
+    merge_tres(l.grp_tres_mins, s);
+  } else if (k == "grpcpumins") {
+    merge_one_tres(l.grp_tres_mins, "cpu", s);
+  } else if (k == "grptresrunmins") {
+    merge_tres(l.grp_tres_run_mins, s);
+  } else if (k == "grpcpurunmins") {
+    merge_one_tres(l.grp_tres_run_mins, "cpu", s);
+  } else if (k == "grpwall") {
+    l.grp_wall = wall_value(s);
+  } else if (k == "maxtresmins" || k == "maxtresminsperjob") {
+    merge_tres(l.max_tres_mins_per_job, s);
+  } else if (k == "maxcpumins" || k == "maxcpuminsperjob") {
+    merge_one_tres(l.max_tres_mins_per_job, "cpu", s);
   } else if (k == "maxcpus") {
     merge_one_tres(l.max_tres_per_job, "cpu", s);
   } else if (k == "maxnodes") {
@@ -404,6 +401,20 @@ bool apply_qos_setting(Qos& q, const Setting& s, const Accounting& data) {
     merge_tres(l.max_tres_per_node, s);
   } else if (k == "maxtresperuser" || k == "maxtrespu") {
     merge_tres(l.max_tres_per_user, s);
+  } else if (k == "grptresmins") {
+    merge_tres(l.grp_tres_mins, s);
+  } else if (k == "grpcpumins") {
+    merge_one_tres(l.grp_tres_mins, "cpu", s);
+  } else if (k == "grptresrunmins") {
+    merge_tres(l.grp_tres_run_mins, s);
+  } else if (k == "grpcpurunmins") {
+    merge_one_tres(l.grp_tres_run_mins, "cpu", s);
+  } else if (k == "grpwall") {
+    l.grp_wall = wall_value(s);
+  } else if (k == "maxtresmins" || k == "maxtresminsperjob" || k == "maxtresminspj") {
+    merge_tres(l.max_tres_mins_per_job, s);
+  } else if (k == "maxcpumins" || k == "maxcpuminsperjob") {
+    merge_one_tres(l.max_tres_mins_per_job, "cpu", s);
   } else if (k == "maxcpusperuser") {
     merge_one_tres(l.max_tres_per_user, "cpu", s);
   } else if (k == "maxnodesperuser") {
@@ -449,6 +460,11 @@ std::vector<std::string> assoc_limit_lines(const Association& a, const std::vect
     line("GrpSubmitJobs", or_none(format_limit(l.grp_submit_jobs)));
   if (given_any(given, {"grptres", "grpcpus", "grpnodes", "grpmem"}))
     line("GrpTRES", or_none(format_tres(l.grp_tres)));
+  if (given_any(given, {"grptresmins", "grpcpumins"}))
+    line("GrpTRESMins", or_none(format_tres(l.grp_tres_mins)));
+  if (given_any(given, {"grptresrunmins", "grpcpurunmins"}))
+    line("GrpTRESRunMins", or_none(format_tres(l.grp_tres_run_mins)));
+  if (given_any(given, {"grpwall"})) line("GrpWall", or_none(format_wall(l.grp_wall)));
   if (given_any(given, {"maxjobs"})) line("MaxJobs", or_none(format_limit(l.max_jobs)));
   if (given_any(given, {"maxsubmitjobs", "maxsubmit"}))
     line("MaxSubmitJobs", or_none(format_limit(l.max_submit_jobs)));
@@ -456,6 +472,8 @@ std::vector<std::string> assoc_limit_lines(const Association& a, const std::vect
     line("MaxTRES", or_none(format_tres(l.max_tres_per_job)));
   if (given_any(given, {"maxtrespernode"}))
     line("MaxTRESPerNode", or_none(format_tres(l.max_tres_per_node)));
+  if (given_any(given, {"maxtresmins", "maxtresminsperjob", "maxcpumins", "maxcpuminsperjob"}))
+    line("MaxTRESMins", or_none(format_tres(l.max_tres_mins_per_job)));
   if (given_any(given, {"maxwall", "maxwalldurationperjob"}))
     line("MaxWall", or_none(format_wall(l.max_wall)));
   if (!parent.empty()) line("Parent", std::string(parent));
@@ -489,6 +507,11 @@ std::vector<std::string> qos_limit_lines(const Qos& q, const std::vector<Setting
     line("GrpSubmitJobs", or_none(format_limit(l.grp_submit_jobs)));
   if (given_any(given, {"grptres", "grpcpus", "grpnodes"}))
     line("GrpTRES", or_none(format_tres(l.grp_tres)));
+  if (given_any(given, {"grptresmins", "grpcpumins"}))
+    line("GrpTRESMins", or_none(format_tres(l.grp_tres_mins)));
+  if (given_any(given, {"grptresrunmins", "grpcpurunmins"}))
+    line("GrpTRESRunMins", or_none(format_tres(l.grp_tres_run_mins)));
+  if (given_any(given, {"grpwall"})) line("GrpWall", or_none(format_wall(l.grp_wall)));
   if (given_any(given, {"maxjobsperuser", "maxjobspu"}))
     out.push_back(fmt::format("  MaxJobsPerUser = {}", or_none(format_limit(l.max_jobs_per_user))));
   if (given_any(given, {"maxsubmitjobsperuser", "maxsubmitjobspu", "maxsubmitpu"}))
@@ -499,6 +522,9 @@ std::vector<std::string> qos_limit_lines(const Qos& q, const std::vector<Setting
     line("MaxTRESPerNode", format_tres(l.max_tres_per_node));
   if (given_any(given, {"maxtresperuser", "maxtrespu", "maxcpusperuser", "maxnodesperuser"}))
     line("MaxTRESPerUser", format_tres(l.max_tres_per_user));
+  if (given_any(given, {"maxtresmins", "maxtresminsperjob", "maxtresminspj", "maxcpumins",
+                        "maxcpuminsperjob"}))
+    line("MaxTRESMins", format_tres(l.max_tres_mins_per_job));
   if (given_any(given, {"maxwall", "maxwalldurationperjob"}))
     line("MaxWall", or_none(format_wall(l.max_wall)));
   if (given_any(given, {"preempt"}))

@@ -13,6 +13,7 @@ UsageRecord running_record(const Job& job) {
   r.user = job.user_name;
   r.account = job.account;
   r.qos = job.qos;
+  r.partition = job.partition;
   r.start = job.start_time;
   r.end = k_no_time;
   r.tres = job_tres_counts(job);
@@ -22,6 +23,7 @@ UsageRecord running_record(const Job& job) {
 void PriorityState::load(std::vector<UsageRecord> ended, const std::vector<AssocKey>& job_assocs,
                          Seconds reset_now) {
   m_ended.clear();
+  m_ended_list_stale = true;
   for (auto& r : ended) {
     if (r.end == k_no_time) continue;  // a live job: counted from the live set
     m_ended[{r.job_id, r.attempt}] = std::move(r);
@@ -46,10 +48,21 @@ void PriorityState::add_ended(const std::vector<JobId>& jobs, std::vector<UsageR
     auto to = m_ended.upper_bound({id, std::numeric_limits<std::uint32_t>::max()});
     m_ended.erase(from, to);
   }
+  m_ended_list_stale = true;
   for (auto& r : ended) {
     if (r.end == k_no_time) continue;
     m_ended[{r.job_id, r.attempt}] = std::move(r);
   }
+}
+
+const std::vector<UsageRecord>& PriorityState::ended_runs() const {
+  if (m_ended_list_stale) {
+    m_ended_list.clear();
+    m_ended_list.reserve(m_ended.size());
+    for (const auto& [key, r] : m_ended) m_ended_list.push_back(r);
+    m_ended_list_stale = false;
+  }
+  return m_ended_list;
 }
 
 bool PriorityState::due(const std::map<JobId, Job>& live, const Config& config,

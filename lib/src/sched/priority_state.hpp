@@ -64,12 +64,19 @@ class PriorityState {
                             Seconds now, bool recomputed);
 
   Seconds calc_time() const { return m_calc_time; }
+  /// The runs that ended, as known (the limits over time count them in every
+  /// pass: the list is kept until the runs change, not copied each time).
+  const std::vector<UsageRecord>& ended_runs() const;
+  /// When usage was last reset by PriorityUsageResetPeriod=NOW (k_no_time: never).
+  Seconds reset_now() const { return m_reset_now; }
   const PriorityContext& context() const { return m_ctx; }
 
  private:
   bool m_loaded = false;
   bool m_computed = false;
   std::map<std::pair<JobId, std::uint32_t>, UsageRecord> m_ended;
+  mutable std::vector<UsageRecord> m_ended_list;  ///< m_ended's records, for ended_runs
+  mutable bool m_ended_list_stale = true;
   std::set<AssocKey> m_assocs;
   Seconds m_reset_now = k_no_time;
   PriorityParams m_params;

@@ -59,6 +59,10 @@ std::string assoc_settings(const Association& a) {
   put_opt(j, "max_wall", l.max_wall);
   put_tres(j, "max_tres_per_job", l.max_tres_per_job);
   put_tres(j, "max_tres_per_node", l.max_tres_per_node);
+  put_tres(j, "grp_tres_mins", l.grp_tres_mins);
+  put_tres(j, "grp_tres_run_mins", l.grp_tres_run_mins);
+  put_opt(j, "grp_wall", l.grp_wall);
+  put_tres(j, "max_tres_mins_per_job", l.max_tres_mins_per_job);
   put_list(j, "qos", a.qos);
   if (!a.default_qos.empty()) j["default_qos"] = a.default_qos;
   return j.dump();
@@ -75,6 +79,10 @@ void read_assoc_settings(const Json& j, Association& a) {
   get_opt(j, "max_wall", l.max_wall);
   get_tres(j, "max_tres_per_job", l.max_tres_per_job);
   get_tres(j, "max_tres_per_node", l.max_tres_per_node);
+  get_tres(j, "grp_tres_mins", l.grp_tres_mins);
+  get_tres(j, "grp_tres_run_mins", l.grp_tres_run_mins);
+  get_opt(j, "grp_wall", l.grp_wall);
+  get_tres(j, "max_tres_mins_per_job", l.max_tres_mins_per_job);
   get_list(j, "qos", a.qos);
   a.default_qos = j.value("default_qos", std::string());
 }
@@ -97,6 +105,10 @@ std::string qos_settings(const Qos& q) {
   put_tres(j, "max_tres_per_job", l.max_tres_per_job);
   put_tres(j, "max_tres_per_node", l.max_tres_per_node);
   put_tres(j, "max_tres_per_user", l.max_tres_per_user);
+  put_tres(j, "grp_tres_mins", l.grp_tres_mins);
+  put_tres(j, "grp_tres_run_mins", l.grp_tres_run_mins);
+  put_opt(j, "grp_wall", l.grp_wall);
+  put_tres(j, "max_tres_mins_per_job", l.max_tres_mins_per_job);
   return j.dump();
 }
 
@@ -118,6 +130,10 @@ void read_qos_settings(const Json& j, Qos& q) {
   get_tres(j, "max_tres_per_job", l.max_tres_per_job);
   get_tres(j, "max_tres_per_node", l.max_tres_per_node);
   get_tres(j, "max_tres_per_user", l.max_tres_per_user);
+  get_tres(j, "grp_tres_mins", l.grp_tres_mins);
+  get_tres(j, "grp_tres_run_mins", l.grp_tres_run_mins);
+  get_opt(j, "grp_wall", l.grp_wall);
+  get_tres(j, "max_tres_mins_per_job", l.max_tres_mins_per_job);
 }
 
 Json parse_settings(const std::string& text, std::string_view what) {

@@ -75,7 +75,7 @@ void bind_job(sql::Statement& st, const Job& job) {
 }
 
 // The last Reason value: a stored reason above it (a newer stint's) reads as none.
-constexpr std::int64_t k_last_reason = static_cast<std::int64_t>(Reason::invalid_qos);
+constexpr std::int64_t k_last_reason = static_cast<std::int64_t>(Reason::qos_grp_wall_limit);
 
 template <typename E>
 E enum_from(std::int64_t v, E fallback, std::int64_t max) {

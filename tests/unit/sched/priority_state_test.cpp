@@ -156,3 +156,26 @@ TEST_CASE("a priority set by hand is kept", "[priority]") {
   CHECK(pass(s, live, c, 1402) == std::vector<JobId>{2});
   CHECK(live[2].priority == 100000 + 400 - 10);
 }
+
+TEST_CASE("the ended runs the limits over time count follow what is known", "[priority]") {
+  PriorityState s;
+  UsageRecord a;
+  a.job_id = 1;
+  a.start = 100;
+  a.end = 200;
+  UsageRecord running = a;
+  running.job_id = 2;
+  running.end = k_no_time;
+  s.load({a, running}, {}, k_no_time);
+  REQUIRE(s.ended_runs().size() == 1);
+  CHECK(s.ended_runs()[0].job_id == 1);
+  // Job 2 ends, and job 1's run is replaced by what the store now says.
+  UsageRecord b = running;
+  b.end = 300;
+  UsageRecord a2 = a;
+  a2.end = 250;
+  s.add_ended({1, 2}, {a2, b});
+  REQUIRE(s.ended_runs().size() == 2);
+  CHECK(s.ended_runs()[0].end == 250);
+  CHECK(s.ended_runs()[1].job_id == 2);
+}

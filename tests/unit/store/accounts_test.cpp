@@ -79,6 +79,10 @@ TEST_CASE("accounts, users, associations and QOS round trip", "[store][accounts]
     a.limits.max_wall = 3600;
     a.limits.max_tres_per_job = {{"cpu", 2}};
     a.limits.max_tres_per_node = {{"mem", 1024}};
+    a.limits.grp_tres_mins = {{"cpu", 6000}, {"gres/gpu", 60}};
+    a.limits.grp_tres_run_mins = {{"cpu", 600}};
+    a.limits.grp_wall = 36000;
+    a.limits.max_tres_mins_per_job = {{"cpu", 120}};
     a.qos = {"high", "normal"};
     a.default_qos = "normal";
     a.id = store->put_association(a);
@@ -99,6 +103,10 @@ TEST_CASE("accounts, users, associations and QOS round trip", "[store][accounts]
     q.limits.max_wall = 7200;
     q.limits.max_tres_per_user = {{"cpu", 8}};
     q.limits.grp_tres = {{"node", 1}};
+    q.limits.grp_tres_mins = {{"mem", 1000}};
+    q.limits.grp_tres_run_mins = {{"node", 10}};
+    q.limits.grp_wall = 600;
+    q.limits.max_tres_mins_per_job = {{"billing", 5}};
     q.id = store->put_qos(q);
     tx.commit();
 

@@ -1,6 +1,7 @@
 // What accounts, associations and QOS decide at submit (AccountingStorageEnforce):
 // the job's account and QOS, refusals for a missing association or a QOS it
-// may not use, the MaxWall default, and the submit and per-job limits.
+// may not use, the time limit a job without --time gets from its limits, and
+// the submit and per-job limits.
 
 #include <algorithm>
 
@@ -73,7 +74,14 @@ void resolve_accounting(Controller& c, Job& job) {
   if (!spec.time_limit && limits.max_wall &&
       (job.time_limit == k_infinite || job.time_limit > *limits.max_wall))
     job.time_limit = *limits.max_wall;
+  // And the one that fits its limits over time (GrpTRESMins=cpu=600 gives a
+  // 2-CPU job 5 hours).
+  if (auto t = sched::minutes_time_limit(data, job, largest_node_mem(c.config()));
+      t && !spec.time_limit && (job.time_limit == k_infinite || job.time_limit > *t))
+    job.time_limit = *t;
   if (auto r = sched::job_size_blocker(data, job, largest_node_mem(c.config())))
+    throw policy_refusal(*r);
+  if (auto r = sched::job_minutes_refusal(data, job, largest_node_mem(c.config())))
     throw policy_refusal(*r);
 }
 
