@@ -50,6 +50,9 @@ Json test_only_reply(Controller& c, const Job& candidate) {
   Job job = candidate;
   job.id = k_test_id;
   job.eligible_time = c.now();
+  // Its multifactor priority is not known before it is queued: it goes
+  // after the jobs already waiting in its partition, as the newest job.
+  job.priority = 1;
   std::vector<const Job*> active;
   std::vector<const Job*> pending{&job};
   for (const auto& [id, j] : c.live()) {
