@@ -135,10 +135,12 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
             [](const Entry& a, const Entry& b) { return goes_before(a.key, b.key); });
 
   Decision d;
+  d.reasons.reserve(queue.size());
   Plan plan(cluster, now, options.resolution);
   std::set<std::string> waiting_partitions;  // those with a job that waits: Resources given
   std::set<JobId> preempting(ctx.preempting.begin(), ctx.preempting.end());
   std::map<std::string, std::vector<std::string>> partition_nodes;
+  std::map<std::string, std::vector<bool>> partition_masks;
   std::uint32_t tested = 0;
   for (const auto& e : queue) {
     const Job& job = *e.job;
@@ -158,13 +160,18 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       }
     }
     const bool partition_waits = waiting_partitions.count(e.part->id) > 0;
-    if (!options.backfill && partition_waits) {
+    // Past bf_max_job_test only the main scheduler's rule is left: strict
+    // order, so behind a waiting job nothing more is tried (and a deep queue
+    // costs next to nothing).
+    const bool plans = options.backfill && tested < options.max_job_test;
+    if (!plans && partition_waits) {
       d.reasons[job.id] = Reason::priority;
       continue;
     }
     auto [nodes_it, inserted] = partition_nodes.try_emplace(e.part->id);
     if (inserted) {
       for (const auto& n : config.partition_nodes(*e.part)) nodes_it->second.push_back(n.name);
+      partition_masks[e.part->id] = plan.allowed_mask(nodes_it->second);
     }
     const std::vector<std::string>& allowed = nodes_it->second;
     const Seconds duration = job.time_limit == k_infinite ? k_plan_forever : job.time_limit;
@@ -172,8 +179,9 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
     // Where the plan places it: now, later (reserved), or nowhere in the window.
     std::optional<Plan::Place> place;
     if (options.backfill) {
-      const bool plans = ++tested <= options.max_job_test;
-      place = plan.earliest(job.req, allowed, duration, plans ? now + options.window : now);
+      ++tested;
+      place = plan.earliest(job.req, partition_masks.at(e.part->id), duration,
+                            plans ? now + options.window : now);
     } else if (auto alloc = fit(job.req, cluster, allowed)) {
       place = Plan::Place{now, {}};
       for (const auto& a : *alloc) place->nodes.push_back(a.node);

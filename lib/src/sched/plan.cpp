@@ -1,6 +1,7 @@
 #include "sched/plan.hpp"
 
 #include <algorithm>
+#include <map>
 
 namespace stint::sched {
 namespace {
@@ -18,23 +19,38 @@ Seconds end_of(Seconds start, Seconds duration) {
 Plan::Plan(const Cluster& cluster, Seconds now, Seconds resolution)
     : m_now(now), m_resolution(std::max<Seconds>(1, resolution)) {
   m_nodes.reserve(cluster.nodes().size());
-  for (const NodeUsage& n : cluster.nodes()) m_nodes.push_back(Node{&n, {}});
-  m_times.push_back(now);
-  for (const Job* job : cluster.jobs()) {
-    // A job past its time limit is being ended: it frees its room soon.
-    Seconds end = job->time_limit == k_infinite || job->start_time == k_no_time
-                      ? k_plan_forever
-                      : std::max(now + 1, job->start_time + job->time_limit);
-    end = round_up(end);
-    for (const NodeAlloc& a : job->alloc) {
-      if (Node* n = node(a.node))
-        n->uses.push_back(Use{now, end, static_cast<std::uint32_t>(a.cpu_ids.size()),
-                              static_cast<std::uint32_t>(a.gpu_ids.size()), a.mem_mb});
-    }
-    if (end != k_plan_forever) m_times.push_back(end);
+  std::vector<std::map<Seconds, Step>> releases(cluster.nodes().size());
+  for (const NodeUsage& n : cluster.nodes()) {
+    Node node{&n, {}};
+    node.steps.push_back(
+        Step{now, n.def.cpus - n.free_cpus(), n.def.gpus - n.free_gpus(), n.mem_used_mb});
+    m_nodes.push_back(std::move(node));
   }
-  std::sort(m_times.begin(), m_times.end());
-  m_times.erase(std::unique(m_times.begin(), m_times.end()), m_times.end());
+  // Each running job gives its room back at the end of its time limit; one
+  // past it is being ended and gives it back at once.
+  for (const Job* job : cluster.jobs()) {
+    if (job->time_limit == k_infinite || job->start_time == k_no_time) continue;
+    const Seconds end = round_up(std::max(now + 1, job->start_time + job->time_limit));
+    for (const NodeAlloc& a : job->alloc) {
+      for (std::size_t i = 0; i < m_nodes.size(); ++i) {
+        if (m_nodes[i].usage->def.name != a.node) continue;
+        Step& r = releases[i][end];
+        r.cpus += a.cpu_ids.size();
+        r.gpus += a.gpu_ids.size();
+        r.mem_mb += a.mem_mb;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < m_nodes.size(); ++i) {
+    Step running = m_nodes[i].steps.front();
+    for (const auto& [time, freed] : releases[i]) {
+      running.time = time;
+      running.cpus -= std::min(running.cpus, freed.cpus);
+      running.gpus -= std::min(running.gpus, freed.gpus);
+      running.mem_mb -= std::min(running.mem_mb, freed.mem_mb);
+      m_nodes[i].steps.push_back(running);
+    }
+  }
 }
 
 Seconds Plan::round_up(Seconds t) const {
@@ -50,55 +66,104 @@ Plan::Node* Plan::node(const std::string& name) {
   return nullptr;
 }
 
-const Plan::Node* Plan::node(const std::string& name) const {
-  return const_cast<Plan*>(this)->node(name);
+bool Plan::eligible(const Node& n, const ResourceRequest& req) const {
+  const NodeDef& def = n.usage->def;
+  if (!n.usage->available) return false;
+  if (req.gpus_per_node > 0 && !req.gpu_type.empty() && req.gpu_type != def.gpu_type) return false;
+  return req.cpus_per_node <= def.cpus && req.gpus_per_node <= def.gpus &&
+         mem_wanted(req, def) <= def.memory_mb;
 }
 
 bool Plan::room(const Node& n, const ResourceRequest& req, Seconds start, Seconds end) const {
   const NodeDef& def = n.usage->def;
-  if (!n.usage->available) return false;
-  if (req.gpus_per_node > 0 && !req.gpu_type.empty() && req.gpu_type != def.gpu_type) return false;
   const std::uint64_t mem = mem_wanted(req, def);
-  if (req.cpus_per_node > def.cpus || req.gpus_per_node > def.gpus || mem > def.memory_mb)
-    return false;
-  // What is used only changes where a use begins: look at `start` and at
-  // each beginning inside the window.
-  auto fits_at = [&](Seconds t) {
-    std::uint64_t cpus = 0, gpus = 0, mem_used = 0;
-    for (const Use& u : n.uses) {
-      if (u.start <= t && t < u.end) {
-        cpus += u.cpus;
-        gpus += u.gpus;
-        mem_used += u.mem_mb;
-      }
-    }
-    if (req.whole_node_mem && mem_used > 0) return false;
-    return cpus + req.cpus_per_node <= def.cpus && gpus + req.gpus_per_node <= def.gpus &&
-           mem_used + mem <= def.memory_mb;
-  };
-  if (!fits_at(start)) return false;
-  for (const Use& u : n.uses) {
-    if (u.start > start && u.start < end && !fits_at(u.start)) return false;
+  // The step in force at `start`, then every step that begins before `end`.
+  auto it = std::upper_bound(n.steps.begin(), n.steps.end(), start,
+                             [](Seconds t, const Step& s) { return t < s.time; });
+  if (it != n.steps.begin()) --it;
+  for (; it != n.steps.end() && it->time < end; ++it) {
+    if (req.whole_node_mem && it->mem_mb > 0) return false;
+    if (it->cpus + req.cpus_per_node > def.cpus || it->gpus + req.gpus_per_node > def.gpus ||
+        it->mem_mb + mem > def.memory_mb)
+      return false;
   }
   return true;
+}
+
+std::optional<Seconds> Plan::node_earliest(const Node& n, const ResourceRequest& req,
+                                           Seconds duration, Seconds latest) const {
+  // Room only ever opens where a step begins: try each, soonest first.
+  for (const Step& s : n.steps) {
+    if (s.time > latest) break;
+    if (room(n, req, s.time, end_of(s.time, duration))) return s.time;
+  }
+  return std::nullopt;
+}
+
+std::vector<bool> Plan::allowed_mask(const std::vector<std::string>& names) const {
+  std::vector<bool> mask(m_nodes.size(), false);
+  for (std::size_t i = 0; i < m_nodes.size(); ++i)
+    mask[i] = std::find(names.begin(), names.end(), m_nodes[i].usage->def.name) != names.end();
+  return mask;
 }
 
 std::optional<Plan::Place> Plan::earliest(const ResourceRequest& req,
                                           const std::vector<std::string>& allowed, Seconds duration,
                                           Seconds latest) const {
-  for (Seconds t : m_times) {
-    if (t > latest) break;
-    const Seconds end = end_of(t, duration);
-    Place place;
-    place.start = t;
-    for (const Node& n : m_nodes) {
-      if (place.nodes.size() == req.nodes) break;
-      if (std::find(allowed.begin(), allowed.end(), n.usage->def.name) == allowed.end()) continue;
-      if (room(n, req, t, end)) place.nodes.push_back(n.usage->def.name);
+  return earliest(req, allowed_mask(allowed), duration, latest);
+}
+
+std::optional<Plan::Place> Plan::earliest(const ResourceRequest& req,
+                                          const std::vector<bool>& allowed, Seconds duration,
+                                          Seconds latest) const {
+  std::vector<const Node*> candidates;
+  for (std::size_t i = 0; i < m_nodes.size(); ++i) {
+    if (i < allowed.size() && allowed[i] && eligible(m_nodes[i], req))
+      candidates.push_back(&m_nodes[i]);
+  }
+  if (candidates.size() < req.nodes) return std::nullopt;
+  if (req.nodes == 1) {
+    // One node: each node's own earliest start, the soonest of them (the
+    // first in config order among equals).
+    std::optional<Place> best;
+    for (const Node* n : candidates) {
+      auto t = node_earliest(*n, req, duration, best ? std::min(best->start, latest) : latest);
+      if (t && (!best || *t < best->start)) best = Place{*t, {n->usage->def.name}};
+      if (best && best->start == m_now) break;
     }
-    if (place.nodes.size() == req.nodes) return place;
+    return best;
+  }
+  // Several nodes: the first time at which enough of them have room, among
+  // the times where any of them gets room back.
+  std::vector<Seconds> times;
+  for (const Node* n : candidates) {
+    for (const Step& s : n->steps) {
+      if (s.time <= latest) times.push_back(s.time);
+    }
+  }
+  std::sort(times.begin(), times.end());
+  times.erase(std::unique(times.begin(), times.end()), times.end());
+  for (Seconds t : times) {
+    const Seconds end = end_of(t, duration);
+    Place place{t, {}};
+    for (const Node* n : candidates) {
+      if (room(*n, req, t, end)) place.nodes.push_back(n->usage->def.name);
+      if (place.nodes.size() == req.nodes) return place;
+    }
   }
   return std::nullopt;
+}
+
+std::size_t Plan::split(Node& n, Seconds t) {
+  auto it = std::lower_bound(n.steps.begin(), n.steps.end(), t,
+                             [](const Step& s, Seconds v) { return s.time < v; });
+  if (it != n.steps.end() && it->time == t) return static_cast<std::size_t>(it - n.steps.begin());
+  // A time before the first step cannot happen: every plan time is >= now.
+  Step copy = *(it - 1);
+  copy.time = t;
+  // insert may move the steps: take begin() only after it.
+  auto inserted = n.steps.insert(it, copy);
+  return static_cast<std::size_t>(inserted - n.steps.begin());
 }
 
 void Plan::add(const ResourceRequest& req, const std::vector<std::string>& nodes, Seconds start,
@@ -107,12 +172,14 @@ void Plan::add(const ResourceRequest& req, const std::vector<std::string>& nodes
   for (const std::string& name : nodes) {
     Node* n = node(name);
     if (!n) continue;
-    n->uses.push_back(
-        Use{start, end, req.cpus_per_node, req.gpus_per_node, mem_wanted(req, n->usage->def)});
-  }
-  if (end != k_plan_forever) {
-    auto it = std::lower_bound(m_times.begin(), m_times.end(), end);
-    if (it == m_times.end() || *it != end) m_times.insert(it, end);
+    const std::uint64_t mem = mem_wanted(req, n->usage->def);
+    const std::size_t first = split(*n, std::max(start, m_now));
+    const std::size_t last = end == k_plan_forever ? n->steps.size() : split(*n, end);
+    for (std::size_t i = first; i < last; ++i) {
+      n->steps[i].cpus += req.cpus_per_node;
+      n->steps[i].gpus += req.gpus_per_node;
+      n->steps[i].mem_mb += mem;
+    }
   }
 }
 

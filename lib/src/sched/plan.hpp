@@ -30,31 +30,42 @@ class Plan {
   /// `req.nodes` of the `allowed` nodes for `duration` seconds.
   std::optional<Place> earliest(const ResourceRequest& req, const std::vector<std::string>& allowed,
                                 Seconds duration, Seconds latest) const;
+  /// The same, with the allowed nodes as a mask over the cluster's nodes in
+  /// order (allowed_mask(names)): the pass asks this for every job.
+  std::optional<Place> earliest(const ResourceRequest& req, const std::vector<bool>& allowed,
+                                Seconds duration, Seconds latest) const;
+  std::vector<bool> allowed_mask(const std::vector<std::string>& names) const;
   /// Holds room for `req` on `nodes` from `start` for `duration`.
   void add(const ResourceRequest& req, const std::vector<std::string>& nodes, Seconds start,
            Seconds duration);
 
  private:
-  struct Use {
-    Seconds start = 0;
-    Seconds end = 0;
-    std::uint32_t cpus = 0;
-    std::uint32_t gpus = 0;
+  /// What a node has in use from `time` until the next step's time (the last
+  /// step lasts for ever).
+  struct Step {
+    Seconds time = 0;
+    std::uint64_t cpus = 0;
+    std::uint64_t gpus = 0;
     std::uint64_t mem_mb = 0;
   };
   struct Node {
     const NodeUsage* usage = nullptr;
-    std::vector<Use> uses;
+    std::vector<Step> steps;  ///< sorted by time; the first is at the plan's now
   };
+  bool eligible(const Node& n, const ResourceRequest& req) const;
   bool room(const Node& n, const ResourceRequest& req, Seconds start, Seconds end) const;
+  /// The earliest start at or after `from` at which `n` has room for
+  /// [start, start + duration), no later than `latest`.
+  std::optional<Seconds> node_earliest(const Node& n, const ResourceRequest& req, Seconds duration,
+                                       Seconds latest) const;
+  /// Makes `t` a step of `n` and returns its index.
+  std::size_t split(Node& n, Seconds t);
   Seconds round_up(Seconds t) const;
   Node* node(const std::string& name);
-  const Node* node(const std::string& name) const;
 
   Seconds m_now;
   Seconds m_resolution;
   std::vector<Node> m_nodes;
-  std::vector<Seconds> m_times;  ///< sorted: now and every end of a use
 };
 
 }  // namespace stint::sched

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include <stint/config.hpp>
@@ -14,7 +15,7 @@
 
 namespace stint::sched {
 
-class LimitTracker;  // sched/limits.hpp
+class LimitTracker;   // sched/limits.hpp
 struct PreemptRules;  // sched/preempt.hpp
 
 /// The per-node shape a spec asks for, on the nodes of `partition` (their
@@ -103,7 +104,7 @@ struct Preemption {
 
 struct Decision {
   std::vector<std::pair<JobId, std::vector<NodeAlloc>>> starts;
-  std::map<JobId, Reason> reasons;  ///< for every pending job that does not start
+  std::unordered_map<JobId, Reason> reasons;  ///< for every pending job that does not start
   /// The expected start of pending jobs the backfill plan placed within
   /// bf_window (squeue --start); others have none.
   struct Planned {

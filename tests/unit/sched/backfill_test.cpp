@@ -64,18 +64,20 @@ TEST_CASE("the plan places a job after the running jobs it waits for", "[backfil
   cl.take_jobs({&r1, &r2});
   sched::Plan plan(cl, 100, 1);
   Job wide = job(3, c, 2, 4, 1000, 10);
-  auto place = plan.earliest(wide.req, {"n-1", "n-2"}, wide.time_limit, 100 + 86400);
+  auto place =
+      plan.earliest(wide.req, std::vector<std::string>{"n-1", "n-2"}, wide.time_limit, 100 + 86400);
   REQUIRE(place);
   CHECK(place->start == 600);  // both nodes whole: when r1 ends
   CHECK(place->nodes == std::vector<std::string>{"n-1", "n-2"});
   // Two CPUs are free on n-2 now.
   Job narrow = job(4, c, 1, 2, 50, 5);
-  auto now = plan.earliest(narrow.req, {"n-1", "n-2"}, 50, 100 + 86400);
+  auto now = plan.earliest(narrow.req, std::vector<std::string>{"n-1", "n-2"}, 50, 100 + 86400);
   REQUIRE(now);
   CHECK(now->start == 100);
   CHECK(now->nodes == std::vector<std::string>{"n-2"});
   // Nothing later than `latest` is offered.
-  CHECK_FALSE(plan.earliest(wide.req, {"n-1", "n-2"}, wide.time_limit, 599));
+  CHECK_FALSE(
+      plan.earliest(wide.req, std::vector<std::string>{"n-1", "n-2"}, wide.time_limit, 599));
 }
 
 TEST_CASE("bf_resolution rounds planned times up", "[backfill]") {
@@ -86,7 +88,7 @@ TEST_CASE("bf_resolution rounds planned times up", "[backfill]") {
   cl.take_jobs({&r1});
   sched::Plan plan(cl, 100, 60);
   Job next = job(2, c, 1, 4, 60, 1);
-  auto place = plan.earliest(next.req, {"n-1"}, 60, 100 + 86400);
+  auto place = plan.earliest(next.req, std::vector<std::string>{"n-1"}, 60, 100 + 86400);
   REQUIRE(place);
   CHECK(place->start == 660);
 }
@@ -149,8 +151,8 @@ TEST_CASE("bf_window and bf_max_job_test bound the plan", "[backfill]") {
   c.set_conf("SchedulerParameters", "bf_window=60,bf_max_job_test=1");
   Job b = job(3, c, 1, 4, 100, 5);
   d = sched::schedule({&a, &b}, cl, c, 100);
-  CHECK(d.planned_starts.at(2).start == 1020);   // rounded up to 60 s
-  CHECK_FALSE(d.planned_starts.count(3));  // past bf_max_job_test
+  CHECK(d.planned_starts.at(2).start == 1020);  // rounded up to 60 s
+  CHECK_FALSE(d.planned_starts.count(3));       // past bf_max_job_test
 }
 
 TEST_CASE("a job without a time limit is planned to run for ever", "[backfill]") {
