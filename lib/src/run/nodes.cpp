@@ -1,0 +1,73 @@
+// Ports reserved for a run's nodes, and what each node's task finds in its
+// environment.
+
+#include <charconv>
+
+#include <fmt/core.h>
+
+#include <stint/error.hpp>
+#include <stint/run.hpp>
+
+namespace stint::run {
+
+PortRange parse_port_range(std::string_view text) {
+  auto bad = [&] {
+    return Error(Errc::invalid_argument,
+                 fmt::format("Invalid port range: {} (expected LOW-HIGH within 1024-65535)", text));
+  };
+  const auto dash = text.find('-');
+  if (dash == std::string_view::npos) throw bad();
+  unsigned low = 0, high = 0;
+  auto lo = std::from_chars(text.data(), text.data() + dash, low);
+  auto hi = std::from_chars(text.data() + dash + 1, text.data() + text.size(), high);
+  if (lo.ec != std::errc() || lo.ptr != text.data() + dash || hi.ec != std::errc() ||
+      hi.ptr != text.data() + text.size() || low < 1024 || high > 65535 || low > high)
+    throw bad();
+  return PortRange{static_cast<std::uint16_t>(low), static_cast<std::uint16_t>(high)};
+}
+
+std::vector<std::vector<std::uint16_t>> reserve_ports(
+    const PortRange& range, std::uint32_t nodes, std::uint32_t per_node,
+    const std::set<std::uint16_t>& taken, const std::function<bool(std::uint16_t)>& free) {
+  std::vector<std::vector<std::uint16_t>> out(nodes);
+  std::uint32_t port = range.first;
+  for (auto& node : out) {
+    while (node.size() < per_node) {
+      if (port > range.last)
+        throw Error(Errc::node_config_unavailable,
+                    fmt::format("port range {}-{} exhausted: {} nodes x {} ports do not fit "
+                                "beside the ports other runs hold",
+                                range.first, range.last, nodes, per_node));
+      const auto p = static_cast<std::uint16_t>(port++);
+      if (!taken.count(p) && (!free || free(p))) node.push_back(p);
+    }
+  }
+  return out;
+}
+
+RunEnvironment rank_environment(const RunName& run, std::uint32_t rank, std::uint32_t world,
+                                const std::string& master_addr,
+                                const std::vector<std::vector<std::uint16_t>>& ports) {
+  RunEnvironment env;
+  env.emplace_back("RANK", std::to_string(rank));
+  env.emplace_back("NODE_RANK", std::to_string(rank));
+  env.emplace_back("LOCAL_RANK", "0");
+  env.emplace_back("WORLD_SIZE", std::to_string(world));
+  env.emplace_back("MASTER_ADDR", master_addr);
+  if (!ports.empty() && !ports.front().empty())
+    env.emplace_back("MASTER_PORT", std::to_string(ports.front().front()));
+  env.emplace_back("STINT_RUN", run.text());
+  env.emplace_back("STINT_PROJECT", run.project);
+  if (rank < ports.size()) {
+    std::string list;
+    for (std::size_t i = 0; i < ports[rank].size(); ++i) {
+      if (i) list += ',';
+      list += std::to_string(ports[rank][i]);
+      env.emplace_back(fmt::format("STINT_PORT_{}", i), std::to_string(ports[rank][i]));
+    }
+    env.emplace_back("STINT_TCP_PORTS", list);
+  }
+  return env;
+}
+
+}  // namespace stint::run

@@ -1,0 +1,109 @@
+// Names, assignments and the checks run-create makes.
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include <fmt/core.h>
+
+#include <stint/error.hpp>
+#include <stint/run.hpp>
+
+namespace stint::run {
+namespace {
+
+bool is_name_char(char c) {
+  return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_' || c == '-' || c == '.';
+}
+
+}  // namespace
+
+bool valid_project_name(std::string_view name) {
+  if (name.empty() || name.size() > 64 || name.front() == '.' || name.front() == '-') return false;
+  return std::all_of(name.begin(), name.end(), is_name_char);
+}
+
+bool valid_env_name(std::string_view name) {
+  if (name.empty() || std::isdigit(static_cast<unsigned char>(name.front())) != 0) return false;
+  return std::all_of(name.begin(), name.end(), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_';
+  });
+}
+
+RunName parse_run_name(std::string_view text) {
+  const auto slash = text.rfind('/');
+  auto bad = [&] {
+    return Error(Errc::invalid_argument,
+                 fmt::format("Invalid run name: {} (expected PROJECT/NUMBER)", text));
+  };
+  if (slash == std::string_view::npos) throw bad();
+  RunName r;
+  r.project = std::string(text.substr(0, slash));
+  std::string_view number = text.substr(slash + 1);
+  if (!valid_project_name(r.project) || number.empty()) throw bad();
+  auto [end, ec] = std::from_chars(number.data(), number.data() + number.size(), r.number);
+  if (ec != std::errc() || end != number.data() + number.size() || r.number == 0) throw bad();
+  return r;
+}
+
+std::pair<std::string, std::string> parse_env_assignment(std::string_view text) {
+  const auto eq = text.find('=');
+  std::string name(text.substr(0, eq));
+  if (eq == std::string_view::npos || !valid_env_name(name))
+    throw Error(Errc::invalid_argument,
+                fmt::format("Invalid environment variable: {} (expected NAME=VALUE)", text));
+  return {std::move(name), std::string(text.substr(eq + 1))};
+}
+
+StorageMount parse_storage(std::string_view text) {
+  StorageMount m;
+  const auto colon = text.find(':');
+  m.name = std::string(text.substr(0, colon));
+  if (colon != std::string_view::npos) m.mount = std::string(text.substr(colon + 1));
+  if (!valid_project_name(m.name) ||
+      (colon != std::string_view::npos && (m.mount.empty() || m.mount.front() != '/')))
+    throw Error(Errc::invalid_argument,
+                fmt::format("Invalid storage: {} (expected NAME or NAME:/mount/point)", text));
+  return m;
+}
+
+void set_env(RunEnvironment& env, std::string name, std::string value) {
+  for (auto& [n, v] : env) {
+    if (n == name) {
+      v = std::move(value);
+      return;
+    }
+  }
+  env.emplace_back(std::move(name), std::move(value));
+}
+
+std::string env_value(const RunEnvironment& env, std::string_view name) {
+  for (const auto& [n, v] : env) {
+    if (n == name) return v;
+  }
+  return {};
+}
+
+void check_settings(const RunSettings& s, bool cpu_server, bool node_count_given) {
+  if (!valid_project_name(s.project))
+    throw Error(Errc::invalid_argument,
+                fmt::format("Invalid project name: {}", s.project.empty() ? "(none)" : s.project));
+  if (s.command.empty())
+    throw Error(Errc::invalid_argument, "A command is required: run-create ... -- COMMAND [ARGS]");
+  if (s.nodes == 0) throw Error(Errc::invalid_argument, "Invalid node count: 0");
+  if (cpu_server && node_count_given)
+    throw Error(Errc::invalid_argument,
+                fmt::format("The {} server type takes no node count", s.server_type));
+  if (cpu_server && s.keep_alive)
+    throw Error(Errc::invalid_argument,
+                fmt::format("The {} server type takes no keep-alive", s.server_type));
+  for (std::size_t i = 0; i < s.env.size(); ++i) {
+    for (std::size_t j = 0; j < i; ++j) {
+      if (s.env[i].first == s.env[j].first)
+        throw Error(Errc::invalid_argument,
+                    fmt::format("Environment variable {} is given twice", s.env[i].first));
+    }
+  }
+}
+
+}  // namespace stint::run

@@ -1,0 +1,183 @@
+// The NSML layer's pure rules: names, clone, sweeps, variable sets, ports and
+// each node's environment, including malformed input.
+
+#include <catch2/catch.hpp>
+
+#include <stint/error.hpp>
+#include <stint/run.hpp>
+
+using namespace stint;
+using Catch::Matchers::Contains;
+
+namespace {
+
+RunSettings base() {
+  RunSettings s;
+  s.project = "mnist";
+  s.server_type = "gpu";
+  s.nodes = 2;
+  s.keep_alive = true;
+  s.image = "/images/torch";
+  s.storages = {{"data", "/data"}};
+  s.env = {{"LR", "0.1"}, {"BATCH", "64"}};
+  s.command = {"python", "train.py"};
+  return s;
+}
+
+std::string error_of(const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const Error& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+}  // namespace
+
+TEST_CASE("run names, project names and variable names", "[run]") {
+  CHECK(run::parse_run_name("mnist/3") == RunName{"mnist", 3});
+  CHECK(run::parse_run_name("a.b-c_d/12").text() == "a.b-c_d/12");
+  for (const char* bad : {"mnist", "mnist/", "/3", "mnist/0", "mnist/x", "mnist/3x", "-a/1",
+                          "a b/1", "mnist/-1", ""}) {
+    INFO(bad);
+    CHECK_THROWS_AS(run::parse_run_name(bad), Error);
+  }
+  CHECK(run::valid_project_name("lab-01"));
+  CHECK_FALSE(run::valid_project_name(std::string(65, 'a')));
+  CHECK_FALSE(run::valid_project_name(".hidden"));
+  CHECK(run::valid_env_name("_X1"));
+  CHECK_FALSE(run::valid_env_name("1X"));
+  CHECK_FALSE(run::valid_env_name("A-B"));
+  CHECK_FALSE(run::valid_env_name(""));
+}
+
+TEST_CASE("NAME=VALUE and storages", "[run]") {
+  CHECK(run::parse_env_assignment("LR=0.1") == std::pair<std::string, std::string>{"LR", "0.1"});
+  CHECK(run::parse_env_assignment("OPTS=a=b").second == "a=b");
+  CHECK(run::parse_env_assignment("EMPTY=").second.empty());
+  CHECK_THROWS_AS(run::parse_env_assignment("LR"), Error);
+  CHECK_THROWS_AS(run::parse_env_assignment("=1"), Error);
+  CHECK_THROWS_AS(run::parse_env_assignment("1X=1"), Error);
+  CHECK(run::parse_storage("data") == StorageMount{"data", ""});
+  CHECK(run::parse_storage("data:/mnt/d") == StorageMount{"data", "/mnt/d"});
+  CHECK_THROWS_AS(run::parse_storage("data:relative"), Error);
+  CHECK_THROWS_AS(run::parse_storage("data:"), Error);
+  CHECK_THROWS_AS(run::parse_storage(":/x"), Error);
+}
+
+TEST_CASE("run-create's checks", "[run]") {
+  RunSettings s = base();
+  CHECK_NOTHROW(run::check_settings(s, false, true));
+  // A CPU (notebook) server type takes neither a node count nor keep-alive.
+  CHECK_THAT(error_of([&] { run::check_settings(s, true, true); }), Contains("no node count"));
+  CHECK_THAT(error_of([&] { run::check_settings(s, true, false); }), Contains("no keep-alive"));
+  s.keep_alive = false;
+  CHECK_NOTHROW(run::check_settings(s, true, false));
+  s.command.clear();
+  CHECK_THAT(error_of([&] { run::check_settings(s, false, false); }),
+             Contains("command is required"));
+  s = base();
+  s.env.emplace_back("LR", "0.2");
+  CHECK_THAT(error_of([&] { run::check_settings(s, false, false); }),
+             Contains("LR is given twice"));
+  s = base();
+  s.project = "";
+  CHECK_THROWS_AS(run::check_settings(s, false, false), Error);
+}
+
+TEST_CASE("a clone copies all but command and environment; names stay", "[run]") {
+  const RunSettings src = base();
+  run::CloneRequest req;
+  req.env = {{"LR", "0.01"}, {"WD", "1e-4"}};
+  req.command = {"python", "train.py", "--resume"};
+  RunSettings c = run::clone_settings(src, {"mnist", 1}, req);
+  CHECK(c.nodes == 2);
+  CHECK(c.keep_alive);
+  CHECK(c.image == src.image);
+  CHECK(c.storages == src.storages);
+  CHECK(c.command == req.command);
+  // The source's names in their order, new ones after.
+  REQUIRE(c.env.size() == 3);
+  CHECK(c.env[0] == std::pair<std::string, std::string>{"LR", "0.01"});
+  CHECK(c.env[1] == std::pair<std::string, std::string>{"BATCH", "64"});
+  CHECK(c.env[2] == std::pair<std::string, std::string>{"WD", "1e-4"});
+
+  run::CloneRequest same;
+  same.same_command = true;
+  CHECK(run::clone_settings(src, {"mnist", 1}, same).command == src.command);
+  run::CloneRequest none;
+  CHECK_THAT(error_of([&] {
+               run::clone_settings(src, {"mnist", 1}, none);
+             }),
+             Contains("command is required"));
+  run::CloneRequest both = same;
+  both.command = {"x"};
+  CHECK_THROWS_AS(run::clone_settings(src, {"mnist", 1}, both), Error);
+  run::CloneRequest drop = same;
+  drop.unset = {"BATCH"};
+  CHECK_THAT(error_of([&] {
+               run::clone_settings(src, {"mnist", 1}, drop);
+             }),
+             Contains("BATCH of run mnist/1 cannot be dropped"));
+  run::CloneRequest rename = same;
+  rename.rename = {{"LR", "LEARNING_RATE"}};
+  CHECK_THAT(error_of([&] {
+               run::clone_settings(src, {"mnist", 1}, rename);
+             }),
+             Contains("cannot be renamed"));
+}
+
+TEST_CASE("a sweep is one clone per value", "[run]") {
+  run::CloneRequest base_req;
+  base_req.same_command = true;
+  base_req.env = {{"LR", "1"}, {"BATCH", "32"}};
+  auto reqs = run::sweep(base_req, "LR=0.1,0.01,0.001");
+  REQUIRE(reqs.size() == 3);
+  CHECK(reqs[1].env.back() == std::pair<std::string, std::string>{"LR", "0.01"});
+  CHECK(reqs[1].env.front() == std::pair<std::string, std::string>{"BATCH", "32"});
+  CHECK(reqs[2].env.size() == 2);
+  for (const char* bad : {"LR", "LR=", "LR=1,,2", "1X=1", "LR=1,"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(run::sweep(base_req, bad), Error);
+  }
+}
+
+TEST_CASE("the project's variable set, with empty cells", "[run]") {
+  RunSettings a = base();
+  RunSettings b = base();
+  b.env.emplace_back("WD", "0.1");
+  RunSettings c;
+  c.env = {{"SEED", "7"}};
+  CHECK(run::variable_set({&a, &b, &c}) == std::vector<std::string>{"LR", "BATCH", "WD", "SEED"});
+  CHECK(run::env_value(a.env, "WD").empty());
+  CHECK(run::env_value(b.env, "WD") == "0.1");
+}
+
+TEST_CASE("ports: reserved per node, free of others, exhausted clearly", "[run]") {
+  CHECK(run::parse_port_range("20000-20009").first == 20000);
+  for (const char* bad : {"20000", "80-90", "30000-20000", "20000-70000", "a-b", "1-2-3"}) {
+    INFO(bad);
+    CHECK_THROWS_AS(run::parse_port_range(bad), Error);
+  }
+  run::PortRange r{20000, 20009};
+  auto free = [](std::uint16_t p) { return p != 20003; };  // something else listens there
+  auto ports = run::reserve_ports(r, 2, 2, {20000}, free);
+  CHECK(ports == std::vector<std::vector<std::uint16_t>>{{20001, 20002}, {20004, 20005}});
+  CHECK_THAT(error_of([&] { run::reserve_ports(r, 3, 3, {20000}, free); }),
+             Contains("port range 20000-20009 exhausted"));
+}
+
+TEST_CASE("each node's environment", "[run]") {
+  std::vector<std::vector<std::uint16_t>> ports{{21000, 21001}, {21002, 21003}};
+  auto env = run::rank_environment({"mnist", 4}, 1, 2, "127.0.0.1", ports);
+  CHECK(run::env_value(env, "RANK") == "1");
+  CHECK(run::env_value(env, "NODE_RANK") == "1");
+  CHECK(run::env_value(env, "LOCAL_RANK") == "0");
+  CHECK(run::env_value(env, "WORLD_SIZE") == "2");
+  CHECK(run::env_value(env, "MASTER_ADDR") == "127.0.0.1");
+  CHECK(run::env_value(env, "MASTER_PORT") == "21000");  // rank 0's first port
+  CHECK(run::env_value(env, "STINT_TCP_PORTS") == "21002,21003");
+  CHECK(run::env_value(env, "STINT_PORT_1") == "21003");
+  CHECK(run::env_value(env, "STINT_RUN") == "mnist/4");
+}
