@@ -194,6 +194,25 @@ struct SignalSpec {
   bool operator==(const SignalSpec&) const = default;
 };
 
+/// What makes a job a run (NSML's model, issue 6): its command starts on
+/// every node of its allocation, rank 0..N-1, each with ports of its own.
+struct RunInfo {
+  std::string project;
+  std::uint32_t number = 0;  ///< given by stintd: the project's next
+  bool keep_alive = false;   ///< the nodes stay allocated after the command, until run-stop
+  std::uint32_t ports_per_node = 2;
+  std::string image;
+  std::vector<std::pair<std::string, std::string>> storages;  ///< name, mount point
+  /// The run's own variables, in order (run-list's columns); they are in the
+  /// job's environment too.
+  std::vector<std::pair<std::string, std::string>> env;
+  std::vector<std::string> command;
+  std::string description;
+  std::string cloned_from;  ///< "project/n" of the source run, if a clone
+  bool stopped = false;     ///< run-stop has ended it
+  bool operator==(const RunInfo&) const = default;
+};
+
 /// What a user asked for: the result of sbatch's options, #SBATCH directives and
 /// SBATCH_* variables. Optional fields were not given; defaults are applied at submit.
 struct JobSpec {
@@ -237,6 +256,7 @@ struct JobSpec {
   std::vector<std::pair<std::string, std::string>> environment;
   std::string submit_dir;
   std::string submit_host;
+  std::optional<RunInfo> run;  ///< set for a run (run-create, run-clone)
 };
 
 /// The resources a job holds on one node.
@@ -251,6 +271,11 @@ struct NodeAlloc {
   /// clock ticks since boot (/proc/PID/stat field 22), so a reused pid is not mistaken.
   std::int64_t stepd_pid = 0;
   std::uint64_t stepd_start_ticks = 0;
+  std::vector<std::uint16_t> ports;  ///< a run's TCP ports on this node
+  /// A run's node whose task has ended (kept alive, or the run's end).
+  bool task_ended = false;
+  std::int32_t exit_status = 0;
+  std::int32_t exit_signal = 0;
 };
 
 /// The per-node shape a job needs, derived from its spec (see sched/request).

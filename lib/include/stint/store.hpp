@@ -91,6 +91,10 @@ class Store {
   std::optional<Job> job(JobId id);
   /// The tasks of array `array_job_id`, in task order (uses an index).
   std::vector<Job> array_tasks(JobId array_job_id);
+  /// The runs of `project` (every project when empty), by run number.
+  std::vector<Job> run_jobs(const std::string& project);
+  /// The highest run number of `project` so far (0: none).
+  std::uint32_t max_run_number(const std::string& project);
   /// Matching jobs in id order.
   std::vector<Job> jobs(const JobFilter& filter);
   std::size_t job_count();

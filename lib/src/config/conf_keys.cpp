@@ -95,6 +95,7 @@ constexpr std::array k_keys = {
     // How long a requeued job waits (reason BeginTime) before it may run again;
     // Slurm holds it back about two minutes and has no key for it.
     ConfKey{"StintRequeueDelay", "120", K::seconds, 0, k_i32_max, ""},
+    ConfKey{"StintRunPorts", "20000-29999", K::text, 0, 0, ""},
     ConfKey{"TmpFS", "/tmp", K::text, 0, 0, ""},
     // Slurm sets TRESBillingWeights per partition; here it applies to every
     // partition ("CPU=1.0,Mem=0.25G,GRES/gpu=2.0"). Unset: billing is CPUs.

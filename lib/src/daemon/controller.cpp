@@ -1,5 +1,6 @@
 #include "daemon/controller.hpp"
 
+#include <algorithm>
 #include <csignal>
 
 #include <fmt/core.h>
@@ -119,7 +120,32 @@ void Controller::finish(Job& job, JobState state) {
   m_dirty = true;
 }
 
+namespace {
+
+// A run whose command has ended on every node while its nodes stay its own.
+bool kept_alive(const Job& job) {
+  return job.spec.run && !job.alloc.empty() &&
+         std::all_of(job.alloc.begin(), job.alloc.end(),
+                     [](const NodeAlloc& a) { return a.task_ended; });
+}
+
+}  // namespace
+
+void Controller::end_kept_alive(Job& job) {
+  job.spec.run->stopped = true;
+  const bool failed = std::any_of(job.alloc.begin(), job.alloc.end(), [](const NodeAlloc& a) {
+    return a.exit_status != 0 || a.exit_signal != 0;
+  });
+  log_info("run {} stopped: its kept-alive nodes are released", job.spec.name);
+  finish(job, failed ? JobState::failed : JobState::completed);
+}
+
 void Controller::cancel_running(Job& job) {
+  // A run kept alive has no task left to stop: its nodes are let go now.
+  if (kept_alive(job)) {
+    end_kept_alive(job);
+    return;
+  }
   for (const auto& a : job.alloc) {
     if (a.stepd_pid > 0 && proc::alive(a.stepd_pid, a.stepd_start_ticks))
       ::kill(static_cast<pid_t>(a.stepd_pid), SIGTERM);
@@ -157,6 +183,7 @@ bool Controller::collect() {
   }
   for (JobId id : running) {
     Job& job = m_live.at(id);
+    if (kept_alive(job)) continue;  // its results are in; it waits for run-stop
     std::uint32_t n = task_count(job);
     std::uint32_t ended = 0;
     bool lost = false;
@@ -208,12 +235,22 @@ void Controller::complete_from_results(Job& job) {
       r.launch_failed = true;
       r.exit_status = 1;
     }
+    if (r.launch_failed && r.exit_status == 0 && r.exit_signal == 0) r.exit_status = 1;
     if (i == 0) {
       job.exit_status = r.exit_status;
       job.exit_signal = r.exit_signal;
-      if (r.launch_failed && r.exit_status == 0 && r.exit_signal == 0) job.exit_status = 1;
       state = state_from_result(r);
       if (r.start_time > 0) job.start_time = r.start_time;
+    } else if (state == JobState::completed && state_from_result(r) != JobState::completed) {
+      // A run ends as its worst node: the first rank that did not complete.
+      state = state_from_result(r);
+      job.exit_status = r.exit_status;
+      job.exit_signal = r.exit_signal;
+    }
+    if (job.spec.run && i < job.alloc.size()) {
+      job.alloc[i].task_ended = true;
+      job.alloc[i].exit_status = r.exit_status;
+      job.alloc[i].exit_signal = r.exit_signal;
     }
     job.user_cpu_us += r.user_cpu_us;
     job.sys_cpu_us += r.sys_cpu_us;
@@ -223,6 +260,13 @@ void Controller::complete_from_results(Job& job) {
   // goes back in the queue instead of ending.
   clear_suspend_marker(m_paths, job.id);
   m_suspended_by.erase(job.id);
+  if (job.spec.run && job.spec.run->keep_alive && !job.spec.run->stopped &&
+      state != JobState::cancelled && !fs::exists(m_paths.spool(job.id) + "/requeue")) {
+    // Keep-alive: the nodes stay the run's until run-stop.
+    m_store->update_job(job);
+    log_info("run {}: command ended, nodes kept alive", job.spec.name);
+    return;
+  }
   if (auto marker = read_requeue_marker(m_paths, job.id)) {
     clear_requeue_marker(m_paths, job.id);
     m_preempting.erase(job.id);

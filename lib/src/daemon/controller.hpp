@@ -5,6 +5,7 @@
 
 #include <map>
 #include <memory>
+#include <set>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -13,6 +14,7 @@
 #include <stint/config.hpp>
 #include <stint/model.hpp>
 #include <stint/paths.hpp>
+#include <stint/run.hpp>
 #include <stint/store.hpp>
 
 #include "sched/priority_state.hpp"
@@ -98,6 +100,21 @@ class Controller {
 
  private:
   void launch(Job& job, std::vector<NodeAlloc> alloc);
+
+ public:
+  // Runs (issue 6; launcher.cpp, handlers/run.cpp).
+  /// TCP ports the live runs hold.
+  std::set<std::uint16_t> ports_in_use() const;
+  /// StintRunPorts.
+  run::PortRange run_ports() const;
+  /// Gives each node of a run its ports (throws when the range is exhausted).
+  void reserve_run_ports(Job& job);
+  /// Ends a run whose nodes were kept alive after its command ended.
+  void end_kept_alive(Job& job);
+  /// The next number of a run of `project`.
+  std::uint32_t next_run_number(const std::string& project);
+
+ private:
   void complete_from_results(Job& job);
   /// Back to PENDING after an attempt that ended in `attempt_state`.
   void requeue_now(Job& job, JobState attempt_state, bool hold, bool admin_hold);

@@ -5,6 +5,7 @@
 #include <fmt/core.h>
 
 #include <stint/parse.hpp>
+#include <stint/run.hpp>
 
 namespace stint::daemon {
 namespace {
@@ -54,7 +55,7 @@ std::string work_dir(const Job& job) {
   return job.spec.submit_dir.empty() ? "/" : job.spec.submit_dir;
 }
 
-std::pair<std::string, std::string> output_paths(const Job& job) {
+std::pair<std::string, std::string> output_paths(const Job& job, std::uint32_t node_index) {
   parse::PatternValues v;
   v.job_id = job.id;
   v.array_job_id = job.is_array_task() ? job.array_job_id : job.id;
@@ -62,6 +63,7 @@ std::pair<std::string, std::string> output_paths(const Job& job) {
   v.job_name = job.spec.name;
   v.user = job.user_name;
   v.node = job.alloc.empty() ? std::string() : job.alloc.front().node;
+  v.node_index = node_index;
   std::string dir = work_dir(job);
   std::string out_pattern =
       job.spec.stdout_pattern.empty() ? std::string("slurm-%j.out") : job.spec.stdout_pattern;
@@ -156,6 +158,22 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
     env.erase(std::remove_if(env.begin(), env.end(),
                              [](const auto& kv) { return kv.first == "CUDA_VISIBLE_DEVICES"; }),
               env.end());
+  }
+  if (job.spec.run) {
+    // A run starts its command on every node: node i is rank i, one task each.
+    const RunInfo& r = *job.spec.run;
+    set(env, "SLURM_PROCID", std::to_string(node_index));
+    set(env, "SLURM_GTIDS", std::to_string(node_index));
+    set(env, "SLURM_NTASKS", std::to_string(job.alloc.size()));
+    set(env, "SLURM_NPROCS", std::to_string(job.alloc.size()));
+    for (const auto& [k, v] : r.env) set(env, k, v);
+    std::vector<std::vector<std::uint16_t>> ports;
+    for (const auto& a : job.alloc) ports.push_back(a.ports);
+    const auto node_env =
+        run::rank_environment(RunName{r.project, r.number}, node_index,
+                              static_cast<std::uint32_t>(job.alloc.size()), "127.0.0.1", ports);
+    for (const auto& [k, v] : node_env) set(env, k, v);
+    set(env, "ENVIRONMENT", "STINT_RUN");
   }
   return env;
 }

@@ -20,7 +20,8 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
 
 /// The absolute output and error paths of a job: its patterns (default
 /// slurm-%j.out) expanded, relative ones taken from the working directory.
-std::pair<std::string, std::string> output_paths(const Job& job);
+/// For a run, each node has its own (run-create's pattern names the node, %n).
+std::pair<std::string, std::string> output_paths(const Job& job, std::uint32_t node_index = 0);
 
 /// The job's working directory: -D, else the directory it was submitted from.
 std::string work_dir(const Job& job);

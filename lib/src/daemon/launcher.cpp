@@ -5,11 +5,14 @@
 #include <cstring>
 
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <spawn.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
+#include <stint/run.hpp>
 
 #include "daemon/controller.hpp"
 #include "daemon/job_env.hpp"
@@ -51,13 +54,57 @@ std::pair<pid_t, int> spawn_stepd(const std::string& exe, const std::string& lau
   return {pid, rc};
 }
 
+// Whether nothing on this machine holds TCP `port` (a run's ports must be
+// usable by its tasks, not only unclaimed by other runs).
+bool port_is_free(std::uint16_t port) {
+  int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return true;
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_port = htons(port);
+  addr.sin_addr.s_addr = htonl(INADDR_ANY);
+  const bool free = ::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0;
+  ::close(fd);
+  return free;
+}
+
 }  // namespace
+
+std::set<std::uint16_t> Controller::ports_in_use() const {
+  std::set<std::uint16_t> taken;
+  for (const auto& [id, j] : m_live) {
+    for (const auto& a : j.alloc) taken.insert(a.ports.begin(), a.ports.end());
+  }
+  return taken;
+}
+
+run::PortRange Controller::run_ports() const {
+  return run::parse_port_range(m_config.conf("StintRunPorts").value_or("20000-29999"));
+}
+
+std::uint32_t Controller::next_run_number(const std::string& project) {
+  return m_store->max_run_number(project) + 1;
+}
+
+void Controller::reserve_run_ports(Job& job) {
+  const auto ports = run::reserve_ports(run_ports(), static_cast<std::uint32_t>(job.alloc.size()),
+                                        job.spec.run->ports_per_node, ports_in_use(), port_is_free);
+  for (std::size_t i = 0; i < job.alloc.size(); ++i) job.alloc[i].ports = ports[i];
+}
 
 void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
   job.alloc = std::move(alloc);
   job.state = JobState::running;
   job.reason = Reason::none;
   job.start_time = now();
+  if (job.spec.run) {
+    try {
+      reserve_run_ports(job);
+    } catch (const Error& e) {
+      // Checked at submit; ports taken since by others leave the run without.
+      log_error("job {}: {}", job.display_id(), e.what());
+    }
+  }
   auto [out, err] = output_paths(job);
   job.stdout_path = out;
   job.stderr_path = err;
@@ -89,8 +136,7 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
     for (const auto& a : job.spec.script_args) l.argv.push_back(a);
     l.env = job_environment(job, m_config, i, host);
     l.work_dir = work_dir(job);
-    l.stdout_path = job.stdout_path;
-    l.stderr_path = job.stderr_path;
+    std::tie(l.stdout_path, l.stderr_path) = output_paths(job, i);
     // A requeued job adds to the output of its earlier attempts unless told.
     l.open_append = job.spec.open_append.value_or(job.restart_count > 0);
     l.cpu_ids = job.alloc[i].cpu_ids;

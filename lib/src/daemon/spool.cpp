@@ -14,7 +14,10 @@ std::string task_file(const Paths& paths, JobId id, std::uint32_t node_index,
   return fmt::format("{}/task-{}.{}.json", paths.spool(id), node_index, kind);
 }
 
-std::uint32_t task_count(const Job& job) { return job.alloc.empty() ? 0 : 1; }
+std::uint32_t task_count(const Job& job) {
+  if (job.spec.run) return static_cast<std::uint32_t>(job.alloc.size());
+  return job.alloc.empty() ? 0 : 1;
+}
 
 JobState state_from_result(const TaskResult& r) {
   if (r.cancelled) return JobState::cancelled;

@@ -19,6 +19,7 @@ std::string task_file(const Paths& paths, JobId id, std::uint32_t node_index,
 
 /// How many tasks a job runs: a batch job runs its script on the first node of
 /// its allocation only, as in Slurm; the other nodes are its to use with srun.
+/// A run starts its command on every node.
 std::uint32_t task_count(const Job& job);
 
 /// How a batch job ended, from its (first) task's result.

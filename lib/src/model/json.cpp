@@ -66,6 +66,24 @@ json to_json(const JobSpec& s) {
   put_opt(j, "deadline", s.deadline);
   put_opt(j, "requeue", s.requeue);
   put_opt(j, "open_append", s.open_append);
+  if (s.run) {
+    const RunInfo& r = *s.run;
+    json storages = json::array();
+    for (const auto& [name, mount] : r.storages) storages.push_back(json::array({name, mount}));
+    json run_env = json::array();
+    for (const auto& [k, v] : r.env) run_env.push_back(json::array({k, v}));
+    j["run"] = json{{"project", r.project},
+                    {"number", r.number},
+                    {"keep_alive", r.keep_alive},
+                    {"ports_per_node", r.ports_per_node},
+                    {"image", r.image},
+                    {"storages", std::move(storages)},
+                    {"env", std::move(run_env)},
+                    {"command", r.command},
+                    {"description", r.description},
+                    {"cloned_from", r.cloned_from},
+                    {"stopped", r.stopped}};
+  }
   if (s.signal.signal != 0) {
     j["signal"] = json{{"signal", s.signal.signal},
                        {"before", s.signal.before},
@@ -118,6 +136,30 @@ JobSpec job_spec_from_json(const json& j) {
     get_opt(j, "deadline", s.deadline);
     get_opt(j, "requeue", s.requeue);
     get_opt(j, "open_append", s.open_append);
+    if (auto it = j.find("run"); it != j.end() && it->is_object()) {
+      RunInfo r;
+      const json& rj = *it;
+      get_or(rj, "project", r.project);
+      get_or(rj, "number", r.number);
+      get_or(rj, "keep_alive", r.keep_alive);
+      get_or(rj, "ports_per_node", r.ports_per_node);
+      get_or(rj, "image", r.image);
+      get_or(rj, "command", r.command);
+      get_or(rj, "description", r.description);
+      get_or(rj, "cloned_from", r.cloned_from);
+      get_or(rj, "stopped", r.stopped);
+      auto pairs = [&](const char* key, std::vector<std::pair<std::string, std::string>>& out) {
+        if (auto p = rj.find(key); p != rj.end() && p->is_array()) {
+          for (const auto& e : *p) {
+            if (e.is_array() && e.size() == 2 && e[0].is_string() && e[1].is_string())
+              out.emplace_back(e[0].get<std::string>(), e[1].get<std::string>());
+          }
+        }
+      };
+      pairs("storages", r.storages);
+      pairs("env", r.env);
+      s.run = std::move(r);
+    }
     if (auto it = j.find("signal"); it != j.end() && it->is_object()) {
       get_or(*it, "signal", s.signal.signal);
       get_or(*it, "before", s.signal.before);
@@ -205,6 +247,12 @@ json to_json(const std::vector<NodeAlloc>& alloc) {
                        {"tasks", a.tasks},
                        {"stepd_pid", a.stepd_pid},
                        {"stepd_start_ticks", a.stepd_start_ticks}});
+    if (!a.ports.empty()) arr.back()["ports"] = a.ports;
+    if (a.task_ended) {
+      arr.back()["task_ended"] = true;
+      arr.back()["exit_status"] = a.exit_status;
+      arr.back()["exit_signal"] = a.exit_signal;
+    }
   }
   return arr;
 }
@@ -223,6 +271,10 @@ std::vector<NodeAlloc> alloc_from_json(const json& j) {
       get_or(e, "tasks", a.tasks);
       get_or(e, "stepd_pid", a.stepd_pid);
       get_or(e, "stepd_start_ticks", a.stepd_start_ticks);
+      get_or(e, "ports", a.ports);
+      get_or(e, "task_ended", a.task_ended);
+      get_or(e, "exit_status", a.exit_status);
+      get_or(e, "exit_signal", a.exit_signal);
       out.push_back(std::move(a));
     }
   } catch (const json::exception& e) {

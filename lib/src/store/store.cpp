@@ -268,6 +268,30 @@ std::vector<Job> Store::array_tasks(JobId array_job_id) {
   return out;
 }
 
+// A run's project and number live in the spec's JSON (model/json.cpp).
+std::vector<Job> Store::run_jobs(const std::string& project) {
+  sql::Statement st(
+      m_impl->conn,
+      fmt::format("SELECT {} FROM jobs WHERE json_extract(spec, '$.run.project') IS NOT NULL "
+                  "AND (? = '' OR json_extract(spec, '$.run.project') = ?) "
+                  "ORDER BY json_extract(spec, '$.run.project'), "
+                  "json_extract(spec, '$.run.number')",
+                  k_job_columns));
+  st.bind(1, std::string_view(project));
+  st.bind(2, std::string_view(project));
+  std::vector<Job> out;
+  while (st.step()) out.push_back(read_job(st));
+  return out;
+}
+
+std::uint32_t Store::max_run_number(const std::string& project) {
+  sql::Statement st(m_impl->conn,
+                    "SELECT COALESCE(MAX(json_extract(spec, '$.run.number')), 0) FROM jobs "
+                    "WHERE json_extract(spec, '$.run.project') = ?");
+  st.bind(1, std::string_view(project));
+  return st.step() ? static_cast<std::uint32_t>(st.int64(0)) : 0;
+}
+
 std::vector<Job> Store::jobs(const JobFilter& filter) {
   std::string sql = fmt::format("SELECT {} FROM jobs", k_job_columns);
   // The common queries (squeue: active jobs; one job id) use an index; the

@@ -4,6 +4,7 @@
 
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
+#include <stint/run.hpp>
 
 #include "daemon/handlers/handlers.hpp"
 #include "model/json.hpp"
@@ -40,6 +41,22 @@ const PartitionConfig& resolve_partition(const Config& config, const JobSpec& sp
     if (!first) first = p;
   }
   return *first;
+}
+
+// A run (run-create, run-clone): its number in its project, its name, and
+// whether its ports fit beside the live runs'.
+void prepare_run(Controller& c, Job& job) {
+  RunInfo& r = *job.spec.run;
+  if (!run::valid_project_name(r.project))
+    throw Error(Errc::invalid_argument, fmt::format("Invalid project name: {}", r.project));
+  if (r.command.empty()) throw Error(Errc::invalid_argument, "A run needs a command");
+  if (!job.spec.array_spec.empty()) throw Error(Errc::invalid_argument, "A run cannot be an array");
+  if (r.ports_per_node > 64)
+    throw Error(Errc::invalid_argument, "At most 64 ports per node may be reserved");
+  r.number = c.next_run_number(r.project);
+  r.stopped = false;
+  if (job.spec.name.empty()) job.spec.name = RunName{r.project, r.number}.text();
+  run::reserve_ports(c.run_ports(), job.req.nodes, r.ports_per_node, c.ports_in_use(), nullptr);
 }
 
 // --test-only: where and when the job would start, by the same pass the
@@ -116,6 +133,7 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   // Accounts and limits (issue 4): the job's account and QOS, refusals by
   // AccountingStorageEnforce, and the per-job limits (sacctmgr_submit.cpp).
   resolve_accounting(c, job);
+  if (job.spec.run) prepare_run(c, job);
   if (job.spec.name.empty()) job.spec.name = "sbatch";
   job.submit_time = c.now();
   job.eligible_time = std::max(job.submit_time, spec.begin_time.value_or(0));
@@ -159,8 +177,12 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
 
   check_submit_limits(c, jobs);  // issue 4: MaxSubmitJobs and friends
   if (req.value("test_only", false)) return test_only_reply(c, jobs.front());
+  std::optional<std::string> run_name;
+  if (const auto& r = jobs.front().spec.run) run_name = RunName{r->project, r->number}.text();
   JobId id = c.add_jobs(std::move(jobs));
-  return {{"job_id", id}};
+  Json reply = {{"job_id", id}};
+  if (run_name) reply["run"] = *run_name;
+  return reply;
 }
 
 }  // namespace stint::daemon
