@@ -27,6 +27,7 @@ std::uint32_t owner_of(const std::string& dir) {
 Controller::Controller(Paths paths, Config config, std::unique_ptr<Store> store, const Clock& clock)
     : m_paths(std::move(paths)),
       m_config(std::move(config)),
+      m_file_config(m_config),
       m_store(std::move(store)),
       m_clock(clock),
       m_owner_uid(owner_of(m_paths.state_dir)) {}
@@ -143,6 +144,7 @@ void Controller::recover() {
     m_live.emplace(job.id, std::move(job));
   }
   log_info("recovered {} unfinished jobs", m_live.size());
+  load_node_state();
   collect();
 }
 
@@ -220,7 +222,16 @@ void Controller::complete_from_results(Job& job) {
   // goes back in the queue instead of ending.
   if (auto marker = read_requeue_marker(m_paths, job.id)) {
     clear_requeue_marker(m_paths, job.id);
-    requeue_now(job, JobState::requeued, marker->hold, marker->admin_hold);
+    // A node that went DOWN under the job: its attempt ended NODE_FAIL, and
+    // the job ends so unless it may be requeued.
+    if (marker->node_fail && !marker->requeue) {
+      job.exit_status = 0;
+      job.exit_signal = 0;
+      finish(job, JobState::node_fail);
+      return;
+    }
+    requeue_now(job, marker->node_fail ? JobState::node_fail : JobState::requeued, marker->hold,
+                marker->admin_hold);
     return;
   }
   finish(job, state);  // `job` is gone from m_live after this

@@ -183,6 +183,7 @@ void Controller::schedule() {
   if (pending.empty()) return;
   sched::Cluster cluster(m_config.nodes());
   cluster.take_jobs(active);
+  mark_unavailable(cluster);  // nodes down or drained (daemon/nodes.cpp)
   // Association and QOS run limits (issue 4), when AccountingStorageEnforce
   // has "limits": counted over the live jobs, consulted by the pass.
   std::optional<sched::LimitTracker> limits;
@@ -192,8 +193,9 @@ void Controller::schedule() {
   }
   sched::Decision d = sched::schedule(pending, cluster, m_config, now(), std::move(array_running),
                                       limits ? &*limits : nullptr);
-  for (auto& [id, reason] : d.reasons) {
+  for (auto& [id, pass_reason] : d.reasons) {
     Job& job = m_live.at(id);
+    const Reason reason = unavailable_reason(job, pass_reason);
     if (job.reason != reason) {
       job.reason = reason;
       m_store->update_job(job);

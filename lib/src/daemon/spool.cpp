@@ -28,8 +28,12 @@ std::string marker_path(const Paths& paths, JobId id) { return paths.spool(id) +
 
 void write_requeue_marker(const Paths& paths, JobId id, const RequeueMarker& m) {
   fs::make_dirs(paths.spool(id), 0700);
-  fs::write_file_atomic(marker_path(paths, id),
-                        m.admin_hold ? "admin-hold\n" : (m.hold ? "hold\n" : "requeue\n"), 0600);
+  std::string text = !m.requeue     ? "end\n"
+                     : m.admin_hold ? "admin-hold\n"
+                     : m.hold       ? "hold\n"
+                                    : "requeue\n";
+  if (m.node_fail) text += "node-fail\n";
+  fs::write_file_atomic(marker_path(paths, id), text, 0600);
 }
 
 std::optional<RequeueMarker> read_requeue_marker(const Paths& paths, JobId id) {
@@ -39,6 +43,8 @@ std::optional<RequeueMarker> read_requeue_marker(const Paths& paths, JobId id) {
   RequeueMarker m;
   m.admin_hold = text.rfind("admin-hold", 0) == 0;
   m.hold = m.admin_hold || text.rfind("hold", 0) == 0;
+  m.requeue = text.rfind("end", 0) != 0;
+  m.node_fail = text.find("\nnode-fail") != std::string::npos;
   return m;
 }
 

@@ -29,6 +29,8 @@ JobState state_from_result(const TaskResult& r);
 struct RequeueMarker {
   bool hold = false;
   bool admin_hold = false;
+  bool node_fail = false;  ///< its node went DOWN: the attempt ends NODE_FAIL
+  bool requeue = true;     ///< with node_fail: false ends the job instead
 };
 void write_requeue_marker(const Paths& paths, JobId id, const RequeueMarker& m);
 std::optional<RequeueMarker> read_requeue_marker(const Paths& paths, JobId id);
