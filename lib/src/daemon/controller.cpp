@@ -207,6 +207,7 @@ void Controller::complete_from_results(Job& job) {
       r.launch_failed = true;
       r.exit_status = 1;
     }
+    if (i == 0 && site_scripts_ended(job, r)) return;  // requeued held: a prolog failed
     if (i == 0) {
       job.exit_status = r.exit_status;
       job.exit_signal = r.exit_signal;

@@ -18,6 +18,9 @@
 #include "sched/priority_state.hpp"
 #include "util/clock.hpp"
 
+namespace stint {
+struct TaskResult;  // stepd/launch.hpp
+}
 namespace stint::sched {
 class Cluster;
 }
@@ -130,6 +133,9 @@ class Controller {
   void apply_overrides();
   /// Ends (or requeues) a running job whose node went DOWN.
   void node_failed(Job& job);
+  /// Logs what the prolog and epilog printed; a failed one drains its node
+  /// and, for the prolog, requeues the job held. True when it did that.
+  bool site_scripts_ended(Job& job, const TaskResult& result);
 
   void launch(Job& job, std::vector<NodeAlloc> alloc);
   void complete_from_results(Job& job);

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include <fmt/core.h>
+#include <unistd.h>
 
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
@@ -13,6 +14,7 @@
 #include "daemon/log.hpp"
 #include "daemon/spool.hpp"
 #include "sched/sched.hpp"
+#include "stepd/launch.hpp"
 #include "util/fs.hpp"
 #include "util/proc.hpp"
 
@@ -156,6 +158,49 @@ Reason Controller::unavailable_reason(const Job& job, Reason pass_reason) const 
   std::erase_if(up, [&](const NodeDef& n) { return m_node_states.count(n.name) > 0; });
   if (up.size() == all) return pass_reason;
   return sched::never_fits(job.req, up) ? Reason::req_node_not_avail : pass_reason;
+}
+
+}  // namespace stint::daemon
+
+namespace stint::daemon {
+
+bool Controller::site_scripts_ended(Job& job, const TaskResult& r) {
+  if (!r.script_output.empty()) {
+    std::size_t start = 0;
+    while (start < r.script_output.size()) {
+      std::size_t end = r.script_output.find('\n', start);
+      if (end == std::string::npos) end = r.script_output.size();
+      log_info("job {}: {}", job.display_id(), r.script_output.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  if (!r.prolog_failed && !r.epilog_failed) return false;
+  log_error("job {}: {}", job.display_id(), r.error);
+  // As slurmd: the node whose script failed is drained, by the controller's
+  // user, with Slurm's reason.
+  NodeStatus drain;
+  drain.name = r.script_node.empty() ? job.alloc.front().node : r.script_node;
+  drain.state = NodeAdminState::drain;
+  drain.reason = r.prolog_failed ? "Prolog error" : "Epilog error";
+  drain.user_id = static_cast<std::uint32_t>(::getuid());
+  drain.user_name = proc::user_name(drain.user_id);
+  drain.since = now();
+  auto it = m_node_states.find(drain.name);
+  if (it == m_node_states.end() || it->second.state != NodeAdminState::down)
+    set_node_states({drain}, "stintd");
+  if (!r.prolog_failed) return false;
+  // The job never ran: it goes back to the queue, held unless
+  // SchedulerParameters has nohold_on_prolog_fail ("launch failed requeued
+  // held", released by an operator).
+  const std::string params = m_config.conf("SchedulerParameters").value_or("");
+  const bool hold = params.find("nohold_on_prolog_fail") == std::string::npos;
+  requeue_now(job, JobState::node_fail, hold, hold);
+  if (hold) {
+    job.hold_reason = Reason::launch_failed;
+    job.reason = Reason::launch_failed;
+    m_store->update_job(job);
+  }
+  return true;
 }
 
 }  // namespace stint::daemon
