@@ -90,3 +90,12 @@ TEST_CASE("scontrol show node: State=IDLE+DRAIN and the reason with who and when
                                                         context(at(18, 3, 22)), false);
   CHECK_THAT(busy, Catch::Matchers::Contains("State=MIXED+DRAIN "));
 }
+
+TEST_CASE("sinfo --json: a drained node keeps its base state with the DRAIN flag and its reason") {
+  const std::string json =
+      stint::format::sinfo_json(drained(stint::query::NodeState::idle), context(at(18, 3, 22)));
+  CHECK_THAT(json, Catch::Matchers::Contains("\"state\": \"idle\""));
+  CHECK_THAT(json, Catch::Matchers::Contains("\"DRAIN\""));
+  CHECK_THAT(json, Catch::Matchers::Contains("\"reason\": \"maintenance test\""));
+  CHECK_THAT(json, Catch::Matchers::Contains("\"reason_set_by_user\": \"root\""));
+}
