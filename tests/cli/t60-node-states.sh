@@ -138,3 +138,17 @@ wait_for 30 job_ended "$j6"
 expect_eq "ran after partition up" COMPLETED "$(job_state "$j6")"
 expect_contains "override kept" "$(scontrol show partition small)" "MaxTime=00:30:00"
 grep -q "node a-1 set DRAIN by $me" "$STINT_STATE_DIR/log/stintd.log" || fail "no log line for the drain"
+
+# DRAIN: the partition queues no new job but runs the ones it has.
+scontrol update PartitionName=small State=DOWN
+j7=$(submit -p small -t 10 --wrap true)
+scontrol update PartitionName=small State=DRAIN
+set +e
+out=$(sbatch -p small -t 10 --wrap true 2>&1); rc=$?
+set -e
+[ $rc -ne 0 ] || fail "a drained partition queued a new job"
+expect_contains "drained partition" "$out" \
+  "Batch job submission failed: Required partition not available (inactive or drain)"
+wait_for 30 job_ended "$j7"
+expect_eq "queued job of a drained partition" COMPLETED "$(job_state "$j7")"
+scontrol update PartitionName=small State=UP
