@@ -152,3 +152,15 @@ expect_contains "drained partition" "$out" \
 wait_for 30 job_ended "$j7"
 expect_eq "queued job of a drained partition" COMPLETED "$(job_state "$j7")"
 scontrol update PartitionName=small State=UP
+
+# Reason= alone rewords the reason of a drained node; of an up node it is refused.
+scontrol update NodeName=a-1 State=DRAIN Reason=first
+scontrol update NodeName=a-1 Reason=second
+expect_eq "reworded" "second drained" "$(sinfo -R -h -o '%E %T' | head -n 1 | awk '{print $1, $2}')"
+set +e
+out=$(scontrol update NodeName=b-1 Reason=nothing 2>&1); rc=$?
+set -e
+[ $rc -ne 0 ] || fail "a reason for an up node was accepted"
+expect_contains "reason of an up node" "$out" "Invalid node state specified"
+scontrol update NodeName=a-1 State=UNDRAIN
+expect_eq "undrained" idle "$(node_state a-1)"

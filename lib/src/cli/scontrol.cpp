@@ -307,7 +307,9 @@ int update_node(const std::vector<std::string>& w) {
                   fmt::format("Update of this parameter is not supported: {}", word));
     }
   }
-  if (!state) throw Error(Errc::usage, "No changes specified");
+  if (!state && reason.empty()) throw Error(Errc::usage, "No changes specified");
+  // Reason= alone rewords the reason of nodes that are down or drained.
+  if (!state) state = "";
   const std::string s = lower(*state);
   if ((s == "drain" || s == "down") && reason.empty())
     return fail("You must specify a reason when DOWNING or DRAINING a node. Request denied");

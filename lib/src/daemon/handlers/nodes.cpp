@@ -62,7 +62,13 @@ Json handle_update_node(Controller& c, const Json& req, const Caller& caller) {
     s.user_name = proc::user_name(caller.uid);
     s.since = c.now();
     s.reason = reason;
-    if (state == "DRAIN" || state == "DOWN") {
+    if (state.empty()) {
+      if (reason.empty()) throw Error(Errc::usage, "No changes specified");
+      if (now == NodeAdminState::up)
+        throw Error(Errc::invalid_argument,
+                    fmt::format("Invalid node state specified: {} is not down or drained", name));
+      s.state = now;
+    } else if (state == "DRAIN" || state == "DOWN") {
       if (reason.empty())
         throw Error(Errc::invalid_argument,
                     "You must specify a reason when DOWNING or DRAINING a node. Request denied");
