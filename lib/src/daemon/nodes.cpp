@@ -13,6 +13,7 @@
 #include "daemon/controller.hpp"
 #include "daemon/log.hpp"
 #include "daemon/spool.hpp"
+#include "model/json.hpp"
 #include "sched/sched.hpp"
 #include "stepd/launch.hpp"
 #include "util/fs.hpp"
@@ -81,6 +82,22 @@ void Controller::apply_overrides() {
     apply_partition_override(c, name, effective);
   }
   m_config = std::move(c);
+  // A pending job's request depends on its partition's nodes (whole-node
+  // memory, the default memory share): computed again for the new ones. One
+  // that no longer parses keeps what it had.
+  for (auto& [id, job] : m_live) {
+    if (job.state != JobState::pending) continue;
+    const PartitionConfig* part = m_config.find_partition(job.partition);
+    if (!part) continue;
+    try {
+      ResourceRequest r = sched::make_request(job.spec, m_config.partition_nodes(*part), m_config);
+      if (to_json(r) != to_json(job.req)) {
+        job.req = r;
+        m_store->update_job(job);
+      }
+    } catch (const Error&) {
+    }
+  }
   m_dirty = true;
 }
 
