@@ -77,9 +77,9 @@ config:
   KillWait: "2"
   PriorityWeightAge: "2000"
 YAML
-expect_eq "not applied yet" "debug" "$(sinfo -h -o %R | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "not applied yet" "debug" "$(sinfo -h -o %R | sort -u | tr '\n' ' ' | sed 's/ $//')"
 scontrol reconfigure
-expect_eq "partitions after reconfigure" "debug gpu" "$(sinfo -h -o %R | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "partitions after reconfigure" "debug gpu" "$(sinfo -h -o %R | sort -u | tr '\n' ' ' | sed 's/ $//')"
 # The waiting job starts on the new node; the running ones go on.
 wait_for 30 running "$j3"
 expect_eq "on the new node" n-3 "$(squeue -h -j "$j3" -o %N)"

@@ -11,6 +11,7 @@
 #include <stint/parse.hpp>
 
 #include "daemon/handlers/handlers.hpp"
+#include "daemon/handlers/sacctmgr.hpp"
 #include "util/proc.hpp"
 
 namespace stint::daemon {
@@ -21,8 +22,10 @@ std::string upper(std::string s) {
   return s;
 }
 
-void operators_only(const Controller& c, const Caller& caller) {
-  if (!c.is_operator(caller))
+// As slurmctld: root, the state directory's owner, and users sacctmgr made
+// Operator or Administrator.
+void operators_only(Controller& c, const Caller& caller) {
+  if (acct::caller_level(c, caller) == AdminLevel::none)
     throw Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
 }
 
