@@ -110,3 +110,17 @@ done
 config 1
 scontrol reconfigure
 expect_eq "nodes after removing idle ones" "n-1" "$(sinfo -h -N -o %N | sort -u | tr '\n' ' ' | sed 's/ $//')"
+
+# SIGHUP to stintd does the same.
+write_config <<'YAML'
+cluster_name: test
+node_pools:
+  - {id: n, count: 1, cpus: 4, memory: 4G}
+partitions:
+  - {id: debug, node_pool_ids: [n], max_time: "1:00:00"}
+  - {id: extra, node_pool_ids: [n]}
+YAML
+kill -HUP "$(cat "$STINT_STATE_DIR/stintd.lock")"
+wait_for 10 sh -c "sinfo -h -o %R | grep -qx extra"
+grep -q "reconfigure by SIGHUP from $me($(id -u))" "$STINT_STATE_DIR/log/stintd.log" ||
+  fail "SIGHUP reconfigure not logged"

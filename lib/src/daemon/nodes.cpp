@@ -211,6 +211,9 @@ bool Controller::site_scripts_ended(Job& job, const TaskResult& r) {
   // held", released by an operator).
   const std::string params = m_config.conf("SchedulerParameters").value_or("");
   const bool hold = params.find("nohold_on_prolog_fail") == std::string::npos;
+  // A requeue or DOWN asked for meanwhile is this requeue; its marker must
+  // not end the next attempt.
+  clear_requeue_marker(m_paths, job.id);
   requeue_now(job, JobState::node_fail, hold, hold);
   if (hold) {
     job.hold_reason = Reason::launch_failed;

@@ -21,6 +21,7 @@
 #include "daemon/controller.hpp"
 #include "daemon/log.hpp"
 #include "rpc/client.hpp"
+#include "util/proc.hpp"
 
 namespace stint::daemon {
 namespace {
@@ -170,7 +171,9 @@ int serve(const Paths& paths, const ServerOptions& options) {
         } else if (info.ssi_signo == SIGHUP) {
           // As slurmctld: SIGHUP reads the config again, like scontrol reconfigure.
           try {
-            controller.reconfigure(fmt::format("SIGHUP from pid {}", info.ssi_pid));
+            controller.reconfigure(fmt::format("SIGHUP from {}({}) pid {}",
+                                               proc::user_name(info.ssi_uid), info.ssi_uid,
+                                               info.ssi_pid));
           } catch (const Error&) {
             // Refused and logged; the running config stays.
           }
