@@ -177,7 +177,7 @@ _stint_scontrol_operands() {
     verbs=$(_stint_parse_commands)
     # scontrol reads its command as words, not as CLI11 subcommands, so its
     # help may not list them; these are the ones it takes.
-    [[ -n $verbs ]] || verbs="show hold uhold release update ping version"
+    [[ -n $verbs ]] || verbs="show hold uhold release requeue requeuehold top update reconfigure ping version"
     _stint_reply "$verbs"
     return
   fi
@@ -201,10 +201,15 @@ _stint_scontrol_operands() {
       _stint_reply "$(_stint_run squeue -h -o %i --me -t PENDING)"
       ;;
     u* )
+      local first=${words[1],,}
       if ((n == 1)); then
-        _stint_reply "job"
+        _stint_reply "job NodeName= PartitionName="
       elif ((n == 2)) && [[ $what == job ]]; then
         _stint_reply "$(_stint_run squeue -h -o %i --me)"
+      elif [[ $first == nodename=* ]]; then
+        _stint_reply "State= Reason="
+      elif [[ $first == partitionname=* ]]; then
+        _stint_reply "State= MaxTime= PriorityTier= Nodes="
       fi
       ;;
   esac

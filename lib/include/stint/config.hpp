@@ -52,6 +52,8 @@ struct PartitionConfig {
   /// REQUEUE, SUSPEND); empty: the cluster's PreemptMode.
   std::string preempt_mode;
   Seconds grace_time = 0;  ///< GraceTime: SIGTERM this long before SIGKILL when preempted
+  /// Node names set by `scontrol update Nodes=`; empty: the pools' nodes.
+  std::vector<std::string> nodes;
 
   bool operator==(const PartitionConfig&) const = default;
 };
@@ -117,6 +119,31 @@ struct Config {
 
   bool operator==(const Config&) const = default;
 };
+
+/// Partition settings `scontrol update PartitionName=` changed: they hold
+/// over the config file's until a `scontrol reconfigure` (unless ReconfigFlags
+/// keeps them) and across restarts of stintd (the store keeps them).
+struct PartitionOverride {
+  std::optional<PartitionState> state;
+  std::optional<Seconds> max_time;
+  std::optional<std::uint32_t> priority_tier;
+  std::optional<std::vector<std::string>> nodes;  ///< node names
+  bool empty() const { return !state && !max_time && !priority_tier && !nodes; }
+  bool operator==(const PartitionOverride&) const = default;
+};
+std::string partition_override_to_json(const PartitionOverride& o);
+/// Throws Errc::config_invalid for text that is not an override.
+PartitionOverride partition_override_from_json(std::string_view text);
+/// Applies an override to the partition of that name (none: nothing happens).
+void apply_partition_override(Config& c, std::string_view partition, const PartitionOverride& o);
+/// What `scontrol reconfigure` keeps of the overrides (ReconfigFlags): all
+/// of them with KeepPartInfo, the state only with KeepPartState, else none.
+PartitionOverride kept_on_reconfigure(const Config& next, const PartitionOverride& o);
+
+/// What changed from `from` to `to`, one line each ("partition gpu added",
+/// "node pool n: count 2 -> 3", "PriorityWeightAge: 1000 -> 2000"), for the
+/// log of `scontrol reconfigure`; empty when nothing did.
+std::vector<std::string> config_changes(const Config& from, const Config& to);
 
 /// What autodetection finds on this machine.
 struct Machine {

@@ -17,6 +17,7 @@ enum class Errc {
   invalid_argument,         ///< a value the user gave does not parse
   invalid_time,             ///< --time and friends
   invalid_partition,        ///< "Invalid partition name specified"
+  partition_unavailable,    ///< "Required partition not available (inactive or drain)"
   invalid_account,          ///< "Invalid account or account/partition combination specified"
   invalid_qos,              ///< "Invalid qos specification"
   accounting_policy,        ///< "Job violates accounting/QOS policy (job submit limit, ...)"

@@ -355,6 +355,10 @@ std::string sshare_helpformat();
 /// The job's pending reason as squeue and scontrol show it: the hold reason
 /// while held, else the scheduler's reason.
 Reason effective_reason(const Job& job);
+/// effective_reason as squeue's %r prints it: Slurm's description for the
+/// reasons it describes ("Nodes required for job are DOWN, DRAINED or ..."
+/// for ReqNodeNotAvail, "launch failed requeued held"), else the name.
+std::string reason_text(const Job& job);
 /// Seconds the job has run: now - start while it runs, end - start after.
 Seconds time_used(const Job& job, Seconds now);
 /// TRES as squeue/scontrol print it: "cpu=2,mem=512M,node=1,billing=2[,gres/gpu=1]";

@@ -41,6 +41,14 @@ struct NodeInfo {
   std::string gpu_type;
   std::vector<std::uint32_t> gpu_ids_alloc;  ///< sorted
   NodeState state = NodeState::idle;
+  /// What the allocations alone make it (idle, mixed, allocated, completing):
+  /// scontrol prints it before "+DRAIN".
+  NodeState alloc_state = NodeState::idle;
+  NodeAdminState admin = NodeAdminState::up;  ///< as scontrol update set it
+  std::string reason;                         ///< why it is down or drained
+  std::string reason_user;                    ///< who said so
+  std::uint32_t reason_uid = 0;
+  Seconds reason_time = k_no_time;      ///< when
   std::vector<std::string> partitions;  ///< in config order
   std::vector<JobId> jobs;              ///< active jobs holding resources here
   Seconds last_busy = k_no_time;        ///< latest start of those jobs
@@ -62,14 +70,21 @@ struct PartitionInfo {
 };
 
 /// The node view: every configured node, with the allocations of the active
-/// jobs in `jobs` (terminal jobs are ignored). Pure; no I/O.
-std::vector<NodeInfo> nodes(const Config& config, const std::vector<Job>& jobs);
+/// jobs in `jobs` (terminal jobs are ignored) and the states operators set
+/// (`states`: a drained node with jobs is draining). Pure; no I/O.
+std::vector<NodeInfo> nodes(const Config& config, const std::vector<Job>& jobs,
+                            const std::vector<NodeStatus>& states = {});
 /// Every configured partition in config order. Pure; no I/O.
 std::vector<PartitionInfo> partitions(const Config& config);
 
-/// The cluster config of a state directory (written with autodetected defaults
-/// on first use); never needs stintd.
+/// The cluster config as stintd runs it: while stintd runs, the config it
+/// loaded last (it keeps a copy in the database, so an edited stint.yaml shows
+/// only after `scontrol reconfigure`), else stint.yaml (written with
+/// autodetected defaults on first use); with the partition settings
+/// `scontrol update` changed. Never needs stintd.
 Config read_config(const Paths& paths);
+/// The node states operators set (scontrol update NodeName=), by name.
+std::vector<NodeStatus> read_node_states(const Paths& paths);
 /// Jobs matching `filter` in id order, read-only; a missing database (stintd
 /// never ran) yields no jobs rather than an error.
 std::vector<Job> read_jobs(const Paths& paths, const JobFilter& filter);
@@ -105,6 +120,7 @@ std::set<JobId> dependency_arrays(const Paths& paths, const std::vector<Job>& jo
 struct ClusterView {
   Config config;
   std::vector<Job> active_jobs;
+  std::vector<NodeStatus> node_states;
   std::vector<NodeInfo> nodes;
   std::vector<PartitionInfo> partitions;
 };

@@ -46,6 +46,20 @@ struct JobRun {
   Seconds end = k_no_time;  ///< k_no_time: it still runs
 };
 
+/// A node's state as an operator (or a failing prolog) set it; a node with
+/// none is up. What sinfo -R and scontrol show node print as the reason.
+enum class NodeAdminState : std::uint8_t { up, drain, down };
+
+struct NodeStatus {
+  std::string name;
+  NodeAdminState state = NodeAdminState::up;
+  std::string reason;
+  std::uint32_t user_id = 0;  ///< who set it
+  std::string user_name;
+  Seconds since = k_no_time;  ///< when
+  bool operator==(const NodeStatus&) const = default;
+};
+
 class Store {
  public:
   enum class Mode { read_only, read_write };
@@ -113,6 +127,17 @@ class Store {
   /// Writes a job's priority and eligible (accrue) time only: what stintd's
   /// priority calculation changes, without rewriting the whole row.
   void update_job_priority(JobId id, std::uint32_t priority, Seconds eligible_time);
+
+  // Node states and partition overrides (scontrol update; store/nodes.cpp).
+  /// Every node that is not up, by name.
+  std::vector<NodeStatus> node_states();
+  /// Writes a node's state; an up node's row is deleted.
+  void put_node_state(const NodeStatus& status);
+  /// Partition settings changed by scontrol update: partition name and its
+  /// settings as JSON text (config.hpp's PartitionOverride), by name.
+  std::vector<std::pair<std::string, std::string>> partition_overrides();
+  /// Writes (or, with empty `settings_json`, deletes) one partition's overrides.
+  void put_partition_override(const std::string& name, const std::string& settings_json);
 
   // Accounts, users, associations and QOS (sacctmgr; store/accounts.cpp).
   // Writes are stintd's, inside a Transaction; nothing here checks the

@@ -255,7 +255,107 @@ std::optional<std::string> update_key(std::string_view key) {
   return std::nullopt;
 }
 
+/// Sends a node, partition or reconfigure request; stintd's refusal is
+/// printed as Slurm's "<call> error: <message>".
+int send_admin(nlohmann::json request, std::string_view call) {
+  try {
+    rpc::call(default_paths(), request);
+  } catch (const Error& e) {
+    switch (e.code()) {
+      case Errc::daemon_unavailable:
+      case Errc::protocol:
+      case Errc::io:
+      case Errc::internal:
+        throw;
+      default:
+        return fail(fmt::format("{} error: {}", call, e.what()));
+    }
+  }
+  return 0;
+}
+
+/// scontrol update NodeName=<hostlist> State=DRAIN|DOWN|RESUME|UNDRAIN Reason=...
+int update_node(const std::vector<std::string>& w) {
+  std::string nodes;
+  std::optional<std::string> state;
+  std::string reason;
+  for (std::size_t i = 1; i < w.size(); ++i) {
+    const std::string& word = w[i];
+    const auto eq = word.find('=');
+    if (eq == std::string::npos)
+      throw Error(Errc::invalid_argument, fmt::format("Invalid input: {}", word));
+    const std::string key = lower(word.substr(0, eq));
+    const std::string value = word.substr(eq + 1);
+    if (key == "nodename") {
+      nodes = value;
+    } else if (key == "state") {
+      const std::string s = lower(value);
+      if (s != "drain" && s != "down" && s != "resume" && s != "undrain" && s != "idle") {
+        std::fflush(stdout);
+        fmt::print(stderr,
+                   "Invalid input: {}\nRequest aborted\nValid states are: NoResp DRAIN FAIL FUTURE "
+                   "RESUME POWER_DOWN POWER_UP UNDRAIN\nNot all states are valid given a node's "
+                   "prior state\n",
+                   word);
+        return 1;
+      }
+      state = value;
+    } else if (key == "reason") {
+      reason = value;
+    } else {
+      throw Error(Errc::invalid_argument,
+                  fmt::format("Update of this parameter is not supported: {}", word));
+    }
+  }
+  if (!state && reason.empty()) throw Error(Errc::usage, "No changes specified");
+  // Reason= alone rewords the reason of nodes that are down or drained.
+  if (!state) state = "";
+  const std::string s = lower(*state);
+  if ((s == "drain" || s == "down") && reason.empty())
+    return fail("You must specify a reason when DOWNING or DRAINING a node. Request denied");
+  return send_admin(
+      {{"op", "update_node"}, {"nodes", nodes}, {"state", *state}, {"reason", reason}},
+      "slurm_update");
+}
+
+/// scontrol update PartitionName=<name> State=... MaxTime=... PriorityTier=... Nodes=...
+int update_partition(const std::vector<std::string>& w) {
+  std::string name;
+  nlohmann::json fields = nlohmann::json::object();
+  for (std::size_t i = 1; i < w.size(); ++i) {
+    const std::string& word = w[i];
+    const auto eq = word.find('=');
+    if (eq == std::string::npos)
+      throw Error(Errc::invalid_argument, fmt::format("Invalid input: {}", word));
+    const std::string key = lower(word.substr(0, eq));
+    const std::string value = word.substr(eq + 1);
+    if (key == "partitionname") {
+      name = value;
+    } else if (key == "state") {
+      fields["State"] = value;
+    } else if (key == "maxtime") {
+      fields["MaxTime"] = value;
+    } else if (key == "prioritytier") {
+      fields["PriorityTier"] = value;
+    } else if (key == "nodes") {
+      fields["Nodes"] = value;
+    } else {
+      throw Error(Errc::invalid_argument,
+                  fmt::format("Update of this parameter is not supported: {}", word));
+    }
+  }
+  if (fields.empty()) throw Error(Errc::usage, "No changes specified");
+  return send_admin({{"op", "update_partition"}, {"partition", name}, {"fields", fields}},
+                    "slurm_update");
+}
+
 int update(const std::vector<std::string>& w) {
+  // The first key names the entity, as in Slurm.
+  if (w.size() > 1) {
+    const std::string first = lower(w[1].substr(0, w[1].find('=')));
+    if (first == "nodename") return update_node(w);
+    if (first == "partitionname") return update_partition(w);
+  }
   std::optional<std::string> job_text;
   nlohmann::json fields = nlohmann::json::object();
   for (std::size_t i = 1; i < w.size(); ++i) {
@@ -275,9 +375,6 @@ int update(const std::vector<std::string>& w) {
       job_text = value;
       continue;
     }
-    if (key == "nodename" || key == "partitionname")
-      throw Error(Errc::invalid_argument,
-                  fmt::format("Update of this parameter is not supported: {}", word));
     auto canonical = update_key(key);
     if (!canonical)
       throw Error(Errc::invalid_argument,
@@ -334,6 +431,7 @@ int dispatch(const ScontrolArgs& a) {
   if (is(verb, "top", 3)) return act_on_jobs(w, {{"op", "top"}}, "slurm_top_job");
   if (is(verb, "update", 1)) return update(w);
   if (is(verb, "ping", 4)) return ping();
+  if (is(verb, "reconfigure", 3)) return send_admin({{"op", "reconfigure"}}, "slurm_reconfigure");
   if (is(verb, "version", 4)) {
     fmt::print("stint {}\n", stint::version());
     return 0;

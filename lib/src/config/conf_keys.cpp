@@ -84,6 +84,7 @@ constexpr std::array k_keys = {
     ConfKey{"PriorityWeightTRES", "", K::text, 0, 0, ""},
     ConfKey{"Prolog", "", K::text, 0, 0, ""},
     ConfKey{"PrologEpilogTimeout", "65534", K::integer, 0, 65535, ""},
+    ConfKey{"ReconfigFlags", "", K::words, 0, 0, "KeepPartInfo|KeepPartState"},
     ConfKey{"RequeueExit", "", K::text, 0, 0, ""},
     ConfKey{"RequeueExitHold", "", K::text, 0, 0, ""},
     ConfKey{"SchedulerParameters", "", K::text, 0, 0, ""},

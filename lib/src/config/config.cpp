@@ -65,6 +65,12 @@ std::vector<NodeDef> Config::nodes() const {
 
 std::vector<NodeDef> Config::partition_nodes(const PartitionConfig& p) const {
   std::vector<NodeDef> all = nodes();
+  if (!p.nodes.empty()) {
+    std::erase_if(all, [&](const NodeDef& n) {
+      return std::find(p.nodes.begin(), p.nodes.end(), n.name) == p.nodes.end();
+    });
+    return all;
+  }
   std::erase_if(all, [&](const NodeDef& n) {
     return std::find(p.node_pool_ids.begin(), p.node_pool_ids.end(), n.pool_id) ==
            p.node_pool_ids.end();

@@ -28,6 +28,7 @@ std::uint32_t owner_of(const std::string& dir) {
 Controller::Controller(Paths paths, Config config, std::unique_ptr<Store> store, const Clock& clock)
     : m_paths(std::move(paths)),
       m_config(std::move(config)),
+      m_file_config(m_config),
       m_store(std::move(store)),
       m_clock(clock),
       m_owner_uid(owner_of(m_paths.state_dir)) {}
@@ -172,6 +173,7 @@ void Controller::recover() {
   }
   log_info("recovered {} unfinished jobs", m_live.size());
   recover_preemptions();
+  load_node_state();
   collect();
 }
 
@@ -235,6 +237,7 @@ void Controller::complete_from_results(Job& job) {
       r.launch_failed = true;
       r.exit_status = 1;
     }
+    if (i == 0 && site_scripts_ended(job, r)) return;  // requeued held: a prolog failed
     if (r.launch_failed && r.exit_status == 0 && r.exit_signal == 0) r.exit_status = 1;
     if (i == 0) {
       job.exit_status = r.exit_status;
@@ -275,7 +278,18 @@ void Controller::complete_from_results(Job& job) {
       finish(job, JobState::preempted);
       return;
     }
-    requeue_now(job, marker->preempted ? JobState::preempted : JobState::requeued, marker->hold,
+    // A node that went DOWN under the job: its attempt ended NODE_FAIL, and
+    // the job ends so unless it may be requeued.
+    if (marker->node_fail && !marker->requeue) {
+      job.exit_status = 0;
+      job.exit_signal = 0;
+      finish(job, JobState::node_fail);
+      return;
+    }
+    const JobState attempt = marker->preempted   ? JobState::preempted
+                             : marker->node_fail ? JobState::node_fail
+                                                 : JobState::requeued;
+    requeue_now(job, attempt, marker->hold,
                 marker->admin_hold);
     return;
   }

@@ -21,6 +21,13 @@
 #include "sched/sched.hpp"
 #include "util/clock.hpp"
 
+namespace stint {
+struct TaskResult;  // stepd/launch.hpp
+}
+namespace stint::sched {
+class Cluster;
+}
+
 namespace stint::daemon {
 
 /// Who sent a request, from SO_PEERCRED.
@@ -98,7 +105,41 @@ class Controller {
   /// deletes the ones it lacks) in one transaction, then holds `next`.
   void save_accounting(const Accounting& next);
 
+  // Node states, partition overrides and reconfiguration (daemon/nodes.cpp,
+  // daemon/reconfigure.cpp).
+  /// Sets the state of nodes (all checked by the caller): DRAIN keeps their
+  /// jobs running, DOWN requeues them (or ends them NODE_FAIL when they may
+  /// not be requeued), up (RESUME) clears the state. Persisted, and logged
+  /// with `who`.
+  void set_node_states(const std::vector<NodeStatus>& states, const std::string& who);
+  const std::map<std::string, NodeStatus>& node_states() const { return m_node_states; }
+  /// Merges `change` into the partition's overrides; persisted and logged.
+  void update_partition(const std::string& name, const PartitionOverride& change,
+                        const std::string& who);
+  /// Re-reads stint.yaml, checks it whole against the live jobs and switches
+  /// to it; throws Errc::config_invalid (changing nothing) when it may not.
+  /// Returns the changes, as logged.
+  std::vector<std::string> reconfigure(const std::string& who);
+  /// Takes the nodes that are down or drained out of a pass (schedule.cpp).
+  void mark_unavailable(sched::Cluster& cluster) const;
+  /// ReqNodeNotAvail for a pending job that could not run on its partition's
+  /// nodes that are up even if they were idle.
+  Reason unavailable_reason(const Job& job, Reason pass_reason) const;
+  /// "name(uid)" for the log.
+  static std::string who(const Caller& caller);
+
  private:
+  /// Loads node states and partition overrides from the store and keeps a copy
+  /// of the config text there for the tools (at start).
+  void load_node_state();
+  /// m_file_config with the partition overrides.
+  void apply_overrides();
+  /// Ends (or requeues) a running job whose node went DOWN.
+  void node_failed(Job& job);
+  /// Logs what the prolog and epilog printed; a failed one drains its node
+  /// and, for the prolog, requeues the job held. True when it did that.
+  bool site_scripts_ended(Job& job, const TaskResult& result);
+
   void launch(Job& job, std::vector<NodeAlloc> alloc);
 
  public:
@@ -136,7 +177,10 @@ class Controller {
   std::string script_spool(const Job& job) const;
 
   Paths m_paths;
-  Config m_config;
+  Config m_config;       ///< what the scheduler uses: m_file_config with the overrides
+  Config m_file_config;  ///< as the config file says
+  std::map<std::string, PartitionOverride> m_partition_overrides;
+  std::map<std::string, NodeStatus> m_node_states;  ///< nodes that are not up
   std::unique_ptr<Store> m_store;
   const Clock& m_clock;
   std::map<JobId, Job> m_live;

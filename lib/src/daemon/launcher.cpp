@@ -17,6 +17,7 @@
 #include "daemon/controller.hpp"
 #include "daemon/job_env.hpp"
 #include "daemon/log.hpp"
+#include "daemon/site_scripts.hpp"
 #include "daemon/spool.hpp"
 #include "model/json.hpp"
 #include "util/fs.hpp"
@@ -148,6 +149,17 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
     l.gid = job.group_id;
     l.result_path = task_file(m_paths, job.id, i, "result");
     l.socket_path = m_paths.socket();
+    l.prolog = site_scripts(m_config, true);
+    l.epilog = site_scripts(m_config, false);
+    if (!l.prolog.empty() || !l.epilog.empty()) {
+      l.script_env = script_environment(job, m_config);
+      // The batch task's stepd runs the prolog and epilog of every node of
+      // the job (they have no stepd of their own).
+      l.script_nodes = job.node_names();
+      // Slurm's 65534 (its default) means no limit.
+      const Seconds t = m_config.conf_int("PrologEpilogTimeout");
+      l.script_timeout = t <= 0 || t >= 65534 ? k_infinite : t;
+    }
     std::string launch_path = task_file(m_paths, job.id, i, "launch");
     ::unlink(l.result_path.c_str());
 

@@ -186,6 +186,7 @@ void Controller::schedule() {
 
   sched::Cluster cluster(m_config.nodes());
   cluster.take_jobs(active);
+  mark_unavailable(cluster);  // nodes down or drained (daemon/nodes.cpp)
   resume_suspended(cluster);
   if (pending.empty()) return;
   // Association and QOS run limits (issue 4), when AccountingStorageEnforce
@@ -206,8 +207,9 @@ void Controller::schedule() {
   sched::Decision d = sched::schedule(pending, cluster, m_config, now(), std::move(ctx));
   {
     Store::Transaction tx(*m_store);
-    for (auto& [id, reason] : d.reasons) {
+    for (auto& [id, pass_reason] : d.reasons) {
       Job& job = m_live.at(id);
+      const Reason reason = unavailable_reason(job, pass_reason);
       if (job.reason != reason) {
         job.reason = reason;
         m_store->update_job(job);

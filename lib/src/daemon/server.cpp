@@ -21,6 +21,7 @@
 #include "daemon/controller.hpp"
 #include "daemon/log.hpp"
 #include "rpc/client.hpp"
+#include "util/proc.hpp"
 
 namespace stint::daemon {
 namespace {
@@ -135,7 +136,6 @@ int serve(const Paths& paths, const ServerOptions& options) {
     fmt::print(stderr, "stintd: error: {}\n", e.what());
     return 1;
   }
-  Seconds idle_exit = options.idle_exit.value_or(config.daemon_idle_exit());
   SystemClock clock;
   Controller controller(paths, std::move(config), Store::open(paths.db(), Store::Mode::read_write),
                         clock);
@@ -168,6 +168,15 @@ int serve(const Paths& paths, const ServerOptions& options) {
       while (::read(signals.get(), &info, sizeof info) == sizeof info) {
         if (info.ssi_signo == SIGCHLD) {
           reap_children(controller);
+        } else if (info.ssi_signo == SIGHUP) {
+          // As slurmctld: SIGHUP reads the config again, like scontrol reconfigure.
+          try {
+            controller.reconfigure(fmt::format("SIGHUP from {}({}) pid {}",
+                                               proc::user_name(info.ssi_uid), info.ssi_uid,
+                                               info.ssi_pid));
+          } catch (const Error&) {
+            // Refused and logged; the running config stays.
+          }
         } else if (info.ssi_signo == SIGTERM || info.ssi_signo == SIGINT) {
           log_info("signal {}: stopping; running jobs keep running", info.ssi_signo);
           stop = true;
@@ -196,6 +205,8 @@ int serve(const Paths& paths, const ServerOptions& options) {
       last_pass = now;
     }
     if (!controller.idle()) idle_since = now;
+    // A reconfigure may change StintIdleExit.
+    const Seconds idle_exit = options.idle_exit.value_or(controller.config().daemon_idle_exit());
     if (idle_exit > 0 && now - idle_since >= std::chrono::seconds(idle_exit)) {
       log_info("idle for {} s: exiting", idle_exit);
       break;

@@ -35,7 +35,11 @@ std::string marker_path(const Paths& paths, JobId id) { return paths.spool(id) +
 // for a preemption "preempted", "cancel" and "kill_at=<time>".
 void write_requeue_marker(const Paths& paths, JobId id, const RequeueMarker& m) {
   fs::make_dirs(paths.spool(id), 0700);
-  std::string text = m.admin_hold ? "admin-hold\n" : (m.hold ? "hold\n" : "requeue\n");
+  std::string text = !m.requeue     ? "end\n"
+                     : m.admin_hold ? "admin-hold\n"
+                     : m.hold       ? "hold\n"
+                                    : "requeue\n";
+  if (m.node_fail) text += "node-fail\n";
   if (m.preempted) text += "preempted\n";
   if (m.cancel) text += "cancel\n";
   if (m.kill_at != 0) text += "kill_at=" + std::to_string(m.kill_at) + "\n";
@@ -55,6 +59,8 @@ std::optional<RequeueMarker> read_requeue_marker(const Paths& paths, JobId id) {
     const char* begin = text.data() + at + 9;
     std::from_chars(begin, text.data() + text.size(), m.kill_at);
   }
+  m.requeue = text.rfind("end", 0) != 0;
+  m.node_fail = text.find("\nnode-fail") != std::string::npos;
   return m;
 }
 

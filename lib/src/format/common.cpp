@@ -41,6 +41,21 @@ Reason effective_reason(const Job& job) {
   return job.reason;
 }
 
+std::string reason_text(const Job& job) {
+  // Slurm prints the description it keeps with these reasons instead of
+  // their names (squeue %r, scontrol's Reason= with '_' for ' ').
+  switch (Reason r = effective_reason(job)) {
+    case Reason::req_node_not_avail:
+      return "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority "
+             "partitions";
+    case Reason::launch_failed:
+      return job.state == JobState::pending ? "launch failed requeued held"
+                                            : std::string(reason_name(r));
+    default:
+      return std::string(reason_name(r));
+  }
+}
+
 Seconds time_used(const Job& job, Seconds now) {
   if (job.start_time == k_no_time) return 0;
   if (is_terminal(job.state) || job.state == JobState::completing) {

@@ -360,17 +360,19 @@ std::string sinfo_json(const std::vector<query::NodeInfo>& nodes, const Context&
     j["next_state_after_reboot"] = "invalid";
     j["address"] = n.name;
     j["hostname"] = n.name;
-    j["state"] = node_state_long(n.state);
-    j["state_flags"] = ojson::array();
+    // Slurm's JSON keeps the base state and lists DRAIN as a flag.
+    const bool drain = n.admin == NodeAdminState::drain;
+    j["state"] = node_state_long(drain ? n.alloc_state : n.state);
+    j["state_flags"] = drain ? ojson::array({"DRAIN"}) : ojson::array();
     j["next_state_after_reboot_flags"] = ojson::array();
     j["operating_system"] = ctx.os;
     j["owner"] = nullptr;
     j["partitions"] = n.partitions;
     j["port"] = 0;
     j["real_memory"] = n.memory_mb;
-    j["reason"] = "";
-    j["reason_changed_at"] = 0;
-    j["reason_set_by_user"] = "";
+    j["reason"] = n.reason;
+    j["reason_changed_at"] = n.reason_time;
+    j["reason_set_by_user"] = n.reason_user;
     j["slurmd_start_time"] = ctx.boot_time;
     j["sockets"] = 1;
     j["threads"] = 1;

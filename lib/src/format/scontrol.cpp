@@ -15,6 +15,14 @@ namespace {
 
 using Lines = std::vector<std::vector<std::string>>;
 
+// scontrol keeps each Key=Value one word: a description's spaces become '_'.
+std::string underscored(std::string text) {
+  for (char& c : text) {
+    if (c == ' ') c = '_';
+  }
+  return text;
+}
+
 /// Joins a block: the first line as is, the others indented by three spaces;
 /// or, for -o, everything on one line.
 std::string join_block(const Lines& lines, bool one_liner) {
@@ -105,7 +113,7 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
   l.push_back({fmt::format("Priority={}", job.priority), fmt::format("Nice={}", job.spec.nice),
                "Account=" + job.account, "QOS=" + job.qos});
   l.push_back({fmt::format("JobState={}", state_name(job.state)),
-               fmt::format("Reason={}", reason_name(effective_reason(job))),
+               fmt::format("Reason={}", underscored(reason_text(job))),
                "Dependency=" + dependency_text(job, ctx)});
   l.push_back({fmt::format("Requeue={}", job.requeue ? 1 : 0),
                fmt::format("Restarts={}", job.restart_count), "BatchFlag=1", "Reboot=0",
@@ -203,8 +211,11 @@ std::string scontrol_node(const query::NodeInfo& n, const Context& ctx, bool one
                fmt::format("AllocMem={}", n.memory_alloc_mb),
                fmt::format("FreeMem={}", n.memory_mb - std::min(n.memory_mb, n.memory_alloc_mb)),
                "Sockets=1", "Boards=1"});
-  l.push_back({fmt::format("State={}", node_state_upper(n.state)), "ThreadsPerCore=1", "TmpDisk=0",
-               "Weight=1", "Owner=N/A", "MCS_label=N/A"});
+  std::string state(node_state_upper(n.state));
+  if (n.admin == NodeAdminState::drain)
+    state = fmt::format("{}+DRAIN", node_state_upper(n.alloc_state));
+  l.push_back({"State=" + state, "ThreadsPerCore=1", "TmpDisk=0", "Weight=1", "Owner=N/A",
+               "MCS_label=N/A"});
   l.push_back({"Partitions=" + partitions, ""});
   l.push_back({"BootTime=" + detail::timestamp_or(ctx.boot_time, "None"),
                "SlurmdStartTime=" + detail::timestamp_or(ctx.boot_time, "None")});
@@ -214,6 +225,10 @@ std::string scontrol_node(const query::NodeInfo& n, const Context& ctx, bool one
   l.push_back({"CapWatts=n/a"});
   l.push_back({"CurrentWatts=0", "AveWatts=0"});
   l.push_back({"ExtSensorsJoules=n/s", "ExtSensorsWatts=0", "ExtSensorsTemp=n/s"});
+  if (n.admin != NodeAdminState::up) {
+    l.push_back({fmt::format("Reason={} [{}@{}]", n.reason, n.reason_user,
+                             detail::timestamp_or(n.reason_time, "Unknown"))});
+  }
   std::string out = join_block(l, one_liner);
   if (!one_liner) out += '\n';
   return out;

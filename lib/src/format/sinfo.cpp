@@ -180,6 +180,20 @@ std::string gres(const Row& r, const Context&) {
   return fmt::format("gpu:{}:{}", n.gpu_type, n.gpus);
 }
 
+bool with_reason(const Row& r) {
+  return !r.nodes.empty() && r.nodes.front()->admin != NodeAdminState::up;
+}
+
+std::string reason(const Row& r, const Context&) {
+  return with_reason(r) ? r.nodes.front()->reason : std::string("none");
+}
+
+std::string reason_user(const Row& r, bool with_uid) {
+  if (!with_reason(r)) return "Unknown";
+  const NodeInfo& n = *r.nodes.front();
+  return with_uid ? fmt::format("{}({})", n.reason_user, n.reason_uid) : n.reason_user;
+}
+
 // clang-format off
 const std::array k_columns = {
   NodeColumn{'P', "PARTITION", true, [](const Row& r, const Context&) { return r.part->name + (r.part->is_default ? "*" : ""); }},
@@ -212,12 +226,12 @@ const std::array k_columns = {
   NodeColumn{'w', "WEIGHT", true, [](const Row&, const Context&) { return std::string("1"); }},
   NodeColumn{'f', "AVAIL_FEATURES", true, [](const Row&, const Context&) { return std::string("(null)"); }},
   NodeColumn{'b', "ACTIVE_FEATURES", true, [](const Row&, const Context&) { return std::string("(null)"); }},
-  NodeColumn{'E', "REASON", false, [](const Row&, const Context&) { return std::string("none"); }},
+  NodeColumn{'E', "REASON", false, reason},
   NodeColumn{'G', "GRES", true, gres},
   NodeColumn{'O', "CPU_LOAD", true, [](const Row&, const Context&) { return std::string("N/A"); }},
-  NodeColumn{'u', "USER", true, [](const Row&, const Context&) { return std::string("Unknown"); }},
-  NodeColumn{'U', "USER", true, [](const Row&, const Context&) { return std::string("Unknown"); }},
-  NodeColumn{'H', "TIMESTAMP", true, [](const Row&, const Context&) { return std::string("Unknown"); }},
+  NodeColumn{'u', "USER", true, [](const Row& r, const Context&) { return reason_user(r, false); }},
+  NodeColumn{'U', "USER", true, [](const Row& r, const Context&) { return reason_user(r, true); }},
+  NodeColumn{'H', "TIMESTAMP", true, [](const Row& r, const Context&) { return with_reason(r) ? detail::timestamp_or(r.nodes.front()->reason_time, "Unknown") : std::string("Unknown"); }},
   NodeColumn{'V', "CLUSTER", true, [](const Row&, const Context& c) { return c.cluster_name; }},
 };
 // clang-format on
@@ -267,7 +281,28 @@ std::vector<Row> build_rows(const std::vector<PartitionInfo>& parts,
 
   std::vector<Row> rows;
   if (o.reasons) {
-    // Only nodes that are down or drained have a reason; stint's are all up.
+    // One line per reason (with its user and time), whatever the partition,
+    // as Slurm folds them.
+    for (const NodeInfo& n : nodes) {
+      if (n.admin == NodeAdminState::up) continue;
+      const PartitionInfo* part = nullptr;
+      for (const PartitionInfo* p : shown) {
+        if (std::find(p->nodes.begin(), p->nodes.end(), n.name) != p->nodes.end()) {
+          part = p;
+          break;
+        }
+      }
+      if (!part) continue;
+      auto same = std::find_if(rows.begin(), rows.end(), [&](const Row& r) {
+        const NodeInfo& m = *r.nodes.front();
+        return m.reason == n.reason && m.reason_user == n.reason_user &&
+               m.reason_time == n.reason_time;
+      });
+      if (same != rows.end())
+        same->nodes.push_back(&n);
+      else
+        rows.push_back(Row{part, {&n}});
+    }
     return rows;
   }
   if (o.node_oriented) {

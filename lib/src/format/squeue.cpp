@@ -47,7 +47,7 @@ std::string reason_list(const Job& job, const Context&) {
   // running to completion, the nodes otherwise.
   const bool show_reason = job.state == JobState::pending || job.state == JobState::timeout ||
                            job.state == JobState::failed || job.state == JobState::out_of_memory;
-  if (show_reason) return fmt::format("({})", reason_name(effective_reason(job)));
+  if (show_reason) return fmt::format("({})", reason_text(job));
   return detail::job_nodelist(job);
 }
 
@@ -112,7 +112,7 @@ const std::array k_columns = {
   JobColumn{'D', "numnodes", "NODES", true, [](const Job& j, const Context&) { return std::to_string(detail::job_node_count(j)); }},
   JobColumn{'C', "numcpus", "CPUS", true, [](const Job& j, const Context&) { return std::to_string(detail::job_cpu_count(j)); }},
   JobColumn{'R', "reasonlist", "NODELIST(REASON)", false, reason_list},
-  JobColumn{'r', "reason", "REASON", true, [](const Job& j, const Context&) { return std::string(reason_name(effective_reason(j))); }},
+  JobColumn{'r', "reason", "REASON", true, [](const Job& j, const Context&) { return reason_text(j); }},
   JobColumn{'N', "nodelist", "NODELIST", false, [](const Job& j, const Context&) { return detail::job_nodelist(j); }},
   JobColumn{'p', "priority", "PRIORITY", true, priority_norm},
   JobColumn{'Q', "prioritylong", "PRIORITY", true, [](const Job& j, const Context&) { return std::to_string(j.priority); }},

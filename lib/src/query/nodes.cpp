@@ -7,7 +7,8 @@
 
 namespace stint::query {
 
-std::vector<NodeInfo> nodes(const Config& config, const std::vector<Job>& jobs) {
+std::vector<NodeInfo> nodes(const Config& config, const std::vector<Job>& jobs,
+                            const std::vector<NodeStatus>& states) {
   std::vector<NodeInfo> out;
   std::map<std::string, std::size_t> by_name;
   for (const NodeDef& def : config.nodes()) {
@@ -62,6 +63,21 @@ std::vector<NodeInfo> nodes(const Config& config, const std::vector<Job>& jobs) 
       n.state = NodeState::allocated;
     else
       n.state = NodeState::mixed;
+    n.alloc_state = n.state;
+  }
+  for (const NodeStatus& st : states) {
+    auto it = by_name.find(st.name);
+    if (it == by_name.end() || st.state == NodeAdminState::up) continue;
+    NodeInfo& n = out[it->second];
+    n.admin = st.state;
+    n.reason = st.reason;
+    n.reason_user = st.user_name;
+    n.reason_uid = st.user_id;
+    n.reason_time = st.since;
+    if (st.state == NodeAdminState::down)
+      n.state = NodeState::down;
+    else
+      n.state = n.alloc_state == NodeState::idle ? NodeState::drained : NodeState::draining;
   }
   return out;
 }

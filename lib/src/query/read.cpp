@@ -1,14 +1,57 @@
 // Reading for the tools: stint.yaml and the database, never through stintd.
 
 #include <algorithm>
+#include <fstream>
 
 #include <fmt/core.h>
 
+#include <stint/error.hpp>
 #include <stint/query.hpp>
 
 namespace stint::query {
 
-Config read_config(const Paths& paths) { return load_or_init_config(paths.state_dir); }
+namespace {
+
+// Whether the stintd that holds the state directory's lock is alive: the lock
+// file holds its pid. Taking the lock to find out would race a starting stintd.
+bool stintd_alive(const Paths& paths) {
+  std::ifstream lock(paths.lock());
+  long pid = 0;
+  if (!(lock >> pid) || pid <= 0) return false;
+  std::ifstream comm(fmt::format("/proc/{}/comm", pid));
+  std::string name;
+  return static_cast<bool>(comm >> name) && name == "stintd";
+}
+
+}  // namespace
+
+Config read_config(const Paths& paths) {
+  if (!Store::exists(paths.db())) return load_or_init_config(paths.state_dir);
+  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  std::optional<Config> config;
+  if (stintd_alive(paths)) {
+    auto text = store->meta("config_text");
+    auto name = store->meta("config_name");
+    if (text && name) {
+      try {
+        config = parse_config(*text, *name);
+        config->source_path = *name;
+      } catch (const Error&) {
+        // A copy this build cannot read (a newer stint's): the file it is.
+      }
+    }
+  }
+  if (!config) config = load_or_init_config(paths.state_dir);
+  for (const auto& [name, settings] : store->partition_overrides())
+    apply_partition_override(*config, name, partition_override_from_json(settings));
+  return *config;
+}
+
+std::vector<NodeStatus> read_node_states(const Paths& paths) {
+  if (!Store::exists(paths.db())) return {};
+  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  return store->node_states();
+}
 
 std::vector<Job> read_jobs(const Paths& paths, const JobFilter& filter) {
   // Before stintd's first start there is no database: an empty queue, as a
@@ -97,7 +140,8 @@ ClusterView read_cluster(const Paths& paths) {
   JobFilter active;
   active.active_only = true;
   view.active_jobs = read_jobs(paths, active);
-  view.nodes = nodes(view.config, view.active_jobs);
+  view.node_states = read_node_states(paths);
+  view.nodes = nodes(view.config, view.active_jobs, view.node_states);
   view.partitions = partitions(view.config);
   return view;
 }

@@ -27,8 +27,8 @@ std::optional<Reason> ineligible(const Job& job, const PartitionConfig* part, Se
   if (job.hold_reason != Reason::none) return job.hold_reason;
   if (job.eligible_time > now) return Reason::begin_time;
   if (!part) return Reason::partition_inactive;
-  if (part->state == PartitionState::down || part->state == PartitionState::drain)
-    return Reason::partition_down;
+  // A DRAIN partition takes no new jobs but runs the ones it has queued.
+  if (part->state == PartitionState::down) return Reason::partition_down;
   if (part->state == PartitionState::inactive) return Reason::partition_inactive;
   if (part->max_time != k_infinite &&
       (job.time_limit == k_infinite || job.time_limit > part->max_time))

@@ -79,6 +79,15 @@ std::string to_json_text(const TaskLaunch& l) {
                      {"batch_only", l.signal.batch_only}};
   j["result_path"] = l.result_path;
   j["socket_path"] = l.socket_path;
+  if (!l.prolog.empty() || !l.epilog.empty()) {
+    j["prolog"] = l.prolog;
+    j["epilog"] = l.epilog;
+    json script_env = json::array();
+    for (const auto& [k, v] : l.script_env) script_env.push_back(json::array({k, v}));
+    j["script_env"] = std::move(script_env);
+    j["script_nodes"] = l.script_nodes;
+    j["script_timeout"] = l.script_timeout;
+  }
   return dump(j);
 }
 
@@ -120,6 +129,18 @@ TaskLaunch task_launch_from_json_text(const std::string& text) {
     }
     get_or(j, "result_path", l.result_path);
     get_or(j, "socket_path", l.socket_path);
+    get_or(j, "prolog", l.prolog);
+    get_or(j, "epilog", l.epilog);
+    if (auto it = j.find("script_env"); it != j.end() && it->is_array()) {
+      for (const auto& pair : *it) {
+        if (!pair.is_array() || pair.size() != 2)
+          throw Error(Errc::protocol,
+                      "malformed launch file: script_env entry is not [name, value]");
+        l.script_env.emplace_back(pair[0].get<std::string>(), pair[1].get<std::string>());
+      }
+    }
+    get_or(j, "script_nodes", l.script_nodes);
+    get_or(j, "script_timeout", l.script_timeout);
   } catch (const json::exception& e) {
     throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
   } catch (const FieldError& e) {
@@ -145,6 +166,10 @@ std::string to_json_text(const TaskResult& r) {
   j["user_cpu_us"] = r.user_cpu_us;
   j["sys_cpu_us"] = r.sys_cpu_us;
   j["max_rss_kb"] = r.max_rss_kb;
+  j["prolog_failed"] = r.prolog_failed;
+  j["epilog_failed"] = r.epilog_failed;
+  j["script_node"] = r.script_node;
+  j["script_output"] = r.script_output;
   return dump(j);
 }
 
@@ -168,6 +193,10 @@ TaskResult task_result_from_json_text(const std::string& text) {
     get_or(j, "user_cpu_us", r.user_cpu_us);
     get_or(j, "sys_cpu_us", r.sys_cpu_us);
     get_or(j, "max_rss_kb", r.max_rss_kb);
+    get_or(j, "prolog_failed", r.prolog_failed);
+    get_or(j, "epilog_failed", r.epilog_failed);
+    get_or(j, "script_node", r.script_node);
+    get_or(j, "script_output", r.script_output);
   } catch (const json::exception& e) {
     throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
   } catch (const FieldError& e) {

@@ -44,6 +44,14 @@ struct TaskLaunch {
   SignalSpec signal;
   std::string result_path;  ///< where to write the TaskResult
   std::string socket_path;  ///< stintd's socket, to report the end (best effort)
+  /// The site's prolog and epilog (slurm.conf Prolog=/Epilog=, the seed's
+  /// *_bash_scripts): each an argv, run in order with script_env, before the
+  /// task once per node of `script_nodes` (SLURMD_NODENAME) and after it.
+  std::vector<std::vector<std::string>> prolog;
+  std::vector<std::vector<std::string>> epilog;
+  std::vector<std::pair<std::string, std::string>> script_env;
+  std::vector<std::string> script_nodes;
+  Seconds script_timeout = k_infinite;  ///< PrologEpilogTimeout
 };
 
 struct TaskResult {
@@ -61,6 +69,10 @@ struct TaskResult {
   std::uint64_t user_cpu_us = 0;
   std::uint64_t sys_cpu_us = 0;
   std::uint64_t max_rss_kb = 0;
+  bool prolog_failed = false;  ///< the task did not run (launch_failed is set too)
+  bool epilog_failed = false;
+  std::string script_node;    ///< the node whose prolog or epilog failed
+  std::string script_output;  ///< what the prolog and epilog printed, for stintd's log
 };
 
 std::string to_json_text(const TaskLaunch& l);

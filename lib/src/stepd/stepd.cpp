@@ -8,6 +8,7 @@
 #include <cstring>
 #include <ctime>
 #include <exception>
+#include <optional>
 
 #include <fcntl.h>
 #include <fmt/core.h>
@@ -20,6 +21,7 @@
 #include <stint/tools.hpp>
 
 #include "rpc/client.hpp"
+#include "stepd/scripts.hpp"
 #include "stepd/spawn.hpp"
 #include "util/clock.hpp"
 #include "util/fs.hpp"
@@ -111,8 +113,57 @@ bool notify_task_done(const TaskLaunch& launch) noexcept {
   }
 }
 
+namespace {
+
+// The prolog on each node of the job (SLURMD_NODENAME), or the epilog:
+// nullopt when all went well, else the node where it failed.
+std::optional<std::string> run_site_scripts(const TaskLaunch& launch, bool prolog,
+                                            TaskResult& result) {
+  const auto& scripts = prolog ? launch.prolog : launch.epilog;
+  if (scripts.empty()) return std::nullopt;
+  std::vector<std::string> nodes = launch.script_nodes;
+  if (nodes.empty()) nodes.push_back(launch.node_name);
+  for (const std::string& node : nodes) {
+    auto env = launch.script_env;
+    env.emplace_back("SLURMD_NODENAME", node);
+    env.emplace_back("SLURM_SCRIPT_CONTEXT", prolog ? "prolog_slurmd" : "epilog_slurmd");
+    ScriptsOutcome o = run_scripts(scripts, env, launch.script_timeout);
+    if (!o.output.empty())
+      result.script_output +=
+          fmt::format("{} on {}:\n{}", prolog ? "prolog" : "epilog", node, o.output);
+    if (!o.ok) {
+      result.script_node = node;
+      result.error =
+          fmt::format("{} failed on {}: {}", prolog ? "prolog" : "epilog", node, o.failure);
+      return node;
+    }
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 TaskResult run_task(const TaskLaunch& launch, const LogFn& log) {
+  TaskResult prolog;
+  if (run_site_scripts(launch, true, prolog)) {
+    // As slurmd: a failing prolog means the task never runs.
+    prolog.job_id = launch.job_id;
+    prolog.node_index = launch.node_index;
+    prolog.prolog_failed = true;
+    prolog.launch_failed = true;
+    prolog.exit_status = 1;
+    prolog.start_time = prolog.end_time = wall_now();
+    if (log) log(prolog.error);
+    write_result(launch, prolog);
+    notify_task_done(launch);
+    return prolog;
+  }
   TaskResult result = supervise_task(launch, log);
+  result.script_output = prolog.script_output;
+  if (run_site_scripts(launch, false, result)) {
+    result.epilog_failed = true;
+    if (log) log(result.error);
+  }
   // The file first: it is what counts. The message only saves stintd a wait.
   write_result(launch, result);
   notify_task_done(launch);

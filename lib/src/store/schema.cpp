@@ -116,6 +116,24 @@ INSERT INTO associations (account, user_name, partition, shares, settings)
 INSERT INTO qos (name, description, priority, settings)
   VALUES ('normal', 'Normal QOS default', 0, '{}');
 )sql",
+      // 4: node states set by scontrol (DRAIN, DOWN, with who set them, why and
+      // when) and partition settings changed by scontrol update, kept as
+      // overrides of the config file (JSON, store/nodes.cpp). A node or a
+      // partition without a row is as the config says.
+      R"sql(
+CREATE TABLE node_states (
+  name      TEXT PRIMARY KEY,
+  state     INTEGER NOT NULL,
+  reason    TEXT    NOT NULL,
+  user_id   INTEGER NOT NULL,
+  user_name TEXT    NOT NULL,
+  since     INTEGER NOT NULL
+) WITHOUT ROWID;
+CREATE TABLE partition_overrides (
+  name     TEXT PRIMARY KEY,
+  settings TEXT NOT NULL
+) WITHOUT ROWID;
+)sql",
   };
   return k_migrations;
 }

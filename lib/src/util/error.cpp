@@ -19,6 +19,8 @@ constexpr std::array k_errc_table = {
     ErrcRow{Errc::invalid_argument, "invalid_argument", "Invalid argument", 1},
     ErrcRow{Errc::invalid_time, "invalid_time", "Invalid --time specification", 255},
     ErrcRow{Errc::invalid_partition, "invalid_partition", "Invalid partition name specified", 1},
+    ErrcRow{Errc::partition_unavailable, "partition_unavailable",
+            "Required partition not available (inactive or drain)", 1},
     ErrcRow{Errc::invalid_account, "invalid_account",
             "Invalid account or account/partition combination specified", 1},
     ErrcRow{Errc::invalid_qos, "invalid_qos", "Invalid qos specification", 1},

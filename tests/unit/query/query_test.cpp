@@ -240,3 +240,50 @@ TEST_CASE("reading by job references, attempts and dependency arrays") {
   const auto deps = stint::query::read_jobs(paths, stint::JobFilter{}, {JobRef{6}});
   CHECK(stint::query::dependency_arrays(paths, deps) == std::set<stint::JobId>{2});
 }
+
+TEST_CASE("a drained node is draining while jobs run on it, a down node is down") {
+  const stint::Config c = four_nodes();
+  std::vector<stint::Job> jobs = {job_on(1, stint::JobState::running, "n-2", 2)};
+  stint::NodeStatus drained{"n-1", stint::NodeAdminState::drain, "disk", 1000, "alice", 77};
+  stint::NodeStatus draining{"n-2", stint::NodeAdminState::drain, "fan", 1000, "alice", 78};
+  stint::NodeStatus down{"n-3", stint::NodeAdminState::down, "dead", 0, "root", 79};
+  stint::NodeStatus unknown{"x-9", stint::NodeAdminState::down, "gone", 0, "root", 80};
+  const auto nodes = stint::query::nodes(c, jobs, {drained, draining, down, unknown});
+  REQUIRE(nodes.size() == 4);
+  CHECK(nodes[0].state == NodeState::drained);
+  CHECK(nodes[0].alloc_state == NodeState::idle);
+  CHECK(nodes[0].reason == "disk");
+  CHECK(nodes[0].reason_user == "alice");
+  CHECK(nodes[0].reason_uid == 1000);
+  CHECK(nodes[0].reason_time == 77);
+  CHECK(nodes[1].state == NodeState::draining);
+  CHECK(nodes[1].alloc_state == NodeState::allocated);
+  CHECK(nodes[2].state == NodeState::down);
+  CHECK(nodes[3].state == NodeState::idle);
+  CHECK(nodes[3].admin == stint::NodeAdminState::up);
+}
+
+TEST_CASE("node states and partition overrides are kept in the store") {
+  TempDir dir;
+  const std::string db = dir.path + "/stint.db";
+  {
+    auto store = stint::Store::open(db, stint::Store::Mode::read_write);
+    store->put_node_state({"n-1", stint::NodeAdminState::drain, "why", 5, "bob", 99});
+    store->put_node_state({"n-2", stint::NodeAdminState::down, "dead", 0, "root", 100});
+    store->put_node_state({"n-2", stint::NodeAdminState::up, "", 0, "", 0});  // resumed
+    store->put_partition_override("cpu", R"({"state":"DOWN"})");
+    store->put_partition_override("high", R"({"max_time":60})");
+    store->put_partition_override("high", "");
+  }
+  auto store = stint::Store::open(db, stint::Store::Mode::read_only);
+  auto states = store->node_states();
+  REQUIRE(states.size() == 1);
+  CHECK(states[0] == stint::NodeStatus{"n-1", stint::NodeAdminState::drain, "why", 5, "bob", 99});
+  auto overrides = store->partition_overrides();
+  REQUIRE(overrides.size() == 1);
+  CHECK(overrides[0].first == "cpu");
+  stint::Config c = four_nodes();
+  stint::apply_partition_override(c, "cpu",
+                                  stint::partition_override_from_json(overrides[0].second));
+  CHECK(c.find_partition("cpu")->state == stint::PartitionState::down);
+}

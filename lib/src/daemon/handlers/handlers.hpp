@@ -27,6 +27,11 @@ Json handle_update_job(Controller& c, const Json& req, const Caller& caller);
 Json handle_requeue(Controller& c, const Json& req, const Caller& caller);
 Json handle_top(Controller& c, const Json& req, const Caller& caller);
 
+// Nodes, partitions and the config (handlers/nodes.cpp).
+Json handle_update_node(Controller& c, const Json& req, const Caller& caller);
+Json handle_update_partition(Controller& c, const Json& req, const Caller& caller);
+Json handle_reconfigure(Controller& c, const Json& req, const Caller& caller);
+
 // sacctmgr (handlers/sacctmgr*.cpp): accounts, users, associations, QOS.
 Json handle_acct_add(Controller& c, const Json& req, const Caller& caller);
 Json handle_acct_modify(Controller& c, const Json& req, const Caller& caller);

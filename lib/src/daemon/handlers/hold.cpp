@@ -25,7 +25,9 @@ std::optional<Error> release_one(Controller& c, Job& job, const Caller& caller) 
     return Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
   if (job.state != JobState::pending)
     return Error(Errc::job_state_invalid, "Job is no longer pending execution");
-  if (job.hold_reason == Reason::job_held_admin && !c.is_operator(caller))
+  // A job requeued held after a failed launch is held by the admin too.
+  if ((job.hold_reason == Reason::job_held_admin || job.hold_reason == Reason::launch_failed) &&
+      !c.is_operator(caller))
     return Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
   job.hold_reason = Reason::none;
   job.reason = Reason::none;

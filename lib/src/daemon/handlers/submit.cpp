@@ -31,6 +31,9 @@ const PartitionConfig& resolve_partition(const Config& config, const JobSpec& sp
     const PartitionConfig* p = config.default_partition();
     if (!p)
       throw Error(Errc::invalid_partition, "No partition specified or system default partition");
+    if (p->state == PartitionState::drain || p->state == PartitionState::inactive)
+      throw Error(Errc::partition_unavailable,
+                  std::string(errc_slurm_message(Errc::partition_unavailable)));
     return *p;
   }
   const PartitionConfig* first = nullptr;
@@ -38,6 +41,10 @@ const PartitionConfig& resolve_partition(const Config& config, const JobSpec& sp
     const PartitionConfig* p = config.find_partition(name);
     if (!p)
       throw Error(Errc::invalid_partition, fmt::format("invalid partition specified: {}", name));
+    // A DRAIN or INACTIVE partition queues no new jobs (a DOWN one does).
+    if (p->state == PartitionState::drain || p->state == PartitionState::inactive)
+      throw Error(Errc::partition_unavailable,
+                  std::string(errc_slurm_message(Errc::partition_unavailable)));
     if (!first) first = p;
   }
   return *first;

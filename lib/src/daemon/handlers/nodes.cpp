@@ -1,0 +1,152 @@
+// scontrol update NodeName= / PartitionName= and scontrol reconfigure:
+// operators only; everything is checked before anything changes.
+
+#include <algorithm>
+#include <cctype>
+#include <charconv>
+
+#include <fmt/core.h>
+
+#include <stint/error.hpp>
+#include <stint/parse.hpp>
+
+#include "daemon/handlers/handlers.hpp"
+#include "daemon/handlers/sacctmgr.hpp"
+#include "util/proc.hpp"
+
+namespace stint::daemon {
+namespace {
+
+std::string upper(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// As slurmctld: root, the state directory's owner, and users sacctmgr made
+// Operator or Administrator.
+void operators_only(Controller& c, const Caller& caller) {
+  if (acct::caller_level(c, caller) == AdminLevel::none)
+    throw Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
+}
+
+/// The named nodes, each of which must exist.
+std::vector<std::string> known_nodes(const Controller& c, const std::string& list) {
+  std::vector<std::string> names;
+  try {
+    names = parse::expand_hostlist(list);
+  } catch (const Error&) {
+    throw Error(Errc::invalid_node_name, std::string(errc_slurm_message(Errc::invalid_node_name)));
+  }
+  const std::vector<NodeDef> all = c.config().nodes();
+  if (names.empty())
+    throw Error(Errc::invalid_node_name, std::string(errc_slurm_message(Errc::invalid_node_name)));
+  for (const std::string& n : names) {
+    if (std::none_of(all.begin(), all.end(), [&](const NodeDef& d) { return d.name == n; }))
+      throw Error(Errc::invalid_node_name,
+                  fmt::format("{}: {}", errc_slurm_message(Errc::invalid_node_name), n));
+  }
+  return names;
+}
+
+}  // namespace
+
+Json handle_update_node(Controller& c, const Json& req, const Caller& caller) {
+  operators_only(c, caller);
+  const std::vector<std::string> names = known_nodes(c, req.at("nodes").get<std::string>());
+  const std::string state = upper(req.value("state", std::string()));
+  const std::string reason = req.value("reason", std::string());
+  std::vector<NodeStatus> changes;
+  for (const std::string& name : names) {
+    auto it = c.node_states().find(name);
+    const NodeAdminState now = it == c.node_states().end() ? NodeAdminState::up : it->second.state;
+    NodeStatus s;
+    s.name = name;
+    s.user_id = caller.uid;
+    s.user_name = proc::user_name(caller.uid);
+    s.since = c.now();
+    s.reason = reason;
+    if (state.empty()) {
+      if (reason.empty()) throw Error(Errc::usage, "No changes specified");
+      if (now == NodeAdminState::up)
+        throw Error(Errc::invalid_argument,
+                    fmt::format("Invalid node state specified: {} is not down or drained", name));
+      s.state = now;
+    } else if (state == "DRAIN" || state == "DOWN") {
+      if (reason.empty())
+        throw Error(Errc::invalid_argument,
+                    "You must specify a reason when DOWNING or DRAINING a node. Request denied");
+      // A node that is down stays down when drained; only its reason changes.
+      s.state = state == "DOWN" || now == NodeAdminState::down ? NodeAdminState::down
+                                                               : NodeAdminState::drain;
+    } else if (state == "RESUME" || state == "IDLE") {
+      if (now == NodeAdminState::up)
+        throw Error(Errc::invalid_argument,
+                    fmt::format("Invalid node state specified: {} is not down or drained", name));
+      s = NodeStatus{name, NodeAdminState::up, {}, 0, {}, k_no_time};
+    } else if (state == "UNDRAIN") {
+      // Clears a drain, never a DOWN.
+      if (now != NodeAdminState::drain) continue;
+      s = NodeStatus{name, NodeAdminState::up, {}, 0, {}, k_no_time};
+    } else {
+      throw Error(Errc::invalid_argument, fmt::format("Invalid node state specified: {}", state));
+    }
+    changes.push_back(std::move(s));
+  }
+  c.set_node_states(changes, Controller::who(caller));
+  return Json::object();
+}
+
+Json handle_update_partition(Controller& c, const Json& req, const Caller& caller) {
+  operators_only(c, caller);
+  const std::string name = req.at("partition").get<std::string>();
+  if (!c.config().find_partition(name))
+    throw Error(Errc::invalid_partition, std::string(errc_slurm_message(Errc::invalid_partition)));
+  PartitionOverride change;
+  for (const auto& [key, value_json] : req.at("fields").items()) {
+    const std::string value = value_json.get<std::string>();
+    const std::string k = upper(key);
+    if (k == "STATE") {
+      const std::string v = upper(value);
+      for (PartitionState st : {PartitionState::up, PartitionState::down, PartitionState::drain,
+                                PartitionState::inactive}) {
+        if (v == partition_state_name(st)) change.state = st;
+      }
+      if (!change.state)
+        throw Error(Errc::invalid_argument, fmt::format("Invalid input: State={}", value));
+    } else if (k == "MAXTIME") {
+      try {
+        change.max_time = parse::time_limit(value);
+      } catch (const Error&) {
+        throw Error(Errc::invalid_time, fmt::format("Invalid input: MaxTime={}", value));
+      }
+    } else if (k == "PRIORITYTIER") {
+      std::uint32_t tier = 0;
+      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), tier);
+      if (ec != std::errc() || end != value.data() + value.size() || tier > 65533)
+        throw Error(Errc::invalid_argument, fmt::format("Invalid input: PriorityTier={}", value));
+      change.priority_tier = tier;
+    } else if (k == "NODES") {
+      std::vector<std::string> nodes;
+      if (upper(value) == "ALL") {
+        for (const NodeDef& n : c.config().nodes()) nodes.push_back(n.name);
+      } else if (!value.empty()) {
+        nodes = known_nodes(c, value);
+      }
+      change.nodes = std::move(nodes);
+    } else {
+      throw Error(Errc::invalid_argument,
+                  fmt::format("Update of this parameter is not supported: {}={}", key, value));
+    }
+  }
+  if (change.empty()) throw Error(Errc::usage, "No changes specified");
+  c.update_partition(name, change, Controller::who(caller));
+  return Json::object();
+}
+
+Json handle_reconfigure(Controller& c, const Json&, const Caller& caller) {
+  operators_only(c, caller);
+  std::vector<std::string> changes = c.reconfigure(Controller::who(caller));
+  return {{"changes", changes}};
+}
+
+}  // namespace stint::daemon
