@@ -45,7 +45,7 @@ std::string short_usage(const CLI::App& app) {
           fmt::format("[{}{}]", o->get_name(true), o->get_items_expected_max() > 1 ? "..." : ""));
       continue;
     }
-    const bool takes_value = o->get_type_size_min() > 0;
+    const bool takes_value = o->get_items_expected_max() > 0;
     if (!takes_value && !shorts.empty()) {
       short_flags += shorts.front();
       continue;
