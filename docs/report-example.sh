@@ -36,4 +36,5 @@ sb -J urgent -p urgent -c 8 --gres=gpu:2 --wrap 'sleep 5' >/dev/null
 deadline=$((SECONDS + 120))
 while [ -n "$(squeue -h -o %i)" ] && [ $SECONDS -lt $deadline ]; do sleep 0.5; done
 stint report -o "$out" --title "stint report: a small GPU cluster" >/dev/null
+rm -f "${out%.svg}.html"  # the README shows the SVG alone
 echo "wrote $out"
