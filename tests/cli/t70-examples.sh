@@ -50,7 +50,7 @@ sed -i -e 's/^  KillWait: 30/  KillWait: 2/' -e '/^  PreemptExemptTime:/d' \
   -e 's/grace_time: 60 /grace_time: 10 /' "$STINT_STATE_DIR/stint.yaml"
 echo '  StintRequeueDelay: "1"' >>"$STINT_STATE_DIR/stint.yaml"
 stint config check >/dev/null || fail "the shortened lab config does not load"
-out=$("$EX/clusters/lab-accounts.sh" "$me" otheruser 2>&1) || fail "lab-accounts.sh: $out"
+out=$("$EX/accounts/lab-accounts.sh" "$me" otheruser 2>&1) || fail "lab-accounts.sh: $out"
 expect_eq "accounts" "lab nlp root vision" \
   "$(sacctmgr -n -P list account format=account | sort | tr '\n' ' ' | sed 's/ $//')"
 expect_contains "$me's association" "$(sacctmgr -n -P show assoc where user="$me" format=account)" vision

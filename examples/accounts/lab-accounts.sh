@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
-# The lab server's accounting (with lab-server.yaml): an account per group
+# The lab server's accounting (with ../clusters/lab-server.yaml): an account per group
 # under `lab`, their fair shares, a QOS for short debugging jobs, and the
 # users. Run it once as the installation's admin; `sacctmgr show assoc tree`
 # shows the result.
 #
-#   sh lab-accounts.sh USER...    # users to add (default: yourself), split
+#   ./lab-accounts.sh USER...     # users to add (default: yourself), split
 #                                 # between the two groups in turn
 set -euo pipefail
 [ $# -gt 0 ] || set -- "$(id -un)"
