@@ -7,7 +7,8 @@
 # option table) the first time they are needed, and kept for the session in
 # _stint_help_cache. A new option is completed as soon as the tool has it.
 # Values come from the cluster itself: partitions and nodes from sinfo, job
-# ids and accounts from squeue, users from the system.
+# ids from squeue, accounts, users and QOS from sacctmgr (users also from the
+# system), field names from each tool's --helpformat.
 
 declare -gA _stint_help_cache=()
 
@@ -118,12 +119,28 @@ _stint_values() {
       _stint_reply "$(_stint_run sinfo -h -N -o %N)"
       ;;
     --user | --users | --uid)
+      # The users accounting knows first, then every user of the system.
       _stint_no_files
-      _stint_reply "$(compgen -u)"
+      _stint_reply "$(_stint_run sacctmgr -n -P list user format=user) $(compgen -u)"
       ;;
     --account | --accounts)
       _stint_no_files
-      _stint_reply "$(_stint_run squeue -h -o %a)"
+      _stint_reply "$(_stint_run sacctmgr -n -P list account format=account)"
+      ;;
+    --qos)
+      _stint_no_files
+      _stint_reply "$(_stint_run sacctmgr -n -P list qos format=name)"
+      ;;
+    --format | --Format)
+      # Field names where the option takes names (squeue -O, sacct -o,
+      # sshare -o), from the tool's own --helpformat; squeue's and sinfo's -o
+      # take %-letters, which are free text.
+      _stint_no_files
+      case $_stint_tool:$long in
+        squeue:--Format | sacct:--format | sshare:--format)
+          _stint_reply "$(_stint_run "$_stint_tool" --helpformat)"
+          ;;
+      esac
       ;;
     --state | --states)
       _stint_no_files
@@ -148,10 +165,10 @@ _stint_values() {
       local IFS=$'\n'
       COMPREPLY=($(compgen -d -- "$cur"))
       ;;
-    --format | --Format | --sort | --job-name | --jobname | --name | --comment | --time | \
+    --sort | --job-name | --jobname | --name | --comment | --time | \
       --mem | --mem-per-cpu | --cpus-per-task | --ntasks | --ntasks-per-node | --gpus | \
-      --gpus-per-node | --gres | --nice | --priority | --qos | --wrap | --export | --idle-exit | \
-      --starttime | --endtime)
+      --gpus-per-node | --gres | --nice | --priority | --wrap | --export | --idle-exit | \
+      --starttime | --endtime | --start | --end | --title)
       # Free text: nothing to offer, and file names would mislead.
       _stint_no_files
       ;;

@@ -107,6 +107,8 @@ Layout parse_squeue_format(std::string_view format);
 /// squeue -O: "JobID:10,Name:.20,State"; width 20 left-aligned by default;
 /// throws "Invalid job format specification: name" for an unknown name.
 Layout parse_squeue_long_format(std::string_view format);
+/// `squeue --helpformat`: the field names -O takes, four to a line.
+std::string squeue_helpformat();
 /// The format squeue uses without -o/-O ("%.18i %.9P %.8j %.8u %.2t %.10M %.6D %R",
 /// or with -l the STATE and TIME_LIMIT form).
 Layout squeue_default_layout(bool long_list);

@@ -1,6 +1,7 @@
 #include "cli/cli11.hpp"
 
 #include <cstdio>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -27,20 +28,79 @@ std::string slurm_wording(const CLI::ParseError& e, int argc, char** argv) {
   return what;
 }
 
+// Thrown by --usage: parse_args prints the short form and exits 0.
+struct UsageRequested {};
+
+// Slurm's --usage: one line of the options in brackets, wrapped under the
+// tool's name ("Usage: squeue [-A account] [--job jobid] ... [-ahjlrsv]"),
+// written from the app's own options so that it never goes stale.
+std::string short_usage(const CLI::App& app) {
+  std::vector<std::string> items;
+  std::string short_flags;
+  for (const CLI::Option* o : app.get_options()) {
+    const auto& shorts = o->get_snames();
+    const auto& longs = o->get_lnames();
+    if (!o->nonpositional()) {
+      items.push_back(
+          fmt::format("[{}{}]", o->get_name(true), o->get_items_expected_max() > 1 ? "..." : ""));
+      continue;
+    }
+    const bool takes_value = o->get_items_expected_max() > 0;
+    if (!takes_value && !shorts.empty()) {
+      short_flags += shorts.front();
+      continue;
+    }
+    const std::string name = shorts.empty() ? "--" + longs.front() : "-" + shorts.front();
+    if (!takes_value) {
+      items.push_back(fmt::format("[{}]", name));
+      continue;
+    }
+    // The value named after the option's long name, as Slurm's text does.
+    std::string value = longs.empty() ? "value" : longs.front();
+    items.push_back(fmt::format("[{} {}]", name, value));
+  }
+  if (!short_flags.empty()) items.push_back(fmt::format("[-{}]", short_flags));
+  std::vector<std::string> commands;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    commands.push_back(sub->get_name());
+  if (!commands.empty()) {
+    std::string list;
+    for (const std::string& c : commands) list += (list.empty() ? "" : "|") + c;
+    items.push_back("{" + list + "} ...");
+  }
+  const std::string head = fmt::format("Usage: {}", app.get_name());
+  const std::string indent(head.size(), ' ');
+  std::string out = head;
+  std::size_t col = out.size();
+  for (const std::string& item : items) {
+    if (col + 1 + item.size() > 79 && col > head.size()) {
+      out += "\n" + indent;
+      col = indent.size();
+    }
+    out += " " + item;
+    col += 1 + item.size();
+  }
+  return out + "\n";
+}
+
 }  // namespace
 
 void configure_app(CLI::App& app, std::string_view tool) {
   app.name(std::string(tool));
   app.allow_windows_style_options(false);
-  app.set_version_flag("-V,--version", fmt::format("{} (stint) {}", tool, stint::version()));
+  // Slurm's tools all print "slurm 22.05.8"; stint's print "stint 0.1.0".
+  app.set_version_flag("-V,--version", fmt::format("stint {}", stint::version()));
   app.add_flag_callback(
-      "--usage", [&app]() { throw CLI::CallForHelp(); }, "Print a short usage message");
+      "--usage", []() { throw UsageRequested{}; }, "Print a short usage message");
 }
 
 int parse_args(CLI::App& app, std::string_view tool, int argc, char** argv) {
   try {
     app.parse(argc, argv);
     return -1;
+  } catch (const UsageRequested&) {
+    fmt::print("{}", short_usage(app));
+    return 0;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {

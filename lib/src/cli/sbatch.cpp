@@ -234,7 +234,7 @@ int run(int argc, char** argv) {
         fmt::print("{}", cli::sbatch_usage_text());
         return 0;
       case cli::SbatchCommandLine::Action::version:
-        fmt::print("{} (stint) {}\n", k_tool, stint::version());
+        fmt::print("stint {}\n", stint::version());
         return 0;
       case cli::SbatchCommandLine::Action::submit:
         break;

@@ -28,6 +28,7 @@ struct SqueueArgs {
   bool array = false;
   std::string format;
   std::string format_long;
+  bool helpformat = false;
   std::string jobs;
   bool json = false;
   bool long_list = false;
@@ -48,6 +49,10 @@ void error_line(std::string_view message) {
 }
 
 int list(const SqueueArgs& a) {
+  if (a.helpformat) {
+    fmt::print("{}", format::squeue_helpformat());
+    return 0;
+  }
   const Paths paths = default_paths();
   JobFilter filter;
   filter.active_only = true;
@@ -140,6 +145,8 @@ int run(int argc, char** argv) {
   app.add_flag("-r,--array", a.array, "display one job array element per line");
   app.add_option("-o,--format", a.format, "format specification");
   app.add_option("-O,--Format", a.format_long, "long format specification");
+  app.add_flag("--helpformat", a.helpformat,
+               "print a list of fields that can be specified with the '--Format' option");
   app.add_flag("-h,--noheader", a.no_header, "no headers on output");
   app.add_option("-j,--jobs", a.jobs, "comma separated list of jobs IDs to view");
   app.add_flag("--json", a.json, "produce JSON output");

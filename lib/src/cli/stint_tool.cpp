@@ -1,5 +1,6 @@
 // stint: the installation's own tool. init writes stint.yaml, config shows or
-// checks a configuration, daemon tells about or stops stintd, version.
+// checks a configuration, daemon tells about or stops stintd, report draws the
+// schedule, version.
 
 #include <chrono>
 #include <string>
@@ -14,6 +15,7 @@
 
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
+#include "cli/stint_report.hpp"
 #include "rpc/client.hpp"
 #include "util/clock.hpp"
 #include "util/fs.hpp"
@@ -163,12 +165,30 @@ int stint(int argc, char** argv) {
         daemon_cmd->add_subcommand("status", "Whether stintd runs (exit 0) or not (exit 1)");
     CLI::App* stop_cmd = daemon_cmd->add_subcommand("stop", "Stop stintd");
 
+    cli::ReportArgs report_args;
+    CLI::App* report_cmd = app.add_subcommand(
+        "report", "Draw the jobs of a time window (SVG and HTML): lanes per node and GPU");
+    report_cmd
+        ->add_option("-S,--start", report_args.start,
+                     "Start of the window, as sacct -S takes it (default: the jobs' first submit)")
+        ->type_name("TIME");
+    report_cmd
+        ->add_option("-E,--end", report_args.end,
+                     "End of the window (default: the last end, or now while jobs run)")
+        ->type_name("TIME");
+    report_cmd
+        ->add_option("-o,--output", report_args.output,
+                     "Write the SVG to FILE and the HTML page beside it (default "
+                     "stint-report.svg; '-': the SVG on standard output)")
+        ->type_name("FILE");
+    report_cmd->add_option("--title", report_args.title, "The picture's title")->type_name("TEXT");
+
     CLI::App* version_cmd = app.add_subcommand("version", "Print the version");
 
     if (int rc = cli::parse_args(app, "stint", argc, argv); rc >= 0) return rc;
     if (app.get_subcommands().empty()) {
       fmt::print(stderr,
-                 "stint: a command is required: init, config, daemon or version\n"
+                 "stint: a command is required: init, config, daemon, report or version\n"
                  "Try \"stint --help\" for more information\n");
       return 255;
     }
@@ -179,6 +199,7 @@ int stint(int argc, char** argv) {
     if (*check_cmd) return config_check(paths, check_file);
     if (*status_cmd) return daemon_status(paths);
     if (*stop_cmd) return daemon_stop(paths);
+    if (*report_cmd) return cli::stint_report(paths, report_args);
     if (*version_cmd) {
       fmt::print("stint {}\n", stint::version());
       return 0;

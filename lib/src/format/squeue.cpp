@@ -403,4 +403,16 @@ std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, c
   return out;
 }
 
+std::string squeue_helpformat() {
+  std::vector<std::string_view> names;
+  for (const JobColumn& c : k_columns) names.push_back(c.name);
+  std::sort(names.begin(), names.end());
+  std::string out;
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out += fmt::format("{:<19}", names[i]);
+    out += (i % 4 == 3 || i + 1 == names.size()) ? "\n" : " ";
+  }
+  return out;
+}
+
 }  // namespace stint::format

@@ -175,6 +175,23 @@ namespace {
 int entry(int argc, char** argv) {
   block_supervisor_signals();
   ensure_std_fds();
+  // stintd starts it with a launch file; a person asking what it is gets an
+  // answer, the same one every tool gives, rather than "Unable to open file".
+  if (argc == 2) {
+    const std::string_view arg = argv[1];
+    if (arg == "-h" || arg == "--help" || arg == "--usage") {
+      fmt::print("Usage: stint-stepd <launch-file>\n");
+      if (arg != "--usage")
+        fmt::print(
+            "\nThe supervisor of one task of one job on one node, started by stintd.\n"
+            "It is not run by hand; see stint-stepd(8).\n");
+      return 0;
+    }
+    if (arg == "-V" || arg == "--version") {
+      fmt::print("stint {}\n", stint::version());
+      return 0;
+    }
+  }
   if (argc != 2) {
     fmt::print(stderr, "Usage: stint-stepd <launch-file>\n");
     return errc_exit_status(Errc::usage);

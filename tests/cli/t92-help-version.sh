@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Every tool answers --help, --usage, --version and -V as Slurm's do: help
+# and usage on stdout with exit 0, the version as "stint X.Y.Z" (Slurm prints
+# "slurm 22.05.8"), none of them starting stintd or writing state.
+source "$(dirname "$0")/lib.sh"
+
+tools=()
+for f in "$STINT_BIN"/*; do
+  name=${f##*/}
+  [ -f "$f" ] && [ -x "$f" ] || continue
+  case $name in unit_* | bench* | *.so*) continue ;; esac
+  tools+=("$name")
+done
+[ ${#tools[@]} -ge 10 ] || fail "found only ${tools[*]} in $STINT_BIN"
+
+version=""
+for tool in "${tools[@]}"; do
+  for opt in --version -V; do
+    out=$("$tool" "$opt" 2>&1) || fail "$tool $opt exited $?: $out"
+    [[ $out =~ ^stint\ [0-9]+\.[0-9]+\.[0-9]+[^[:space:]]*$ ]] || fail "$tool $opt printed '$out'"
+    [ -z "$version" ] || expect_eq "$tool $opt, as the others" "$version" "$out"
+    version=$out
+  done
+  out=$("$tool" --help 2>/dev/null) || fail "$tool --help exited $?"
+  grep -q "^Usage: $tool" <<<"$out" || fail "$tool --help has no 'Usage: $tool' line: $(head -n 3 <<<"$out")"
+  out=$("$tool" --usage 2>/dev/null) || fail "$tool --usage exited $?"
+  first=$(head -n 1 <<<"$out")
+  [[ $first == "Usage: $tool"* ]] || fail "$tool --usage starts with '$first'"
+  # Short: Slurm's usage is a few lines, not the whole help.
+  [ "$(wc -l <<<"$out")" -le 16 ] || fail "$tool --usage is $(wc -l <<<"$out") lines long"
+  err=$("$tool" --no-such-option 2>&1 >/dev/null) && fail "$tool took --no-such-option"
+  [ -n "$err" ] || fail "$tool said nothing about --no-such-option"
+done
+[ ! -e "$STINT_STATE_DIR/stint.db" ] || fail "asking for help started stintd"
+[ ! -S "$STINT_STATE_DIR/stintd.sock" ] || fail "asking for help started stintd"
+
+# The short usage names the options, as Slurm's does.
+out=$(squeue --usage)
+expect_contains "squeue --usage" "$out" "[-A account]"
+expect_contains "squeue --usage" "$out" "[--json]"
+out=$(stint --usage)
+expect_contains "stint --usage" "$out" "{init|config|daemon|report|version}"
+expect_eq "stint version" "$version" "$(stint version)"
+expect_eq "scontrol version" "$version" "$(scontrol version)"
