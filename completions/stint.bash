@@ -106,12 +106,16 @@ _stint_values() {
   local long=$1
   _stint_comma_list=1
   case $long in
-    --partition | --partitions)
+    --partition | --partitions | --server-type)
       _stint_no_files
       _stint_reply "$(_stint_run sinfo -h -o %R)"
       ;;
+    --project)
+      _stint_no_files
+      _stint_reply "$(_stint_run run-list | awk 'NR > 1 { sub("/.*", "", $1); print $1 }' | sort -u)"
+      ;;
     --nodelist | --nodes | --exclude)
-      if [[ $_stint_tool == sbatch && $long == --nodes ]]; then
+      if [[ ($_stint_tool == sbatch || $_stint_tool == run-create) && $long == --nodes ]]; then
         _stint_no_files
         return
       fi
@@ -354,6 +358,10 @@ _stint_complete() {
       _stint_reply "$(_stint_run squeue -h -o %i --me)"
       _stint_comma_list=0
       ;;
+    run-stop | run-show | run-logs | run-clone)
+      _stint_no_files
+      _stint_reply "$(_stint_run run-list | awk 'NR > 1 { print $1 }')"
+      ;;
     sbatch)
       # The script, then its arguments: file names.
       compopt -o filenames 2>/dev/null
@@ -370,4 +378,5 @@ _stint_complete() {
   return 0
 }
 
-complete -o bashdefault -o default -F _stint_complete sbatch squeue scancel sinfo scontrol sacct sacctmgr sprio sshare stint stintd
+complete -o bashdefault -o default -F _stint_complete sbatch squeue scancel sinfo scontrol sacct sacctmgr sprio sshare stint stintd \
+  run-create run-clone run-stop run-list run-show run-logs

@@ -46,6 +46,7 @@ struct RunSettings {
   std::optional<std::uint64_t> mem_mb;  ///< per node
   std::optional<Seconds> time_limit;
   bool keep_alive = false;
+  std::uint32_t ports_per_node = 2;  ///< TCP ports reserved on each node
   std::string image;
   std::vector<StorageMount> storages;
   RunEnvironment env;  ///< in the order given

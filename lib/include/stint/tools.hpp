@@ -23,5 +23,12 @@ int sshare(int argc, char** argv);    ///< fair share of the associations
 int stint(int argc, char** argv);     ///< init, config show, daemon status|stop, version
 int stintd(int argc, char** argv);    ///< the controller daemon
 int stepd(int argc, char** argv);     ///< stint-stepd, one task of one job on one node
+// Runs, the NSML way (issue 6).
+int run_create(int argc, char** argv);
+int run_clone(int argc, char** argv);
+int run_stop(int argc, char** argv);
+int run_list(int argc, char** argv);
+int run_show(int argc, char** argv);
+int run_logs(int argc, char** argv);
 }  // namespace tools
 }  // namespace stint

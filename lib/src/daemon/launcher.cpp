@@ -60,6 +60,9 @@ std::pair<pid_t, int> spawn_stepd(const std::string& exe, const std::string& lau
 bool port_is_free(std::uint16_t port) {
   int fd = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return true;
+  // A port an ended run's connections left in TIME_WAIT is free to listen on.
+  int one = 1;
+  ::setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
   sockaddr_in addr{};
   addr.sin_family = AF_INET;
   addr.sin_port = htons(port);

@@ -27,6 +27,7 @@ constexpr Route k_routes[] = {
     {"update_job", handle_update_job},
     {"requeue", handle_requeue},
     {"top", handle_top},
+    {"run_stop", handle_run_stop},
     {"update_node", handle_update_node},
     {"update_partition", handle_update_partition},
     {"reconfigure", handle_reconfigure},

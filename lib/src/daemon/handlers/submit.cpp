@@ -63,7 +63,25 @@ void prepare_run(Controller& c, Job& job) {
   r.number = c.next_run_number(r.project);
   r.stopped = false;
   if (job.spec.name.empty()) job.spec.name = RunName{r.project, r.number}.text();
-  run::reserve_ports(c.run_ports(), job.req.nodes, r.ports_per_node, c.ports_in_use(), nullptr);
+  // Its ports, and those of the runs still waiting, must fit beside the
+  // ports running runs hold (each run takes its own when it starts).
+  std::uint32_t waiting = 0;
+  for (const auto& [id, other] : c.live()) {
+    if (other.spec.run && other.state == JobState::pending)
+      waiting += other.req.nodes * other.spec.run->ports_per_node;
+  }
+  const run::PortRange range = c.run_ports();
+  const auto taken = c.ports_in_use();
+  std::uint32_t free = 0;
+  for (std::uint32_t p = range.first; p <= range.last; ++p)
+    free += taken.count(static_cast<std::uint16_t>(p)) ? 0 : 1;
+  const std::uint32_t need = job.req.nodes * r.ports_per_node;
+  if (waiting + need > free)
+    throw Error(
+        Errc::node_config_unavailable,
+        fmt::format("Port range {}-{} exhausted: the run needs {} ports ({} nodes x {}), "
+                    "{} are free and waiting runs need {}",
+                    range.first, range.last, need, job.req.nodes, r.ports_per_node, free, waiting));
 }
 
 // --test-only: where and when the job would start, by the same pass the

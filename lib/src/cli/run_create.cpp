@@ -1,0 +1,176 @@
+// run-create and run-stop: a run of N nodes in a project, submitted to stintd
+// as a job whose command starts on every node; run-stop ends every node.
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <stint/error.hpp>
+#include <stint/parse.hpp>
+#include <stint/paths.hpp>
+#include <stint/run.hpp>
+#include <stint/tools.hpp>
+
+#include "cli/boundary.hpp"
+#include "cli/cli11.hpp"
+#include "cli/run_common.hpp"
+#include "model/json.hpp"
+#include "rpc/client.hpp"
+#include "util/proc.hpp"
+
+extern char** environ;
+
+namespace stint::cli {
+namespace {
+
+std::string current_dir() {
+  std::vector<char> buf(4096);
+  while (::getcwd(buf.data(), buf.size()) == nullptr) {
+    if (errno != ERANGE) throw Error(Errc::io, fmt::format("getcwd: {}", std::strerror(errno)));
+    buf.resize(buf.size() * 2);
+  }
+  return buf.data();
+}
+
+}  // namespace
+
+JobSpec run_job_spec(const RunSettings& s, const std::string& cloned_from) {
+  JobSpec spec;
+  spec.partition = s.server_type.empty() ? std::nullopt : std::optional(s.server_type);
+  spec.nodes = s.nodes;
+  spec.ntasks = s.nodes;
+  spec.ntasks_per_node = 1;
+  spec.cpus_per_task = s.cpus.value_or(1);
+  if (s.gpus && *s.gpus > 0) spec.gpus_per_node = s.gpus;
+  spec.mem_per_node_mb = s.mem_mb;
+  spec.time_limit = s.time_limit;
+  spec.name = s.name;
+  spec.comment = s.description;
+  // The command starts through a one-line script, so that stepd runs a run's
+  // node as it runs a batch job (output files, limits, accounting).
+  spec.script = "#!/bin/sh\nexec \"$@\"\n";
+  spec.script_args = s.command;
+  spec.stdout_pattern = "run-%j.%n.out";
+  spec.submit_dir = current_dir();
+  spec.submit_host = proc::short_hostname();
+  for (char** e = environ; e && *e; ++e) {
+    const std::string_view entry = *e;
+    const std::size_t eq = entry.find('=');
+    if (eq == std::string_view::npos || eq == 0) continue;
+    spec.environment.emplace_back(std::string(entry.substr(0, eq)),
+                                  std::string(entry.substr(eq + 1)));
+  }
+  for (const auto& [k, v] : s.env) run::set_env(spec.environment, k, v);
+  RunInfo r;
+  r.project = s.project;
+  r.keep_alive = s.keep_alive;
+  r.ports_per_node = s.ports_per_node;
+  r.image = s.image;
+  for (const auto& st : s.storages) r.storages.emplace_back(st.name, st.mount);
+  r.env = s.env;
+  r.command = s.command;
+  r.description = s.description;
+  r.cloned_from = cloned_from;
+  spec.run = std::move(r);
+  return spec;
+}
+
+std::string submit_run(const JobSpec& spec) {
+  const Paths paths = default_paths();
+  nlohmann::json reply = rpc::call(paths, {{"op", "submit"}, {"spec", to_json(spec)}});
+  return reply.value("run", std::string());
+}
+
+void refuse_containers(const RunSettings& s) {
+  // Images (bubblewrap, podman) and storages come with the rest of issue 6;
+  // until then a run that asks for them is refused rather than run bare.
+  if (!s.image.empty())
+    throw Error(Errc::invalid_argument,
+                fmt::format("--image {}: container images are not supported yet", s.image));
+  if (!s.storages.empty())
+    throw Error(Errc::invalid_argument, "--storage: storages are not supported yet");
+}
+
+}  // namespace stint::cli
+
+namespace stint::tools {
+
+int run_create(int argc, char** argv) {
+  constexpr std::string_view k_tool = "run-create";
+  return cli::run_tool(k_tool, [&] {
+    CLI::App app{"run-create: create a run of N nodes in a project and start its command"};
+    cli::configure_app(app, k_tool);
+    RunSettings s;
+    std::string keep_alive = "off";
+    std::vector<std::string> env, storages;
+    std::string mem, time;
+    app.add_option("--project", s.project, "the project the run belongs to")->required();
+    app.add_option("--server-type", s.server_type, "the server type: a partition");
+    auto* nodes = app.add_option("--nodes", s.nodes, "number of nodes (same spec each)");
+    app.add_option("--gpus", s.gpus, "GPUs per node");
+    app.add_option("--cpus", s.cpus, "CPUs per node");
+    app.add_option("--mem", mem, "memory per node (e.g. 4G)");
+    app.add_option("--time", time, "time limit, in Slurm's forms");
+    app.add_option("--keep-alive", keep_alive, "on: keep the nodes after the command ends")
+        ->check(CLI::IsMember({"on", "off"}, CLI::ignore_case));
+    app.add_option("--image", s.image, "container image for every node");
+    app.add_option("--storage", storages, "storage NAME[:MOUNT] (repeatable)");
+    app.add_option("--env", env, "environment variable NAME=VALUE (repeatable, order kept)");
+    app.add_option("--ports", s.ports_per_node, "TCP ports reserved per node (default 2)");
+    app.add_option("--name", s.name, "a name for the run");
+    app.add_option("--description", s.description, "a description of the run");
+    app.add_option("command", s.command, "the command, after --");
+    if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
+    s.keep_alive = keep_alive == "on" || keep_alive == "ON";
+    if (!mem.empty()) s.mem_mb = parse::memory_mb(mem);
+    if (!time.empty()) s.time_limit = parse::time_limit(time);
+    for (const auto& e : env) {
+      auto [k, v] = run::parse_env_assignment(e);
+      s.env.emplace_back(std::move(k), std::move(v));
+    }
+    for (const auto& st : storages) s.storages.push_back(run::parse_storage(st));
+    run::check_settings(s, cli::is_cpu_server(s.server_type), nodes->count() > 0);
+    cli::refuse_containers(s);
+    fmt::print("{}\n", cli::submit_run(cli::run_job_spec(s, "")));
+    return 0;
+  });
+}
+
+int run_stop(int argc, char** argv) {
+  constexpr std::string_view k_tool = "run-stop";
+  return cli::run_tool(k_tool, [&] {
+    CLI::App app{"run-stop: stop every node of runs"};
+    cli::configure_app(app, k_tool);
+    std::vector<std::string> runs;
+    std::string project;
+    bool all = false;
+    app.add_option("runs", runs, "runs to stop (PROJECT/N)");
+    app.add_option("--project", project, "with --all: the project");
+    app.add_flag("--all", all, "stop every run of --project");
+    if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
+    if (all && project.empty()) throw Error(Errc::invalid_argument, "--all needs --project");
+    if (!all && runs.empty()) throw Error(Errc::invalid_argument, "Name a run to stop");
+    nlohmann::json req = {{"op", "run_stop"}, {"runs", nlohmann::json::array()}};
+    for (const auto& r : runs) req["runs"].push_back(run::parse_run_name(r).text());
+    if (all) {
+      req["all"] = true;
+      req["project"] = project;
+    }
+    nlohmann::json reply = rpc::call(default_paths(), req);
+    int rc = 0;
+    for (const auto& r : reply.value("results", nlohmann::json::array())) {
+      if (r.contains("error")) {
+        fmt::print(stderr, "{}: error: {}\n", k_tool, r.value("message", std::string()));
+        rc = 1;
+      } else {
+        fmt::print("{} stopped\n", r.value("run", std::string()));
+      }
+    }
+    return rc;
+  });
+}
+
+}  // namespace stint::tools

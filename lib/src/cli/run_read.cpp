@@ -1,0 +1,237 @@
+// run-list, run-show and run-logs: read straight from the database, as
+// squeue does, without stintd.
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <thread>
+
+#include <fmt/core.h>
+#include <fmt/format.h>
+
+#include <stint/error.hpp>
+#include <stint/parse.hpp>
+#include <stint/paths.hpp>
+#include <stint/run.hpp>
+#include <stint/store.hpp>
+#include <stint/tools.hpp>
+
+#include "cli/boundary.hpp"
+#include "cli/cli11.hpp"
+#include "cli/run_common.hpp"
+#include "daemon/job_env.hpp"
+#include "util/clock.hpp"
+
+namespace stint::cli {
+
+std::string run_state(const Job& job) {
+  const bool stopped = job.spec.run && job.spec.run->stopped;
+  if (job.state == JobState::pending) return "PENDING";
+  if (is_active(job.state)) {
+    const bool kept = !job.alloc.empty() && std::all_of(job.alloc.begin(), job.alloc.end(),
+                                                        [](const auto& a) { return a.task_ended; });
+    return kept ? "KEPT_ALIVE" : std::string(state_name(job.state));
+  }
+  if (stopped || job.state == JobState::cancelled) return "STOPPED";
+  return std::string(state_name(job.state));
+}
+
+RunSettings run_settings(const Job& job) {
+  RunSettings s;
+  const RunInfo& r = *job.spec.run;
+  s.project = r.project;
+  s.server_type = job.partition;
+  s.nodes = job.req.nodes;
+  if (job.req.gpus_per_node) s.gpus = job.req.gpus_per_node;
+  s.cpus = job.req.cpus_per_task;
+  s.mem_mb = job.spec.mem_per_node_mb;
+  s.time_limit = job.spec.time_limit;
+  s.keep_alive = r.keep_alive;
+  s.ports_per_node = r.ports_per_node;
+  s.image = r.image;
+  for (const auto& [name, mount] : r.storages) s.storages.push_back({name, mount});
+  s.env = r.env;
+  s.name = job.spec.name == RunName{r.project, r.number}.text() ? std::string() : job.spec.name;
+  s.description = r.description;
+  s.command = r.command;
+  return s;
+}
+
+}  // namespace stint::cli
+
+namespace stint::tools {
+namespace {
+
+std::unique_ptr<Store> open_store() {
+  const Paths paths = default_paths();
+  if (!Store::exists(paths.db())) return nullptr;
+  return Store::open(paths.db(), Store::Mode::read_only);
+}
+
+Job find_run(Store& store, const RunName& name) {
+  for (auto& job : store.run_jobs(name.project)) {
+    if (job.spec.run->number == name.number) return job;
+  }
+  throw Error(Errc::invalid_argument, fmt::format("No run {}", name.text()));
+}
+
+std::string age(Seconds since, Seconds now) {
+  if (since == k_no_time) return "-";
+  return parse::format_duration(std::max<Seconds>(0, now - since));
+}
+
+std::string ports_text(const NodeAlloc& a) {
+  return a.ports.empty() ? std::string("-") : fmt::format("{}", fmt::join(a.ports, ","));
+}
+
+}  // namespace
+
+int run_list(int argc, char** argv) {
+  constexpr std::string_view k_tool = "run-list";
+  return cli::run_tool(k_tool, [&] {
+    CLI::App app{"run-list: the runs of a project, with one column per environment variable"};
+    cli::configure_app(app, k_tool);
+    std::string project;
+    bool json = false;
+    app.add_option("--project", project, "the project (default: every project)");
+    app.add_flag("--json", json, "print JSON");
+    if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
+    auto store = open_store();
+    std::vector<Job> jobs = store ? store->run_jobs(project) : std::vector<Job>{};
+    std::vector<const RunSettings*> settings;
+    std::vector<RunSettings> owned;
+    owned.reserve(jobs.size());
+    for (const auto& j : jobs) owned.push_back(cli::run_settings(j));
+    for (const auto& s : owned) settings.push_back(&s);
+    const auto vars = run::variable_set(settings);
+    const Seconds now = SystemClock().now();
+    if (json) {
+      fmt::print("[");
+      for (std::size_t i = 0; i < jobs.size(); ++i) {
+        const Job& j = jobs[i];
+        std::string env;
+        for (std::size_t v = 0; v < vars.size(); ++v)
+          env += fmt::format("{}\"{}\":\"{}\"", v ? "," : "", vars[v],
+                             run::env_value(owned[i].env, vars[v]));
+        fmt::print(
+            "{}{{\"run\":\"{}\",\"job_id\":{},\"state\":\"{}\",\"nodes\":{},\"env\":{{{}}}}}",
+            i ? "," : "", RunName{j.spec.run->project, j.spec.run->number}.text(), j.id,
+            cli::run_state(j), j.req.nodes, env);
+      }
+      fmt::print("]\n");
+      return 0;
+    }
+    std::vector<std::vector<std::string>> rows;
+    rows.push_back({"RUN", "STATE", "NODES", "AGE"});
+    for (const auto& v : vars) rows.front().push_back(v);
+    for (std::size_t i = 0; i < jobs.size(); ++i) {
+      const Job& j = jobs[i];
+      std::vector<std::string> row{RunName{j.spec.run->project, j.spec.run->number}.text(),
+                                   cli::run_state(j), std::to_string(j.req.nodes),
+                                   age(j.submit_time, now)};
+      for (const auto& v : vars) row.push_back(run::env_value(owned[i].env, v));
+      rows.push_back(std::move(row));
+    }
+    std::vector<std::size_t> width(rows.front().size(), 0);
+    for (const auto& r : rows)
+      for (std::size_t c = 0; c < r.size(); ++c) width[c] = std::max(width[c], r[c].size());
+    for (const auto& r : rows) {
+      std::string line;
+      for (std::size_t c = 0; c < r.size(); ++c)
+        line += fmt::format("{:<{}}{}", r[c], width[c], c + 1 < r.size() ? "  " : "");
+      while (!line.empty() && line.back() == ' ') line.pop_back();
+      fmt::print("{}\n", line);
+    }
+    return 0;
+  });
+}
+
+int run_show(int argc, char** argv) {
+  constexpr std::string_view k_tool = "run-show";
+  return cli::run_tool(k_tool, [&] {
+    CLI::App app{"run-show: a run's settings and its node table"};
+    cli::configure_app(app, k_tool);
+    std::string name;
+    app.add_option("run", name, "the run (PROJECT/N)")->required();
+    if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
+    auto store = open_store();
+    if (!store) throw Error(Errc::invalid_argument, fmt::format("No run {}", name));
+    const Job job = find_run(*store, run::parse_run_name(name));
+    const RunSettings s = cli::run_settings(job);
+    const RunInfo& r = *job.spec.run;
+    fmt::print("Run:          {}\n", RunName{r.project, r.number}.text());
+    fmt::print("Job ID:       {}\n", job.id);
+    fmt::print("Name:         {}\n", job.spec.name);
+    fmt::print("Description:  {}\n", r.description);
+    fmt::print("State:        {}\n", cli::run_state(job));
+    fmt::print("Server type:  {}\n", job.partition);
+    fmt::print("Nodes:        {}\n", job.req.nodes);
+    fmt::print("Per node:     cpus={} gpus={} mem={}M\n", job.req.cpus_per_node,
+               job.req.gpus_per_node, job.req.mem_per_node_mb);
+    fmt::print("Keep alive:   {}\n", r.keep_alive ? "ON" : "OFF");
+    fmt::print("Image:        {}\n", r.image.empty() ? "-" : r.image);
+    fmt::print("Command:      {}\n", fmt::join(r.command, " "));
+    if (!r.cloned_from.empty()) fmt::print("Cloned from:  {}\n", r.cloned_from);
+    fmt::print("Environment:\n");
+    for (const auto& [k, v] : s.env) fmt::print("  {}={}\n", k, v);
+    fmt::print("\n{:>4}  {:<12}  {:<10}  {:>9}  {:<10}  {:<8}  {}\n", "Rank", "Node ID", "State",
+               "Exit Code", "Host", "SSH Port", "TCP Ports");
+    for (std::size_t i = 0; i < job.alloc.size(); ++i) {
+      const NodeAlloc& a = job.alloc[i];
+      std::string state = a.task_ended
+                              ? (a.exit_status == 0 && a.exit_signal == 0 ? "COMPLETED" : "FAILED")
+                              : std::string(state_name(job.state));
+      if (a.task_ended && is_active(job.state)) state = "KEPT_ALIVE";
+      if (a.task_ended && job.spec.run->stopped && (a.exit_status != 0 || a.exit_signal != 0))
+        state = "STOPPED";
+      std::string exit = a.task_ended || is_terminal(job.state)
+                             ? fmt::format("{}:{}", a.exit_status, a.exit_signal)
+                             : "-";
+      fmt::print("{:>4}  {:<12}  {:<10}  {:>9}  {:<10}  {:<8}  {}\n", i,
+                 fmt::format("{}-{}", job.id, i), state, exit, a.node, "-", ports_text(a));
+    }
+    if (job.alloc.empty()) fmt::print("(no nodes yet: {})\n", cli::run_state(job));
+    return 0;
+  });
+}
+
+int run_logs(int argc, char** argv) {
+  constexpr std::string_view k_tool = "run-logs";
+  return cli::run_tool(k_tool, [&] {
+    CLI::App app{"run-logs: the output of a run's node"};
+    cli::configure_app(app, k_tool);
+    std::string name;
+    std::uint32_t node = 0;
+    bool follow = false;
+    app.add_option("run", name, "the run (PROJECT/N)")->required();
+    app.add_option("--node", node, "the node's rank (default 0)");
+    app.add_flag("-f,--follow", follow, "keep printing while the run runs");
+    if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
+    auto store = open_store();
+    if (!store) throw Error(Errc::invalid_argument, fmt::format("No run {}", name));
+    const RunName rn = run::parse_run_name(name);
+    Job job = find_run(*store, rn);
+    if (node >= job.req.nodes)
+      throw Error(Errc::invalid_argument,
+                  fmt::format("Run {} has no node of rank {}", rn.text(), node));
+    const std::string path = daemon::output_paths(job, node).first;
+    std::streamoff offset = 0;
+    for (;;) {
+      std::ifstream in(path, std::ios::binary);
+      if (in) {
+        in.seekg(offset);
+        std::string chunk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+        offset += static_cast<std::streamoff>(chunk.size());
+        fmt::print("{}", chunk);
+        std::fflush(stdout);
+      } else if (!follow && job.state != JobState::pending) {
+        throw Error(Errc::io, fmt::format("No output for {} node {} ({})", rn.text(), node, path));
+      }
+      if (!follow || is_terminal(job.state)) return 0;
+      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      job = find_run(*store, rn);
+    }
+  });
+}
+
+}  // namespace stint::tools
