@@ -116,7 +116,8 @@ wait_for 10 test -s low-pid
 high=$(submit -p high -c 2 --wrap "$gate")
 wait_for 30 is_state "$high" RUNNING
 expect_eq "low job suspended" SUSPENDED "$(squeue -h -j "$low" -o %T)"
-expect_eq "its processes are stopped" T "$(ps -o stat= -p "$(cat low-pid)" | cut -c1)"
+# stepd stops the job's processes when it gets stintd's signal: wait for that.
+wait_for 10 sh -c "[ \"\$(ps -o stat= -p $(cat low-pid) | cut -c1)\" = T ]"
 touch "go-$high" "go-$low"
 wait_for 30 job_ended "$high"
 wait_for 30 job_ended "$low"
