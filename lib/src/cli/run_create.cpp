@@ -17,25 +17,12 @@
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
 #include "cli/run_common.hpp"
+#include "cli/sbatch_options.hpp"
 #include "model/json.hpp"
 #include "rpc/client.hpp"
 #include "util/proc.hpp"
 
-extern char** environ;
-
 namespace stint::cli {
-namespace {
-
-std::string current_dir() {
-  std::vector<char> buf(4096);
-  while (::getcwd(buf.data(), buf.size()) == nullptr) {
-    if (errno != ERANGE) throw Error(Errc::io, fmt::format("getcwd: {}", std::strerror(errno)));
-    buf.resize(buf.size() * 2);
-  }
-  return buf.data();
-}
-
-}  // namespace
 
 JobSpec run_job_spec(const RunSettings& s, const std::string& cloned_from) {
   JobSpec spec;
@@ -54,15 +41,10 @@ JobSpec run_job_spec(const RunSettings& s, const std::string& cloned_from) {
   spec.script = "#!/bin/sh\nexec \"$@\"\n";
   spec.script_args = s.command;
   spec.stdout_pattern = "run-%j.%n.out";
-  spec.submit_dir = current_dir();
-  spec.submit_host = proc::short_hostname();
-  for (char** e = environ; e && *e; ++e) {
-    const std::string_view entry = *e;
-    const std::size_t eq = entry.find('=');
-    if (eq == std::string_view::npos || eq == 0) continue;
-    spec.environment.emplace_back(std::string(entry.substr(0, eq)),
-                                  std::string(entry.substr(eq + 1)));
-  }
+  const SubmitContext context = current_submit_context();
+  spec.submit_dir = context.cwd;
+  spec.submit_host = context.hostname;
+  spec.environment = context.environment;
   for (const auto& [k, v] : s.env) run::set_env(spec.environment, k, v);
   RunInfo r;
   r.project = s.project;

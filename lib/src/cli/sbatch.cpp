@@ -118,28 +118,6 @@ cli::BatchScript read_script(const cli::SbatchCommandLine& cl, const std::string
   return script;
 }
 
-cli::SubmitContext submit_context() {
-  cli::SubmitContext ctx;
-  for (char** e = environ; e && *e; ++e) {
-    const std::string_view entry = *e;
-    const std::size_t eq = entry.find('=');
-    if (eq == std::string_view::npos || eq == 0) continue;
-    ctx.environment.emplace_back(std::string(entry.substr(0, eq)),
-                                 std::string(entry.substr(eq + 1)));
-  }
-  std::vector<char> buf(4096);
-  while (::getcwd(buf.data(), buf.size()) == nullptr) {
-    if (errno != ERANGE) {
-      throw Error(Errc::io, fmt::format("getcwd failed: {}", std::strerror(errno)));
-    }
-    buf.resize(buf.size() * 2);
-  }
-  ctx.cwd = buf.data();
-  ctx.hostname = proc::short_hostname();
-  ctx.now = static_cast<Seconds>(std::time(nullptr));
-  return ctx;
-}
-
 // How stintd and sbatch share the two lines of a refused submission (Slurm
 // prints "sbatch: error: invalid partition specified: nosuch" and then
 // "sbatch: error: Batch job submission failed: Invalid partition name
@@ -239,7 +217,7 @@ int run(int argc, char** argv) {
       case cli::SbatchCommandLine::Action::submit:
         break;
     }
-    const cli::SubmitContext context = submit_context();
+    const cli::SubmitContext context = cli::current_submit_context();
     const cli::BatchScript script = read_script(cl, context.cwd);
     return submit(cli::build_sbatch_request(cl, script, context));
   } catch (const cli::UsageError& e) {
@@ -256,3 +234,29 @@ int sbatch(int argc, char** argv) {
 }
 
 }  // namespace stint::tools
+
+namespace stint::cli {
+
+SubmitContext current_submit_context() {
+  SubmitContext ctx;
+  for (char** e = environ; e && *e; ++e) {
+    const std::string_view entry = *e;
+    const std::size_t eq = entry.find('=');
+    if (eq == std::string_view::npos || eq == 0) continue;
+    ctx.environment.emplace_back(std::string(entry.substr(0, eq)),
+                                 std::string(entry.substr(eq + 1)));
+  }
+  std::vector<char> buf(4096);
+  while (::getcwd(buf.data(), buf.size()) == nullptr) {
+    if (errno != ERANGE) {
+      throw Error(Errc::io, fmt::format("getcwd failed: {}", std::strerror(errno)));
+    }
+    buf.resize(buf.size() * 2);
+  }
+  ctx.cwd = buf.data();
+  ctx.hostname = proc::short_hostname();
+  ctx.now = static_cast<Seconds>(std::time(nullptr));
+  return ctx;
+}
+
+}  // namespace stint::cli

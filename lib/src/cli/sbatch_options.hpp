@@ -126,6 +126,9 @@ struct SubmitContext {
   std::string hostname;  ///< short host name
   Seconds now = 0;       ///< the time of submission: --begin and --deadline count from it
 };
+/// This process's: its environment, working directory, host and the time
+/// (sbatch.cpp; run-create submits with the same).
+SubmitContext current_submit_context();
 
 /// The result of sbatch's options: the job, and how sbatch itself behaves.
 struct SbatchRequest {
