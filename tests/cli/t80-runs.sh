@@ -109,3 +109,7 @@ expect_eq "nodes still allocated" 4 "$(sinfo -h -N -o '%N %C' | awk '$1 ~ /^g-/ 
 expect_eq "run-stop releases them" "ka/1 stopped" "$(run-stop ka/1)"
 wait_for 30 sh -c "run-list --project ka --json | grep -q STOPPED"
 expect_eq "nodes free" 0 "$(sinfo -h -N -o '%N %C' | awk '$1 ~ /^g-/ {split($2, c, "/"); s += c[1]} END {print s}')"
+
+# --- values are data, not JSON or table syntax -------------------------------------
+run-create --project odd --env 'NOTE=say "hi", {x}' -- true >/dev/null
+wait_for 30 sh -c "run-list --project odd --json | python3 -c 'import json,sys; r=json.load(sys.stdin)[0]; sys.exit(r[\"env\"][\"NOTE\"] != \"say \\\"hi\\\", {x}\")'"

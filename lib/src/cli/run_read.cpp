@@ -20,6 +20,7 @@
 #include "cli/cli11.hpp"
 #include "cli/run_common.hpp"
 #include "daemon/job_env.hpp"
+#include "model/json.hpp"
 #include "util/clock.hpp"
 
 namespace stint::cli {
@@ -106,19 +107,18 @@ int run_list(int argc, char** argv) {
     const auto vars = run::variable_set(settings);
     const Seconds now = SystemClock().now();
     if (json) {
-      fmt::print("[");
+      nlohmann::json out = nlohmann::json::array();
       for (std::size_t i = 0; i < jobs.size(); ++i) {
         const Job& j = jobs[i];
-        std::string env;
-        for (std::size_t v = 0; v < vars.size(); ++v)
-          env += fmt::format("{}\"{}\":\"{}\"", v ? "," : "", vars[v],
-                             run::env_value(owned[i].env, vars[v]));
-        fmt::print(
-            "{}{{\"run\":\"{}\",\"job_id\":{},\"state\":\"{}\",\"nodes\":{},\"env\":{{{}}}}}",
-            i ? "," : "", RunName{j.spec.run->project, j.spec.run->number}.text(), j.id,
-            cli::run_state(j), j.req.nodes, env);
+        nlohmann::json env = nlohmann::json::object();
+        for (const auto& v : vars) env[v] = run::env_value(owned[i].env, v);
+        out.push_back({{"run", RunName{j.spec.run->project, j.spec.run->number}.text()},
+                       {"job_id", j.id},
+                       {"state", cli::run_state(j)},
+                       {"nodes", j.req.nodes},
+                       {"env", std::move(env)}});
       }
-      fmt::print("]\n");
+      fmt::print("{}\n", out.dump());
       return 0;
     }
     std::vector<std::vector<std::string>> rows;
