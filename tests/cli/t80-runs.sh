@@ -113,3 +113,26 @@ expect_eq "nodes free" 0 "$(sinfo -h -N -o '%N %C' | awk '$1 ~ /^g-/ {split($2, 
 # --- values are data, not JSON or table syntax -------------------------------------
 run-create --project odd --env 'NOTE=say "hi", {x}' -- true >/dev/null
 wait_for 30 sh -c "run-list --project odd --json | python3 -c 'import json,sys; r=json.load(sys.stdin)[0]; sys.exit(r[\"env\"][\"NOTE\"] != \"say \\\"hi\\\", {x}\")'"
+
+# --- a directory image, run with bubblewrap ------------------------------------------
+err=$(run-create --project img --image ./no-such-image -- true 2>&1) && fail "a missing image was accepted"
+expect_contains "missing image" "$err" "no such directory image"
+err=$(run-create --project img --image library/python:3 -- true 2>&1) && fail "an OCI image was accepted"
+expect_contains "OCI image" "$err" "OCI image"
+busybox=$(command -v busybox || true)
+if command -v bwrap >/dev/null && [ -n "$busybox" ]; then
+  mkdir -p rootfs/bin rootfs/proc rootfs/dev rootfs/tmp
+  cp "$busybox" rootfs/bin/busybox
+  for applet in sh cat echo ls; do ln -s busybox "rootfs/bin/$applet"; done
+  if bwrap --bind rootfs / --proc /proc --dev /dev /bin/sh -c true 2>/dev/null; then
+    run=$(run-create --project img --nodes 2 --image ./rootfs -- /bin/sh -c 'echo "rank $RANK"; ls /')
+    wait_for 30 sh -c "run-list --project img --json | grep -q COMPLETED"
+    out=$(run-logs "$run" --node 1)
+    expect_contains "rank 1 ran in the image" "$out" "rank 1"
+    expect_eq "the image's root, not the host's" "bin dev proc tmp" "$(echo "$out" | tail -n +2 | sort | tr '\n' ' ' | sed 's/ $//')"
+  else
+    echo "SKIP image run: bubblewrap cannot make a namespace here" >&2
+  fi
+else
+  echo "SKIP image run: needs bubblewrap and a static busybox" >&2
+fi

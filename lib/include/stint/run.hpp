@@ -130,5 +130,16 @@ RunEnvironment rank_environment(const RunName& run, std::uint32_t rank, std::uin
                                 const std::string& master_addr,
                                 const std::vector<std::vector<std::uint16_t>>& ports);
 
+/// Whether an --image names a directory (a root file system, run with
+/// bubblewrap) rather than an OCI image (podman): it is a path.
+bool is_directory_image(std::string_view image);
+/// The command line that runs `command` in a directory image with bubblewrap
+/// (`bwrap`): the image as /, a fresh /proc, /dev and /tmp, the working
+/// directory bound at its own path and entered; the network is the host's,
+/// so the ranks meet on MASTER_PORT as they do without an image.
+std::vector<std::string> bubblewrap_argv(const std::string& bwrap, const std::string& image,
+                                         const std::string& work_dir,
+                                         const std::vector<std::string>& command);
+
 }  // namespace run
 }  // namespace stint

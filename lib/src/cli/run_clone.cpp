@@ -57,7 +57,7 @@ int run_clone(int argc, char** argv) {
     for (const auto& r :
          sweep.empty() ? std::vector<run::CloneRequest>{req} : run::sweep(req, sweep))
       clones.push_back(run::clone_settings(from, source_name, r));
-    for (const auto& c : clones) cli::refuse_containers(c);
+    for (auto& c : clones) cli::check_containers(c);
     for (const auto& c : clones)
       fmt::print("{}\n", cli::submit_run(cli::run_job_spec(c, source_name.text())));
     return 0;

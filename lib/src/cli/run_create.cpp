@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 #include <ctime>
+#include <filesystem>
 
 #include <fmt/core.h>
 #include <unistd.h>
@@ -66,12 +67,38 @@ std::string submit_run(const JobSpec& spec) {
   return reply.value("run", std::string());
 }
 
-void refuse_containers(const RunSettings& s) {
-  // Images (bubblewrap, podman) and storages come with the rest of issue 6;
-  // until then a run that asks for them is refused rather than run bare.
-  if (!s.image.empty())
-    throw Error(Errc::invalid_argument,
-                fmt::format("--image {}: container images are not supported yet", s.image));
+void check_containers(RunSettings& s) {
+  if (!s.image.empty()) {
+    if (!run::is_directory_image(s.image)) {
+      // An OCI image needs podman; running one comes with a later version.
+      try {
+        find_helper("podman");
+      } catch (const Error&) {
+        throw Error(
+            Errc::invalid_argument,
+            fmt::format("--image {}: an OCI image needs podman, which is not installed", s.image));
+      }
+      throw Error(Errc::invalid_argument,
+                  fmt::format("--image {}: OCI images are not supported yet; give a directory "
+                              "image (a root file system) instead",
+                              s.image));
+    }
+    std::error_code ec;
+    const auto dir = std::filesystem::absolute(s.image, ec);
+    if (ec || !std::filesystem::is_directory(dir, ec))
+      throw Error(Errc::invalid_argument,
+                  fmt::format("--image {}: no such directory image", s.image));
+    s.image = dir.lexically_normal().string();
+    try {
+      find_helper("bwrap");
+    } catch (const Error&) {
+      throw Error(Errc::invalid_argument,
+                  fmt::format("--image {}: a directory image runs with bubblewrap (bwrap), "
+                              "which is not installed",
+                              s.image));
+    }
+  }
+  // Storages come with a later version: refused rather than run without.
   if (!s.storages.empty())
     throw Error(Errc::invalid_argument, "--storage: storages are not supported yet");
 }
@@ -115,7 +142,7 @@ int run_create(int argc, char** argv) {
     }
     for (const auto& st : storages) s.storages.push_back(run::parse_storage(st));
     run::check_settings(s, cli::is_cpu_server(s.server_type), nodes->count() > 0);
-    cli::refuse_containers(s);
+    cli::check_containers(s);
     fmt::print("{}\n", cli::submit_run(cli::run_job_spec(s, "")));
     return 0;
   });

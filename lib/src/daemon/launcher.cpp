@@ -129,6 +129,16 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
   } catch (const Error& e) {
     log_error("job {}: {}", job.display_id(), e.what());
   }
+  // A run with a directory image runs each node's command in it with bubblewrap.
+  std::string bwrap;
+  if (job.spec.run && !job.spec.run->image.empty()) {
+    try {
+      bwrap = find_helper("bwrap");
+    } catch (const Error& e) {
+      log_error("job {}: image {}: {}", job.display_id(), job.spec.run->image, e.what());
+      stepd_exe.clear();  // every node fails to launch, with the reason logged
+    }
+  }
   fs::make_dirs(m_paths.spool(job.id), 0700);
   std::string host = proc::short_hostname();
   for (std::uint32_t i = 0; i < task_count(job); ++i) {
@@ -136,10 +146,14 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
     l.job_id = job.id;
     l.node_index = i;
     l.node_name = job.alloc[i].node;
-    l.argv.push_back(scripts + "/script");
-    for (const auto& a : job.spec.script_args) l.argv.push_back(a);
-    l.env = job_environment(job, m_config, i, host);
     l.work_dir = work_dir(job);
+    if (!bwrap.empty()) {
+      l.argv = run::bubblewrap_argv(bwrap, job.spec.run->image, l.work_dir, job.spec.run->command);
+    } else {
+      l.argv.push_back(scripts + "/script");
+      for (const auto& a : job.spec.script_args) l.argv.push_back(a);
+    }
+    l.env = job_environment(job, m_config, i, host);
     std::tie(l.stdout_path, l.stderr_path) = output_paths(job, i);
     // A requeued job adds to the output of its earlier attempts unless told.
     l.open_append = job.spec.open_append.value_or(job.restart_count > 0);

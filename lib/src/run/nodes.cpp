@@ -70,4 +70,19 @@ RunEnvironment rank_environment(const RunName& run, std::uint32_t rank, std::uin
   return env;
 }
 
+bool is_directory_image(std::string_view image) {
+  return !image.empty() && (image.front() == '/' || image.front() == '.');
+}
+
+std::vector<std::string> bubblewrap_argv(const std::string& bwrap, const std::string& image,
+                                         const std::string& work_dir,
+                                         const std::vector<std::string>& command) {
+  std::vector<std::string> argv{
+      bwrap,     "--bind", image,    "/",      "--proc", "/proc",   "--dev",  "/dev",
+      "--tmpfs", "/tmp",   "--bind", work_dir, work_dir, "--chdir", work_dir, "--die-with-parent",
+      "--"};
+  argv.insert(argv.end(), command.begin(), command.end());
+  return argv;
+}
+
 }  // namespace stint::run

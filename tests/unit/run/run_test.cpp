@@ -1,6 +1,8 @@
 // The NSML layer's pure rules: names, clone, sweeps, variable sets, ports and
 // each node's environment, including malformed input.
 
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 
 #include <stint/error.hpp>
@@ -180,4 +182,23 @@ TEST_CASE("each node's environment", "[run]") {
   CHECK(run::env_value(env, "STINT_TCP_PORTS") == "21002,21003");
   CHECK(run::env_value(env, "STINT_PORT_1") == "21003");
   CHECK(run::env_value(env, "STINT_RUN") == "mnist/4");
+}
+
+TEST_CASE("directory images run with bubblewrap", "[run]") {
+  CHECK(run::is_directory_image("/srv/images/torch"));
+  CHECK(run::is_directory_image("./rootfs"));
+  CHECK_FALSE(run::is_directory_image("docker.io/library/python:3"));
+  CHECK_FALSE(run::is_directory_image(""));
+  auto argv = run::bubblewrap_argv("/usr/bin/bwrap", "/img", "/home/a/exp", {"python3", "t.py"});
+  REQUIRE(argv.size() >= 4);
+  CHECK(argv.front() == "/usr/bin/bwrap");
+  CHECK(argv[argv.size() - 2] == "python3");
+  CHECK(argv.back() == "t.py");
+  auto at = [&](const std::string& s) {
+    return std::find(argv.begin(), argv.end(), s) - argv.begin();
+  };
+  CHECK(argv[static_cast<std::size_t>(at("--chdir")) + 1] == "/home/a/exp");
+  CHECK(argv[static_cast<std::size_t>(at("--bind")) + 1] == "/img");
+  CHECK(argv[static_cast<std::size_t>(at("--bind")) + 2] == "/");
+  CHECK(argv[static_cast<std::size_t>(at("--")) + 1] == "python3");
 }
