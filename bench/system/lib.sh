@@ -108,7 +108,7 @@ time_ms() {
 
 # summary KEY UNIT COMMAND-TEXT < values: prints median (min-max) of the values.
 summary() {
-  local key=$1 unit=$2 cmd=$3
+  local key=$1 unit=$2 cmd="$BENCH_NAME.sh: $3"
   sort -g | awk -v key="$key" -v unit="$unit" -v cmd="$cmd" '
     { v[NR] = $1 }
     END {
