@@ -225,16 +225,31 @@ JobId Store::allocate_job_id() {
   return id;
 }
 
+namespace {
+
+// The cached statement for `verb` ("INSERT" or "REPLACE") into jobs, reset in
+// case an earlier use threw between its bind and its step.
+sql::Statement& job_write(std::unique_ptr<sql::Statement>& cached, sql::Connection& conn,
+                          std::string_view verb) {
+  if (!cached) {
+    cached = std::make_unique<sql::Statement>(
+        conn, fmt::format("{} INTO jobs ({}) VALUES ({})", verb, k_job_columns,
+                          placeholders(k_job_column_count)));
+  }
+  cached->reset();
+  return *cached;
+}
+
+}  // namespace
+
 void Store::insert_job(const Job& job) {
-  sql::Statement st(m_impl->conn, fmt::format("INSERT INTO jobs ({}) VALUES ({})", k_job_columns,
-                                              placeholders(k_job_column_count)));
+  sql::Statement& st = job_write(m_impl->insert_job, m_impl->conn, "INSERT");
   bind_job(st, job);
   st.run();
 }
 
 void Store::update_job(const Job& job) {
-  sql::Statement st(m_impl->conn, fmt::format("REPLACE INTO jobs ({}) VALUES ({})", k_job_columns,
-                                              placeholders(k_job_column_count)));
+  sql::Statement& st = job_write(m_impl->replace_job, m_impl->conn, "REPLACE");
   bind_job(st, job);
   st.run();
 }
