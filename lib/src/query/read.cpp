@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <set>
 
 #include <fmt/core.h>
 
@@ -80,7 +81,24 @@ bool matches(const JobRef& ref, const Job& job) {
 
 std::vector<Job> read_jobs(const Paths& paths, JobFilter filter, const std::vector<JobRef>& refs) {
   filter.ids.clear();
-  std::vector<Job> jobs = read_jobs(paths, filter);
+  std::vector<Job> jobs;
+  if (refs.empty()) {
+    jobs = read_jobs(paths, filter);
+  } else {
+    // Only the rows the refs can name are read: each ref's own id and the
+    // tasks of the array it may name, by the primary key and the array
+    // index. Reading and decoding every job instead cost about 0.2 s for one
+    // job among 20,000 (bench/RESULTS.md: sacct -j, scontrol show job).
+    if (!Store::exists(paths.db())) return {};
+    auto store = Store::open(paths.db(), Store::Mode::read_only);
+    std::set<JobId> ids;
+    for (const JobRef& r : refs) {
+      ids.insert(r.id);
+      for (const Job& task : store->array_tasks(r.id)) ids.insert(task.id);
+    }
+    filter.ids.assign(ids.begin(), ids.end());
+    jobs = store->jobs(filter);
+  }
   if (!refs.empty()) {
     std::erase_if(jobs, [&](const Job& j) {
       return std::none_of(refs.begin(), refs.end(), [&](const JobRef& r) { return matches(r, j); });
