@@ -3,10 +3,10 @@
 // whenever a job stops running. Both algorithms: Fair Tree (the default) and
 // classic (NO_FAIR_TREE).
 
-#include <benchmark/benchmark.h>
-
 #include <random>
 #include <string>
+
+#include <benchmark/benchmark.h>
 
 #include "sched/fairshare.hpp"
 #include "workload.hpp"

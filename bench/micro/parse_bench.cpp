@@ -10,7 +10,8 @@ using namespace stint;
 namespace {
 
 void BM_TimeLimit(benchmark::State& st) {
-  static const char* const k_texts[] = {"30", "1:30:00", "2-12", "2-12:30:15", "UNLIMITED", "10:00"};
+  static const char* const k_texts[] = {"30",         "1:30:00",   "2-12",
+                                        "2-12:30:15", "UNLIMITED", "10:00"};
   std::size_t i = 0;
   for (auto _ : st) {
     Seconds s = parse::time_limit(k_texts[i++ % std::size(k_texts)]);

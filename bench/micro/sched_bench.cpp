@@ -7,9 +7,9 @@
 // (order, fit, backfill plan, reasons). BM_PassWithPriority: both, the whole
 // work of one pass after an event that makes priorities due.
 
-#include <benchmark/benchmark.h>
-
 #include <string>
+
+#include <benchmark/benchmark.h>
 
 #include "sched/priority_state.hpp"
 #include "sched/sched.hpp"

@@ -106,8 +106,7 @@ std::string config_to_yaml(const Config& c) {
     if (p.default_time)
       e << YAML::Key << "default_time" << YAML::Value << time_text(*p.default_time);
     e << YAML::Key << "state" << YAML::Value << std::string(partition_state_name(p.state));
-    if (!p.preempt_mode.empty())
-      e << YAML::Key << "preempt_mode" << YAML::Value << p.preempt_mode;
+    if (!p.preempt_mode.empty()) e << YAML::Key << "preempt_mode" << YAML::Value << p.preempt_mode;
     if (p.grace_time != 0) e << YAML::Key << "grace_time" << YAML::Value << time_text(p.grace_time);
     e << YAML::EndMap;
   }

@@ -289,8 +289,7 @@ void Controller::complete_from_results(Job& job) {
     const JobState attempt = marker->preempted   ? JobState::preempted
                              : marker->node_fail ? JobState::node_fail
                                                  : JobState::requeued;
-    requeue_now(job, attempt, marker->hold,
-                marker->admin_hold);
+    requeue_now(job, attempt, marker->hold, marker->admin_hold);
     return;
   }
   finish(job, state);  // `job` is gone from m_live after this

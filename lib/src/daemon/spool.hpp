@@ -33,8 +33,8 @@ struct RequeueMarker {
   bool hold = false;
   bool admin_hold = false;
   bool preempted = false;
-  bool cancel = false;  ///< PreemptMode=CANCEL: the job ends PREEMPTED
-  Seconds kill_at = 0;  ///< the end of GraceTime, when the job is killed
+  bool cancel = false;     ///< PreemptMode=CANCEL: the job ends PREEMPTED
+  Seconds kill_at = 0;     ///< the end of GraceTime, when the job is killed
   bool node_fail = false;  ///< its node went DOWN: the attempt ends NODE_FAIL
   bool requeue = true;     ///< with node_fail: false ends the job instead
 };

@@ -396,7 +396,8 @@ std::string render_svg(const std::vector<ReportNode>& nodes, const std::vector<J
                        j.restart_count ? fmt::format(", restart {}", j.restart_count) : "");
     if (s.pending_from < s.start)
       out += fmt::format(
-          "<line class=\"pending\" data-job=\"{0}\" x1=\"{1}\" y1=\"{2}\" x2=\"{3}\" y2=\"{2}\"/>\n",
+          "<line class=\"pending\" data-job=\"{0}\" x1=\"{1}\" y1=\"{2}\" x2=\"{3}\" "
+          "y2=\"{2}\"/>\n",
           id, num(sc.x(s.pending_from)), num(mid), num(x0));
     if (s.start < s.end || (j.start_time >= sc.start && j.start_time <= sc.end)) {
       out += fmt::format(

@@ -97,7 +97,7 @@ struct PriorityContext {
   std::uint32_t max_partition_factor = 0;
   std::map<std::string, std::uint32_t> qos_priority;  ///< QOS Priority by name (none yet: 0)
   std::uint32_t max_qos_priority = 0;
-  FairShare fair_share;                       ///< factors of the user associations
+  FairShare fair_share;  ///< factors of the user associations
 };
 /// The context for `config` and a fair share result. QOS priorities come
 /// from the accounts store once it has them.

@@ -125,7 +125,7 @@ std::vector<JobId> PriorityState::assign(std::map<JobId, Job>& live,
         touched = true;
       }
     } else if (!held && (recomputed || known == m_assigned.end() || job.priority != known->second ||
-         waited != waits)) {
+                         waited != waits)) {
       const std::uint32_t p =
           priority_factors(job, m_ctx, m_calc_time, waits ? Accruing::no : Accruing::yes).priority;
       m_assigned[id] = p;

@@ -1,7 +1,7 @@
+#include <algorithm>
+
 #include <fmt/core.h>
 #include <sys/stat.h>
-
-#include <algorithm>
 
 #include <stint/error.hpp>
 #include <stint/store.hpp>
