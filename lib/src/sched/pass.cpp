@@ -80,27 +80,30 @@ struct Entry {
 bool try_preempt(const Job& job, const std::vector<std::string>& allowed, const Cluster& cluster,
                  PassContext& ctx, std::set<JobId>& preempting, Seconds now, Decision& d) {
   const PreemptRules& rules = *ctx.preempt;
-  // Jobs already on their way out free their room for the first job that
-  // needs it: wait for them rather than preempt more.
-  Cluster after = cluster;
+  std::vector<const Job*> candidates;
+  std::map<JobId, Preemption> terms;
   bool any_leaving = false;
   for (const Job* running : cluster.jobs()) {
     if (preempting.count(running->id)) {
-      after.give_back(running->alloc);
       any_leaving = true;
+      continue;
     }
-  }
-  if (any_leaving && fit(job.req, after, allowed)) return true;
-
-  std::vector<const Job*> candidates;
-  std::map<JobId, Preemption> terms;
-  for (const Job* running : cluster.jobs()) {
-    if (preempting.count(running->id) || running->state != JobState::running) continue;
+    if (running->state != JobState::running) continue;
     auto p = preemption_of(rules, job, *running);
     if (!p || now < preemptable_from(rules, *running)) continue;
     candidates.push_back(running);
     terms.emplace(running->id, *p);
   }
+  // Most waiting jobs may preempt nothing: they cost no copy of the cluster.
+  if (candidates.empty() && !any_leaving) return false;
+  // Jobs already on their way out free their room for the first job that
+  // needs it: wait for them rather than preempt more.
+  Cluster after = cluster;
+  for (const Job* running : cluster.jobs()) {
+    if (preempting.count(running->id)) after.give_back(running->alloc);
+  }
+  if (any_leaving && fit(job.req, after, allowed)) return true;
+  if (candidates.empty()) return false;
   auto victims = choose_victims(job.req, allowed, after, std::move(candidates));
   if (!victims) return false;
   for (const Job* v : *victims) {
