@@ -42,3 +42,8 @@ out=$(stint --usage)
 expect_contains "stint --usage" "$out" "{init|config|daemon|report|version}"
 expect_eq "stint version" "$version" "$(stint version)"
 expect_eq "scontrol version" "$version" "$(scontrol version)"
+# A subcommand answers --usage with its own options.
+out=$(stint report --usage)
+expect_contains "stint report --usage" "$out" "Usage: stint report"
+expect_contains "stint report --usage" "$out" "[-o output]"
+expect_contains "stint config show --usage" "$(stint config show --usage)" "Usage: stint config show"

@@ -28,8 +28,30 @@ std::string slurm_wording(const CLI::ParseError& e, int argc, char** argv) {
   return what;
 }
 
-// Thrown by --usage: parse_args prints the short form and exits 0.
-struct UsageRequested {};
+// Thrown by --usage: parse_args prints the short form of `app` (the tool, or
+// the subcommand it was given to) and exits 0.
+struct UsageRequested {
+  const CLI::App* app = nullptr;
+};
+
+// Every subcommand answers --usage too ("stint report --usage").
+void add_usage_to_subcommands(CLI::App& app) {
+  for (CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; })) {
+    if (sub->get_option_no_throw("--usage") == nullptr) {
+      sub->add_flag_callback(
+          "--usage", [sub]() { throw UsageRequested{sub}; }, "Print a short usage message");
+    }
+    add_usage_to_subcommands(*sub);
+  }
+}
+
+// "stint report": the subcommand's path from the tool.
+std::string full_name(const CLI::App& app) {
+  std::string name = app.get_name();
+  for (const CLI::App* p = app.get_parent(); p != nullptr; p = p->get_parent())
+    name = p->get_name() + " " + name;
+  return name;
+}
 
 // Slurm's --usage: one line of the options in brackets, wrapped under the
 // tool's name ("Usage: squeue [-A account] [--job jobid] ... [-ahjlrsv]"),
@@ -68,7 +90,7 @@ std::string short_usage(const CLI::App& app) {
     for (const std::string& c : commands) list += (list.empty() ? "" : "|") + c;
     items.push_back("{" + list + "} ...");
   }
-  const std::string head = fmt::format("Usage: {}", app.get_name());
+  const std::string head = fmt::format("Usage: {}", full_name(app));
   const std::string indent(head.size(), ' ');
   std::string out = head;
   std::size_t col = out.size();
@@ -91,15 +113,16 @@ void configure_app(CLI::App& app, std::string_view tool) {
   // Slurm's tools all print "slurm 22.05.8"; stint's print "stint 0.1.0".
   app.set_version_flag("-V,--version", fmt::format("stint {}", stint::version()));
   app.add_flag_callback(
-      "--usage", []() { throw UsageRequested{}; }, "Print a short usage message");
+      "--usage", [&app]() { throw UsageRequested{&app}; }, "Print a short usage message");
 }
 
 int parse_args(CLI::App& app, std::string_view tool, int argc, char** argv) {
   try {
+    add_usage_to_subcommands(app);
     app.parse(argc, argv);
     return -1;
-  } catch (const UsageRequested&) {
-    fmt::print("{}", short_usage(app));
+  } catch (const UsageRequested& u) {
+    fmt::print("{}", short_usage(u.app ? *u.app : app));
     return 0;
   } catch (const CLI::CallForHelp& e) {
     return app.exit(e);
