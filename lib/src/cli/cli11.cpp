@@ -7,6 +7,8 @@
 
 #include <stint/tools.hpp>
 
+#include "cli/read_common.hpp"
+
 namespace stint::cli {
 namespace {
 
@@ -135,6 +137,14 @@ int parse_args(CLI::App& app, std::string_view tool, int argc, char** argv) {
                slurm_wording(e, argc, argv), tool);
     return 255;
   }
+}
+
+int parse_args_joining(CLI::App& app, std::string_view tool, int argc, char** argv,
+                       const std::vector<std::pair<std::string, std::string>>& options) {
+  std::vector<std::string> args = join_dash_values(argc, argv, options);
+  std::vector<char*> joined;
+  for (auto& s : args) joined.push_back(s.data());
+  return parse_args(app, tool, static_cast<int>(joined.size()), joined.data());
 }
 
 }  // namespace stint::cli

@@ -3,6 +3,8 @@
 
 #include <string>
 #include <string_view>
+#include <utility>
+#include <vector>
 
 #include <CLI/CLI.hpp>
 
@@ -17,5 +19,10 @@ void configure_app(CLI::App& app, std::string_view tool);
 /// information") and returns 255 (Slurm's getopt exit status); on --help
 /// prints the help and returns 0; otherwise returns -1: go on.
 int parse_args(CLI::App& app, std::string_view tool, int argc, char** argv);
+
+/// parse_args, after joining the named options to their values
+/// (join_dash_values), so that a value starting with '-' ("-S -p,i") is one.
+int parse_args_joining(CLI::App& app, std::string_view tool, int argc, char** argv,
+                       const std::vector<std::pair<std::string, std::string>>& options);
 
 }  // namespace stint::cli

@@ -163,11 +163,7 @@ int run(int argc, char** argv) {
 
   // "-S -p,i": a sort key list may start with '-', which CLI11 would take for
   // an option.
-  std::vector<std::string> args = cli::join_dash_values(argc, argv, {{"-S", "--sort"}});
-  std::vector<char*> argv2;
-  for (auto& s : args) argv2.push_back(s.data());
-  if (const int rc = cli::parse_args(app, k_tool, static_cast<int>(argv2.size()), argv2.data());
-      rc >= 0)
+  if (const int rc = cli::parse_args_joining(app, k_tool, argc, argv, {{"-S", "--sort"}}); rc >= 0)
     return rc;
   return list(a);
 }

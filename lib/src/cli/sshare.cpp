@@ -161,11 +161,7 @@ int run(int argc, char** argv) {
   app.add_flag_function(
       "-v,--verbose", [&a](std::int64_t n) { a.verbose = n; }, "display more information");
   // "-u -1" (all users) starts with '-'.
-  std::vector<std::string> args = cli::join_dash_values(argc, argv, {{"-u", "--users"}});
-  std::vector<char*> argv2;
-  for (auto& s : args) argv2.push_back(s.data());
-  if (const int rc = cli::parse_args(app, k_tool, static_cast<int>(argv2.size()), argv2.data());
-      rc >= 0)
+  if (const int rc = cli::parse_args_joining(app, k_tool, argc, argv, {{"-u", "--users"}}); rc >= 0)
     return rc;
   return show(a);
 }

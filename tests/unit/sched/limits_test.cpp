@@ -223,10 +223,10 @@ TEST_CASE("the association tree: parents, chains, QOS and order", "[limits]") {
 
   std::vector<std::string> order;
   for (const auto& [a, depth] : sched::association_tree(d))
-    order.push_back(std::to_string(depth) + ":" + a->account + "/" + a->user + "/" + a->partition);
-  CHECK(order == std::vector<std::string>{"0:root//", "1:root/root/", "1:lab//", "2:lab/alice/",
-                                          "2:lab/alice/cpu", "2:lab/bob/", "2:physics//",
-                                          "3:physics/alice/"});
+    order.push_back(std::to_string(depth) + ":" + a->account + "|" + a->user + "|" + a->partition);
+  CHECK(order == std::vector<std::string>{"0:root||", "1:root|root|", "1:lab||", "2:lab|alice|",
+                                          "2:lab|alice|cpu", "2:lab|bob|", "2:physics||",
+                                          "3:physics|alice|"});
   CHECK(sched::descendant_accounts(d, "root") == std::vector<std::string>{"lab", "physics"});
 }
 
