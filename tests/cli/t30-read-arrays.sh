@@ -33,6 +33,9 @@ expect_eq "the held rest" "${a}_[1-2%3]" "$(squeue -h -j "$a" -o %i)"
 
 # A dependency on the whole array.
 d=$(submit -d "afterok:$a" -J dep --wrap true)
+# The reason is stintd's to set on its next pass, not sbatch's.
+dependency_reason_set() { [[ $(squeue -h -j "$d" -o %r) == Dependency ]]; }
+wait_for 30 dependency_reason_set
 expect_eq "squeue dependency" "Dependency afterok:${a}_*(unfulfilled)" \
   "$(squeue -h -j "$d" -o '%r %E')"
 expect_contains "scontrol dependency" "$(scontrol show job "$d")" \
