@@ -210,6 +210,12 @@ struct RunInfo {
   std::string description;
   std::string cloned_from;  ///< "project/n" of the source run, if a clone
   bool stopped = false;     ///< run-stop has ended it
+  /// Where it executes: "" stintd's own nodes; "slurm" a real cluster (the
+  /// run is then in the cluster_runs registry, not a job of stintd).
+  std::string backend;
+  /// Why stint lost track of a cluster run (its job vanished from the
+  /// cluster); "" while it is followed.
+  std::string lost;
   bool operator==(const RunInfo&) const = default;
 };
 

@@ -45,7 +45,7 @@ int run_clone(int argc, char** argv) {
       throw Error(Errc::invalid_argument, fmt::format("No run {}", source_name.text()));
     auto store = Store::open(paths.db(), Store::Mode::read_only);
     std::optional<Job> source;
-    for (auto& j : store->run_jobs(source_name.project)) {
+    for (auto& j : cli::all_run_jobs(*store, source_name.project)) {
       if (j.spec.run->number == source_name.number) source = std::move(j);
     }
     if (!source) throw Error(Errc::invalid_argument, fmt::format("No run {}", source_name.text()));

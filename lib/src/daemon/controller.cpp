@@ -164,6 +164,7 @@ void Controller::signal_running(const Job& job, int signal) {
 }
 
 void Controller::recover() {
+  m_live_cluster_runs = m_store->live_cluster_runs().size();
   JobFilter active;
   active.active_only = true;
   for (auto& job : m_store->jobs(active)) {

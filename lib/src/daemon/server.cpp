@@ -199,6 +199,7 @@ int serve(const Paths& paths, const ServerOptions& options) {
       try {
         controller.collect();
         controller.schedule();
+        controller.poll_cluster_runs(false);
       } catch (const std::exception& e) {
         log_error("scheduling pass failed: {}", e.what());
       }

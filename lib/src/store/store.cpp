@@ -303,8 +303,9 @@ std::vector<Job> Store::run_jobs(const std::string& project) {
 
 std::uint32_t Store::max_run_number(const std::string& project) {
   sql::Statement st(m_impl->conn,
-                    "SELECT COALESCE(MAX(json_extract(spec, '$.run.number')), 0) FROM jobs "
-                    "WHERE json_extract(spec, '$.run.project') = ?");
+                    "SELECT MAX((SELECT COALESCE(MAX(json_extract(spec, '$.run.number')), 0) "
+                    "FROM jobs WHERE json_extract(spec, '$.run.project') = ?1), "
+                    "(SELECT COALESCE(MAX(number), 0) FROM cluster_runs WHERE project = ?1))");
   st.bind(1, std::string_view(project));
   return st.step() ? static_cast<std::uint32_t>(st.int64(0)) : 0;
 }

@@ -28,6 +28,7 @@ constexpr Route k_routes[] = {
     {"requeue", handle_requeue},
     {"top", handle_top},
     {"run_stop", handle_run_stop},
+    {"run_refresh", handle_run_refresh},
     {"update_node", handle_update_node},
     {"update_partition", handle_update_partition},
     {"reconfigure", handle_reconfigure},

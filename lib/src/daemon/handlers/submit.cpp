@@ -134,6 +134,12 @@ Json test_only_reply(Controller& c, const Job& candidate) {
 Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   Job job;
   job.spec = job_spec_from_json(req.at("spec"));
+  // A run of a project on the slurm backend is a job of a real cluster, not ours.
+  if (job.spec.run && c.config().run_backend_for(job.spec.run->project) == "slurm") {
+    if (req.value("test_only", false))
+      throw Error(Errc::invalid_argument, "--test-only is not supported by the slurm run backend");
+    return c.submit_cluster_run(std::move(job.spec), caller);
+  }
   const JobSpec& spec = job.spec;
   if (spec.script.empty()) throw Error(Errc::batch_script_invalid, "Batch script is empty!");
   if (spec.script.rfind("#!", 0) != 0)
