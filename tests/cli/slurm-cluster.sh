@@ -201,4 +201,8 @@ EOF
   /usr/sbin/slurmd -N n1 || skip "slurmd n1 did not start"
   /usr/sbin/slurmd -N n2 || skip "slurmd n2 did not start"
   wait_up 60 "the nodes" sh -c "[ \"\$(/usr/bin/sinfo -h -N -o '%N %t' | grep -c idle)\" = 2 ]"
+  # Until slurmctld has registered with slurmdbd, a job's record there may be
+  # a placeholder (JobName "allocation", one node).
+  wait_up 60 "slurmctld's registration with slurmdbd" sh -c \
+    "/usr/bin/sacctmgr -n -P show cluster $SLURM_CLUSTER format=ControlPort | grep -q '[1-9]'"
 }

@@ -43,7 +43,12 @@ struct ClusterRun {
   std::vector<NodeAlloc> nodes;
   std::vector<std::vector<std::uint16_t>> ports;  ///< per rank, given at submit
   Seconds polled = k_no_time;                     ///< when the cluster was last asked
-  bool live() const { return !is_terminal(state); }
+  /// The cluster was asked once more after the job ended: slurmdbd may hold
+  /// a placeholder record for a moment (JobName "allocation", one node) when
+  /// the job ended before its start was recorded.
+  bool settled = false;
+  /// stintd still asks about it.
+  bool live() const { return !is_terminal(state) || !settled; }
 };
 
 /// Which jobs to read. Empty lists match everything.

@@ -126,6 +126,7 @@ void refresh(const CommandTarget& target, std::vector<ClusterRun*> runs, Seconds
   // Without accounting (or before slurmdbd has the job), slurmctld knows it.
   for (ClusterRun* run : runs) {
     run->polled = now;
+    if (is_terminal(run->state)) run->settled = true;  // this is the answer after the end
     if (apply_sacct(*run, records)) continue;
     const CommandResult job =
         cluster_command(target, {"env", "SLURM_TIME_FORMAT=%s", program(target, "scontrol"), "show", "job", "-o",
@@ -139,6 +140,7 @@ void refresh(const CommandTarget& target, std::vector<ClusterRun*> runs, Seconds
         run->cluster_job_id);
     run->cluster_state = "VANISHED";
     run->state = JobState::failed;
+    run->settled = true;
     if (run->end_time == k_no_time) run->end_time = now;
   }
 }

@@ -2,6 +2,7 @@
 // and the record as run-list and run-show see a job.
 
 #include <charconv>
+#include <tuple>
 
 #include <fmt/core.h>
 
@@ -190,7 +191,9 @@ Job job_view(const ClusterRun& run) {
   job.user_id = run.user_id;
   job.group_id = run.group_id;
   job.user_name = run.user_name;
-  job.partition = run.partition.empty() ? run.spec.partition.value_or("") : run.partition;
+  // The server type as asked (run-clone copies it); the cluster's partition
+  // is the record's.
+  job.partition = run.spec.partition.value_or(run.partition);
   job.state = run.state;
   job.submit_time = run.submit_time;
   job.start_time = run.start_time;

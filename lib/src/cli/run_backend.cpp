@@ -2,6 +2,7 @@
 // and the registry's cluster runs seen as jobs (backend::job_view).
 
 #include <algorithm>
+#include <tuple>
 
 #include <fmt/core.h>
 

@@ -167,7 +167,8 @@ int run_show(int argc, char** argv) {
     fmt::print("Run:          {}\n", RunName{r.project, r.number}.text());
     fmt::print("Job ID:       {}\n", job.id);
     if (const auto cluster = r.backend.empty() ? std::nullopt : cli::find_cluster_run(*store, rn)) {
-      fmt::print("Backend:      {} (job {} via {})\n", r.backend, job.id,
+      fmt::print("Backend:      {} (job {}, partition {}, via {})\n", r.backend, job.id,
+                 cluster->partition.empty() ? "-" : cluster->partition,
                  cluster->login.empty() ? "this machine" : cluster->login);
       fmt::print("Cluster:      {}\n", r.lost.empty() ? cluster->cluster_state : r.lost);
     }

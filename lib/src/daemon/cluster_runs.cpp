@@ -90,7 +90,7 @@ nlohmann::json Controller::submit_cluster_run(JobSpec spec, const Caller& caller
 
 nlohmann::json Controller::stop_cluster_run(const RunName& name, const Caller& caller) {
   auto run = find_cluster_run(*m_store, name);
-  if (!run || !run->live())
+  if (!run || is_terminal(run->state))
     return {{"run", name.text()},
             {"error", "not_running"},
             {"message", fmt::format("Run {} is not running", name.text())}};
@@ -120,7 +120,9 @@ void Controller::poll_cluster_runs(bool force, const std::string& project) {
   for (auto& r : live) {
     if (!project.empty() && r.project != project) continue;
     const SlurmBackendConfig& config = m_config.slurm_for(r.project);
-    if (!force && r.polled != k_no_time && t - r.polled < config.poll_interval) continue;
+    // Asked on demand, an answer of this second is fresh enough.
+    const Seconds fresh = force ? 1 : config.poll_interval;
+    if (r.polled != k_no_time && t - r.polled < fresh) continue;
     groups[{r.login, r.conf, r.user_id}].push_back(&r);
   }
   std::string failure;
@@ -136,7 +138,7 @@ void Controller::poll_cluster_runs(bool force, const std::string& project) {
     for (ClusterRun* r : runs) {
       m_store->save_cluster_run(*r);
       if (!r->live()) {
-        --m_live_cluster_runs;
+        if (m_live_cluster_runs > 0) --m_live_cluster_runs;
         log_info("run {}/{} (slurm job {}) ended: {}", r->project, r->number, r->cluster_job_id,
                  r->spec.run->lost.empty() ? r->cluster_state : r->spec.run->lost);
       }

@@ -36,7 +36,8 @@ std::string record_of(const ClusterRun& r) {
               {"exit_signal", r.exit_signal},
               {"nodes", to_json(r.nodes)},
               {"ports", ports_json(r.ports)},
-              {"polled", r.polled}}
+              {"polled", r.polled},
+              {"settled", r.settled}}
       .dump();
 }
 
@@ -68,6 +69,7 @@ ClusterRun read_run(const sql::Statement& st) {
     for (const auto& node : j.at("ports"))
       r.ports.push_back(node.get<std::vector<std::uint16_t>>());
     r.polled = j.value("polled", k_no_time);
+    r.settled = j.value("settled", false);
   } catch (const json::exception& e) {
     throw Error(Errc::store,
                 fmt::format("cluster run {}/{}: bad record: {}", r.project, r.number, e.what()));

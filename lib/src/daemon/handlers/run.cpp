@@ -29,7 +29,7 @@ Json handle_run_stop(Controller& c, const Json& req, const Caller& caller) {
         targets.push_back(c.find_live(id));
     }
     for (const auto& run : c.store().cluster_runs(project)) {
-      if (run.live() && c.may_act_for(caller, run.user_id))
+      if (!is_terminal(run.state) && c.may_act_for(caller, run.user_id))
         results.push_back(c.stop_cluster_run(RunName{run.project, run.number}, caller));
     }
   }
