@@ -82,10 +82,11 @@ for rank in 0 1; do
   expect_eq "and where it ran" "$nodename" "$(echo "$line" | awk '{print $5}')"
   expect_contains "node state" "$line" "COMPLETED"
 done
-expect_eq "the ranks ran on both nodes" "n1 n2" "$(run-show dist/1 | awk '$2 ~ /-/ {print $5}' | sort | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "the ranks ran on both nodes" "n1 n2" "$(run-show dist/1 | awk '$1 ~ /^[0-9]+$/ && $2 ~ /-/ {print $5}' | sort | tr '\n' ' ' | sed 's/ $//')"
 
 # --- a clone: a changed variable, a new one; its logs -----------------------------------
-clone=$(run-clone dist/1 --env LR=0.01 --env WD=0.5 -- sh -c 'echo "rank=$RANK lr=$LR wd=$WD"')
+echo 'echo "rank=$RANK lr=$LR wd=$WD"' >show.sh
+clone=$(run-clone dist/1 --env LR=0.01 --env WD=0.5 -- sh show.sh)
 expect_eq "clone's name" "dist/2" "$clone"
 wait_for 60 sh -c "run-list --json | grep -q '\"dist/2\".*COMPLETED'"
 expect_eq "sacct agrees on the clone" "COMPLETED" "$(sacct_of "$(job_of dist/2)" State)"
@@ -98,7 +99,7 @@ expect_contains "run-show names the source" "$(run-show dist/2)" "Cloned from:  
 # --- run-stop of a running 2-node run: scancel -------------------------------------------
 run-create --project dist --server-type train --nodes 2 -- sleep 300 >/dev/null
 job=$(job_of dist/3)
-wait_for 60 sh -c "[ \"\$(real squeue -h -j $job -o %T)\" = RUNNING ]"
+wait_for 60 sh -c "[ \"\$(/usr/bin/squeue -h -j $job -o %T)\" = RUNNING ]"
 wait_for 30 sh -c "run-list --json | grep -q '\"dist/3\".*RUNNING'"
 expect_eq "both nodes of the running run" 2 "$(run-show dist/3 | grep -c ' RUNNING ')"
 expect_eq "run-stop" "dist/3 stopped" "$(run-stop dist/3)"
@@ -108,7 +109,8 @@ expect_eq "no such job in squeue" "" "$(real squeue -h -j "$job" -o %T 2>/dev/nu
 expect_eq "a stopped run is not running" 1 "$(run-stop dist/3 2>&1 | grep -c 'is not running')"
 
 # --- a failing run: rank 1 exits 3 -------------------------------------------------------
-run-create --project dist --server-type train --nodes 2 -- sh -c 'exit $((RANK * 3))' >/dev/null
+echo 'exit $((RANK * 3))' >fail.sh
+run-create --project dist --server-type train --nodes 2 -- sh fail.sh >/dev/null
 job=$(job_of dist/4)
 wait_for 60 sh -c "run-list --json | grep -q '\"dist/4\".*FAILED'"
 expect_eq "sacct: failed with rank 1's status" "FAILED 3:0" "$(sacct_of "$job" State,ExitCode | tr '|' ' ')"
