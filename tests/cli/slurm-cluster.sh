@@ -51,7 +51,19 @@ pid_alive() {
 
 # Stops exactly what slurm_up started, by its pid files, last started first.
 slurm_down() {
-  local pf name pid
+  local pf name pid ids
+  # Jobs first, so that no batch script or step outlives its slurmd.
+  if pid_alive "$SLURM_DIR/run/slurmctld.pid" slurmctld; then
+    ids=$(/usr/bin/squeue -h -o %A 2>/dev/null | sort -u)
+    if [ -n "$ids" ]; then
+      # shellcheck disable=SC2086
+      /usr/bin/scancel $ids 2>/dev/null || true
+      for _ in $(seq 1 150); do
+        [ -z "$(/usr/bin/squeue -h -t R,CG,S -o %A 2>/dev/null)" ] && break
+        sleep 0.1
+      done
+    fi
+  fi
   for pf in "$SLURM_DIR"/run/slurmd-n*.pid "$SLURM_DIR/run/slurmctld.pid" \
     "$SLURM_DIR/run/slurmdbd.pid" "$SLURM_DIR/mysql/mysqld.pid" "$SLURM_DIR/munge/munged.pid"; do
     [ -e "$pf" ] || continue
@@ -64,10 +76,20 @@ slurm_down() {
     for _ in $(seq 1 100); do [ -d "/proc/$pid" ] || break; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null || true
   done
-  # A job step of ours that outlived its slurmd: only those holding files here.
+  # What outlived its slurmd: our slurmstepd (it holds files here) and our
+  # batch scripts (run from here), each with its process group (srun, tasks).
   for d in /proc/[0-9]*; do
-    [ "$(cat "$d/comm" 2>/dev/null)" = slurmstepd ] || continue
-    if ls -l "$d/fd" 2>/dev/null | grep -q -- "$SLURM_DIR/"; then kill -KILL "${d#/proc/}" 2>/dev/null || true; fi
+    pid=${d#/proc/}
+    case "$(cat "$d/comm" 2>/dev/null)" in
+      slurmstepd)
+        ls -l "$d/fd" 2>/dev/null | grep -q -- "$SLURM_DIR/" && kill -KILL "$pid" 2>/dev/null || true ;;
+      slurm_script)
+        # slurmstepd made it a process group leader: its group is its srun and tasks.
+        if tr '\0' ' ' <"$d/cmdline" 2>/dev/null | grep -q -- "$SLURM_DIR/" &&
+          [ "$(ps -o pgid= -p "$pid" | tr -d ' ')" = "$pid" ]; then
+          kill -KILL -- "-$pid" 2>/dev/null || true
+        fi ;;
+    esac
   done
 }
 

@@ -7,7 +7,8 @@
 tests_dir=$(cd "$(dirname "$0")" && pwd)
 source "$tests_dir/lib.sh"
 source "$tests_dir/slurm-cluster.sh"
-trap 'rc=$?; slurm_down; (exit $rc); cleanup' EXIT
+# Slurm's daemons go first; lib.sh's cleanup reads the test's status from $?.
+trap 'rc=$?; slurm_down || true; set +e; (exit $rc); cleanup' EXIT
 slurm_up
 
 write_config <<YAML
