@@ -92,7 +92,7 @@ struct SlurmBackendConfig {
 
 /// A project's own settings (stint.yaml's `projects` map).
 struct ProjectConfig {
-  std::string run_backend;  ///< "" the global one
+  std::string run_backend;                  ///< "" the global one
   std::optional<SlurmBackendConfig> slurm;  ///< unset: the global one
   bool operator==(const ProjectConfig&) const = default;
 };

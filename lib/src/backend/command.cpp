@@ -143,9 +143,14 @@ CommandResult run_command(const CommandTarget& target, const std::vector<std::st
     // ssh joins its arguments into one line for the remote shell: quote each.
     std::string line;
     if (!target.conf.empty()) line = "SLURM_CONF=" + shell_quote(target.conf) + " ";
-    for (const auto& a : argv) line += (line.empty() || line.back() == ' ' ? "" : " ") + shell_quote(a);
-    args = {"ssh", "-o", "BatchMode=yes", "-o",
-            fmt::format("ConnectTimeout={}", std::max(1, target.timeout_s / 2)), target.login,
+    for (const auto& a : argv)
+      line += (line.empty() || line.back() == ' ' ? "" : " ") + shell_quote(a);
+    args = {"ssh",
+            "-o",
+            "BatchMode=yes",
+            "-o",
+            fmt::format("ConnectTimeout={}", std::max(1, target.timeout_s / 2)),
+            target.login,
             line};
   }
   const std::string exe = find_program(args.front(), env_value(env, "PATH"));
@@ -176,8 +181,8 @@ CommandResult run_command(const CommandTarget& target, const std::vector<std::st
     if (::dup2(in.read_end(), 0) < 0 || ::dup2(out.write_end(), 1) < 0 ||
         ::dup2(err.write_end(), 2) < 0)
       ::_exit(127);
-    if (switch_user &&
-        (::setgroups(groups.size(), groups.data()) != 0 || ::setgid(gid) != 0 || ::setuid(uid) != 0)) {
+    if (switch_user && (::setgroups(groups.size(), groups.data()) != 0 || ::setgid(gid) != 0 ||
+                        ::setuid(uid) != 0)) {
       int e = errno;
       (void)!::write(status.write_end(), &e, sizeof e);
       ::_exit(127);

@@ -12,8 +12,8 @@ namespace stint::backend {
 
 /// Where and as whom a command runs.
 struct CommandTarget {
-  std::string login;  ///< "" this machine; else an ssh destination ("user@host")
-  std::string conf;   ///< SLURM_CONF to set ("" leaves the environment's)
+  std::string login;    ///< "" this machine; else an ssh destination ("user@host")
+  std::string conf;     ///< SLURM_CONF to set ("" leaves the environment's)
   std::string bin_dir;  ///< where the cluster's commands are ("" PATH); see program()
   /// Run as this user (only when this process is root and it is not root);
   /// nullopt: as this process.
@@ -26,7 +26,7 @@ struct CommandTarget {
 };
 
 struct CommandResult {
-  int exit_code = 0;     ///< the exit status; 128+N when killed by signal N
+  int exit_code = 0;  ///< the exit status; 128+N when killed by signal N
   bool timed_out = false;
   std::string out;
   std::string err;

@@ -2,6 +2,8 @@
 // errors for a refusal (Slurm's own message), an unreachable cluster and a
 // job that vanished from it.
 
+#include "backend/slurm.hpp"
+
 #include <algorithm>
 #include <charconv>
 #include <cstdlib>
@@ -10,8 +12,6 @@
 #include <fmt/format.h>
 
 #include <stint/error.hpp>
-
-#include "backend/slurm.hpp"
 
 namespace stint::backend {
 namespace {
@@ -42,8 +42,8 @@ CommandResult cluster_command(const CommandTarget& target, const std::vector<std
   try {
     r = run_command(target, argv, input);
   } catch (const Error& e) {
-    throw Error(Errc::daemon_unavailable,
-                fmt::format("slurm: cannot run {} on {}: {}", argv.front(), where(target), e.what()));
+    throw Error(Errc::daemon_unavailable, fmt::format("slurm: cannot run {} on {}: {}",
+                                                      argv.front(), where(target), e.what()));
   }
   if (r.timed_out)
     throw Error(Errc::daemon_unavailable,
@@ -54,9 +54,8 @@ CommandResult cluster_command(const CommandTarget& target, const std::vector<std
     throw Error(Errc::daemon_unavailable,
                 fmt::format("slurm: cannot reach {}: {}", target.login, message_of(r)));
   if (r.exit_code == 127 && r.out.empty())
-    throw Error(Errc::daemon_unavailable,
-                fmt::format("slurm: cannot run {} on {}: {}", argv.front(), where(target),
-                            message_of(r)));
+    throw Error(Errc::daemon_unavailable, fmt::format("slurm: cannot run {} on {}: {}",
+                                                      argv.front(), where(target), message_of(r)));
   return r;
 }
 
@@ -101,7 +100,8 @@ std::uint64_t submit(const CommandTarget& target, const SlurmSubmission& submiss
 }
 
 void cancel(const CommandTarget& target, std::uint64_t job_id) {
-  const CommandResult r = cluster_command(target, {program(target, "scancel"), std::to_string(job_id)});
+  const CommandResult r =
+      cluster_command(target, {program(target, "scancel"), std::to_string(job_id)});
   if (r.exit_code != 0) {
     const std::string message = message_of(r);
     throw Error(controller_down(message) ? Errc::daemon_unavailable : Errc::invalid_argument,
@@ -116,7 +116,8 @@ void refresh(const CommandTarget& target, std::vector<ClusterRun*> runs, Seconds
   // Times as epoch seconds: SLURM_TIME_FORMAT is read by sacct and scontrol.
   const CommandResult acct = cluster_command(
       target, {"env", "SLURM_TIME_FORMAT=%s", program(target, "sacct"), "--parsable2", "--noheader",
-               "--format=" + std::string(k_sacct_format), "--jobs=" + fmt::format("{}", fmt::join(ids, ","))});
+               "--format=" + std::string(k_sacct_format),
+               "--jobs=" + fmt::format("{}", fmt::join(ids, ","))});
   std::vector<SacctRecord> records;
   if (acct.exit_code == 0) {
     records = parse_sacct(acct.out);
@@ -129,15 +130,15 @@ void refresh(const CommandTarget& target, std::vector<ClusterRun*> runs, Seconds
     if (is_terminal(run->state)) run->settled = true;  // this is the answer after the end
     if (apply_sacct(*run, records)) continue;
     const CommandResult job =
-        cluster_command(target, {"env", "SLURM_TIME_FORMAT=%s", program(target, "scontrol"), "show", "job", "-o",
-                                 std::to_string(run->cluster_job_id)});
+        cluster_command(target, {"env", "SLURM_TIME_FORMAT=%s", program(target, "scontrol"), "show",
+                                 "job", "-o", std::to_string(run->cluster_job_id)});
     if (job.exit_code == 0 && apply_scontrol(*run, parse_scontrol_jobs(job.out))) continue;
     const std::string message = message_of(job);
     if (controller_down(message)) throw Error(Errc::daemon_unavailable, "slurm: " + message);
     if (message.find("Invalid job id") == std::string::npos) continue;  // ask again later
-    run->spec.run->lost = fmt::format(
-        "job {} vanished from the cluster (neither sacct nor scontrol knows it)",
-        run->cluster_job_id);
+    run->spec.run->lost =
+        fmt::format("job {} vanished from the cluster (neither sacct nor scontrol knows it)",
+                    run->cluster_job_id);
     run->cluster_state = "VANISHED";
     run->state = JobState::failed;
     run->settled = true;

@@ -44,9 +44,9 @@ std::string rank_output_path(const ClusterRun& run, std::uint32_t rank);
 
 /// One line of `sacct --parsable2 --noheader --format=<k_sacct_format>`.
 struct SacctRecord {
-  std::string job_id;  ///< JobIDRaw: "12", "12.batch", "12.0"
-  std::string name;    ///< JobName: a rank's step is "rank<i>"
-  std::string state;   ///< "COMPLETED", "CANCELLED by 0"
+  std::string job_id;     ///< JobIDRaw: "12", "12.batch", "12.0"
+  std::string name;       ///< JobName: a rank's step is "rank<i>"
+  std::string state;      ///< "COMPLETED", "CANCELLED by 0"
   std::string exit_code;  ///< "1:0"
   std::string node_list;
   std::string partition;

@@ -70,9 +70,10 @@ SlurmSubmission slurm_submission(const ClusterRun& run, const SlurmBackendConfig
   for (const auto& [name, value] : info.env)
     sh += fmt::format("export {}={}\n", name, shell_quote(value));
   sh += fmt::format("first=$({} show hostnames \"$SLURM_JOB_NODELIST\" | head -n 1)\n", scontrol);
-  sh += fmt::format("addr=$({} show node \"$first\" -o 2>/dev/null | tr ' ' '\\n' | "
-                    "sed -n 's/^NodeAddr=//p' | head -n 1)\n",
-                    scontrol);
+  sh += fmt::format(
+      "addr=$({} show node \"$first\" -o 2>/dev/null | tr ' ' '\\n' | "
+      "sed -n 's/^NodeAddr=//p' | head -n 1)\n",
+      scontrol);
   sh += "MASTER_ADDR=${addr:-$first}\nexport MASTER_ADDR\npids=\n";
   std::string command;
   for (const auto& word : info.command) command += " " + shell_quote(word);
@@ -88,11 +89,13 @@ SlurmSubmission slurm_submission(const ClusterRun& run, const SlurmBackendConfig
         rank, shell_quote(fmt::format("{}/run-%j.{}.out", dir, rank)), command, srun);
     sh += ") &\npids=\"$pids $!\"\n";
   }
-  sh += "rc=0\nfor pid in $pids; do\n  wait \"$pid\"; s=$?\n"
-        "  if [ \"$rc\" -eq 0 ]; then rc=$s; fi\ndone\n";
+  sh +=
+      "rc=0\nfor pid in $pids; do\n  wait \"$pid\"; s=$?\n"
+      "  if [ \"$rc\" -eq 0 ]; then rc=$s; fi\ndone\n";
   if (info.keep_alive)
-    sh += "echo \"stint: every rank has ended (exit $rc); the nodes are kept until run-stop\"\n"
-          "while :; do sleep 3600; done\n";
+    sh +=
+        "echo \"stint: every rank has ended (exit $rc); the nodes are kept until run-stop\"\n"
+        "while :; do sleep 3600; done\n";
   sh += "exit \"$rc\"\n";
   return s;
 }

@@ -155,8 +155,7 @@ bool apply_sacct(ClusterRun& run, const std::vector<SacctRecord>& records) {
   return true;
 }
 
-bool apply_scontrol(ClusterRun& run,
-                    const std::vector<std::map<std::string, std::string>>& jobs) {
+bool apply_scontrol(ClusterRun& run, const std::vector<std::map<std::string, std::string>>& jobs) {
   const std::string id = std::to_string(run.cluster_job_id);
   for (const auto& job : jobs) {
     auto get = [&](const char* key) {

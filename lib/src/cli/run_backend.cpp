@@ -32,8 +32,7 @@ void refresh_cluster_runs(Store& store, const std::string& project, std::string_
                    [&](const ClusterRun& r) { return project.empty() || r.project == project; }))
     return;
   try {
-    const auto reply =
-        rpc::call(default_paths(), {{"op", "run_refresh"}, {"project", project}});
+    const auto reply = rpc::call(default_paths(), {{"op", "run_refresh"}, {"project", project}});
     if (reply.contains("warning"))
       fmt::print(stderr, "{}: warning: {} (showing what it said last)\n", tool,
                  reply.value("warning", std::string()));

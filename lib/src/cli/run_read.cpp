@@ -16,9 +16,9 @@
 #include <stint/store.hpp>
 #include <stint/tools.hpp>
 
+#include "backend/slurm.hpp"
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
-#include "backend/slurm.hpp"
 #include "cli/run_common.hpp"
 #include "daemon/job_env.hpp"
 #include "model/json.hpp"

@@ -241,11 +241,11 @@ class Builder {
   }
 
   Config build_spec(const RawNode& spec, const std::string& path) {
-    auto f = fields(
-        spec, path,
-        {"cluster_name", "node_pools", "partitions", "default_partition_id", "login_node_pool_id",
-         "home_directory_storage", "config", "prolog_bash_scripts", "epilog_bash_scripts",
-         "run_backend", "slurm", "projects"});
+    auto f =
+        fields(spec, path,
+               {"cluster_name", "node_pools", "partitions", "default_partition_id",
+                "login_node_pool_id", "home_directory_storage", "config", "prolog_bash_scripts",
+                "epilog_bash_scripts", "run_backend", "slurm", "projects"});
     Config c;
     c.source_path = m_name;
     bool cluster_name_given = false;
@@ -293,14 +293,14 @@ class Builder {
   // what it names.
   SlurmBackendConfig slurm_backend(const Field& field, const SlurmBackendConfig& base) const {
     const RawNode& node = expect(field, RawNode::Kind::map, "a map (the slurm run backend)");
-    auto f = fields(node, field.path,
-                    {"login", "conf", "account", "bin_dir", "partitions", "poll_interval",
-                     "command_timeout"});
+    auto f = fields(
+        node, field.path,
+        {"login", "conf", "account", "bin_dir", "partitions", "poll_interval", "command_timeout"});
     SlurmBackendConfig s = base;
     if (auto it = f.find("login"); it != f.end()) {
       s.login = text(it->second);
-      if (!s.login.empty() && (s.login.front() == '-' || s.login.find_first_of(" \t\n'\"") !=
-                                                             std::string::npos))
+      if (!s.login.empty() &&
+          (s.login.front() == '-' || s.login.find_first_of(" \t\n'\"") != std::string::npos))
         fail(it->second.line(), it->second.path,
              fmt::format("\"{}\" is not a login (\"\", host or user@host)", s.login));
     }
@@ -308,7 +308,8 @@ class Builder {
     if (auto it = f.find("account"); it != f.end()) s.account = text(it->second);
     if (auto it = f.find("bin_dir"); it != f.end()) s.bin_dir = text(it->second);
     if (auto it = f.find("partitions"); it != f.end()) {
-      const RawNode& map = expect(it->second, RawNode::Kind::map, "a map of server type: partition");
+      const RawNode& map =
+          expect(it->second, RawNode::Kind::map, "a map of server type: partition");
       s.partitions.clear();
       for (const auto& [key, value] : map.entries) {
         const std::string path = child(it->second.path, key.name);

@@ -71,8 +71,8 @@ nlohmann::json Controller::submit_cluster_run(JobSpec spec, const Caller& caller
   for (const auto& other : m_store->live_cluster_runs()) {
     for (const auto& node : other.ports) taken.insert(node.begin(), node.end());
   }
-  run.ports = run::reserve_ports(run_ports(), spec.nodes.value_or(1), info.ports_per_node, taken,
-                                 nullptr);
+  run.ports =
+      run::reserve_ports(run_ports(), spec.nodes.value_or(1), info.ports_per_node, taken, nullptr);
   backend::CommandTarget target = backend::target_of(run, config);
   target.environment = sbatch_environment(spec);
   spec.environment.clear();  // the spool keeps a local job's; a cluster run's is the cluster's
@@ -102,7 +102,8 @@ nlohmann::json Controller::stop_cluster_run(const RunName& name, const Caller& c
     backend::cancel(backend::target_of(*run, m_config.slurm_for(run->project)),
                     run->cluster_job_id);
   } catch (const Error& e) {
-    return {{"run", name.text()}, {"error", std::string(errc_name(e.code()))}, {"message", e.what()}};
+    return {
+        {"run", name.text()}, {"error", std::string(errc_name(e.code()))}, {"message", e.what()}};
   }
   run->spec.run->stopped = true;
   m_store->save_cluster_run(*run);

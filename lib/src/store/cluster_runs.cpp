@@ -41,7 +41,8 @@ std::string record_of(const ClusterRun& r) {
       .dump();
 }
 
-constexpr const char* k_columns = "project, number, backend, cluster_job_id, user_id, state, record";
+constexpr const char* k_columns =
+    "project, number, backend, cluster_job_id, user_id, state, record";
 
 ClusterRun read_run(const sql::Statement& st) {
   ClusterRun r;
@@ -106,9 +107,10 @@ std::vector<ClusterRun> Store::cluster_runs(const std::string& project) {
 }
 
 std::vector<ClusterRun> Store::live_cluster_runs() {
-  sql::Statement st(m_impl->conn,
-                    fmt::format("SELECT {} FROM cluster_runs WHERE live = 1 ORDER BY project, number",
-                                k_columns));
+  sql::Statement st(
+      m_impl->conn,
+      fmt::format("SELECT {} FROM cluster_runs WHERE live = 1 ORDER BY project, number",
+                  k_columns));
   std::vector<ClusterRun> out;
   while (st.step()) out.push_back(read_run(st));
   return out;

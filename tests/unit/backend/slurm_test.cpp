@@ -1,3 +1,5 @@
+#include "backend/slurm.hpp"
+
 #include <algorithm>
 
 #include <catch2/catch.hpp>
@@ -5,7 +7,6 @@
 #include <stint/error.hpp>
 
 #include "backend/command.hpp"
-#include "backend/slurm.hpp"
 
 using namespace stint;
 using namespace stint::backend;
@@ -91,15 +92,17 @@ TEST_CASE("sacct's records give the run's state and each rank's node and exit") 
   CHECK_FALSE(apply_sacct(other, records));
 }
 
-TEST_CASE("a pending job has no nodes; a running one has its hosts") {
+TEST_CASE("a pending job has no nodes, a running one has its hosts") {
   ClusterRun run = two_node_run();
-  REQUIRE(apply_sacct(run, parse_sacct("41|mnist/3|PENDING|0:0|None assigned|cpu|1700000000|Unknown|Unknown\n")));
+  REQUIRE(apply_sacct(
+      run, parse_sacct("41|mnist/3|PENDING|0:0|None assigned|cpu|1700000000|Unknown|Unknown\n")));
   CHECK(run.state == JobState::pending);
   CHECK(run.nodes.empty());
   CHECK(run.start_time == k_no_time);
-  REQUIRE(apply_scontrol(run, parse_scontrol_jobs(
-                                  "JobId=41 JobName=mnist/3 JobState=RUNNING Reason=None "
-                                  "ExitCode=0:0 Partition=cpu NodeList=n[1-2] StartTime=1700000005\n")));
+  REQUIRE(apply_scontrol(
+      run,
+      parse_scontrol_jobs("JobId=41 JobName=mnist/3 JobState=RUNNING Reason=None "
+                          "ExitCode=0:0 Partition=cpu NodeList=n[1-2] StartTime=1700000005\n")));
   CHECK(run.state == JobState::running);
   REQUIRE(run.nodes.size() == 2);
   CHECK(run.nodes[1].node == "n2");

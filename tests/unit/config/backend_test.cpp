@@ -22,7 +22,8 @@ TEST_CASE("the run backend: local by default, slurm globally or per project", "[
   auto c = parse(k_base);
   CHECK(c.run_backend == "local");
   CHECK(c.run_backend_for("any") == "local");
-  c = parse(with("run_backend: slurm\n"
+  c =
+      parse(with("run_backend: slurm\n"
                  "slurm:\n  login: me@login1\n  conf: /etc/slurm/slurm.conf\n  account: ml\n"
                  "  partitions: {gpu: a100, cpu: short}\n  poll_interval: 5\n"
                  "projects:\n  mnist: {run_backend: local}\n"
