@@ -366,6 +366,23 @@ struct JobStep {
   std::uint64_t max_rss_kb = 0;
 };
 
+/// One run of a job that held resources: the job as it runs or ran last, or an
+/// earlier attempt of a requeued job. What fair share charges usage for.
+struct JobRun {
+  JobId job_id = 0;
+  std::uint32_t attempt = 0;  ///< the job's restart count for that run
+  std::string user;
+  std::string account;
+  std::string partition;
+  std::string qos;
+  std::uint32_t cpus = 0;
+  std::uint64_t mem_mb = 0;
+  std::uint32_t nodes = 0;
+  std::uint32_t gpus = 0;
+  Seconds start = k_no_time;
+  Seconds end = k_no_time;  ///< k_no_time: it still runs
+};
+
 /// Slurm's exit code text: "status:signal".
 std::string exit_code_text(int status, int signal);
 

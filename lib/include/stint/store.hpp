@@ -63,23 +63,6 @@ struct JobFilter {
   Seconds ended_after = 0;   ///< with !active_only: skip jobs that ended before this
 };
 
-/// One run of a job that held resources: the job as it runs or ran last, or an
-/// earlier attempt of a requeued job. What fair share charges usage for.
-struct JobRun {
-  JobId job_id = 0;
-  std::uint32_t attempt = 0;  ///< the job's restart count for that run
-  std::string user;
-  std::string account;
-  std::string partition;
-  std::string qos;
-  std::uint32_t cpus = 0;
-  std::uint64_t mem_mb = 0;
-  std::uint32_t nodes = 0;
-  std::uint32_t gpus = 0;
-  Seconds start = k_no_time;
-  Seconds end = k_no_time;  ///< k_no_time: it still runs
-};
-
 /// A node's state as an operator (or a failing prolog) set it; a node with
 /// none is up. What sinfo -R and scontrol show node print as the reason.
 enum class NodeAdminState : std::uint8_t { up, drain, down };
