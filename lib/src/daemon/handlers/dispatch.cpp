@@ -28,6 +28,7 @@ constexpr Route k_routes[] = {
     {"requeue", handle_requeue},
     {"top", handle_top},
     {"run_stop", handle_run_stop},
+    {"batch_script", handle_batch_script},
     {"update_node", handle_update_node},
     {"update_partition", handle_update_partition},
     {"reconfigure", handle_reconfigure},
@@ -118,7 +119,7 @@ Json handle_ping(Controller& c, const Json&, const Caller&) {
 }
 
 Json handle_shutdown(Controller& c, const Json&, const Caller& caller) {
-  if (!c.is_operator(caller))
+  if (!c.is_superuser(caller))
     throw Error(Errc::access_denied, "Access/permission denied: only the owner stops stintd");
   c.request_shutdown();
   return Json::object();
