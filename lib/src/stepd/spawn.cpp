@@ -243,8 +243,11 @@ void apply_submit_umask(const TaskLaunch& l) {
 }
 
 // HOME, USER and LOGNAME of the job's user where the job's environment lacks
-// them (--export=NONE, or a submitter that had none): what a login gives.
-void add_login_variables(const TaskLaunch& l, std::vector<std::string>& env_strings) {
+// them (--export=NONE, or a submitter that had none) and stepd becomes that
+// user: what a login gives. A personal stepd runs the environment as given.
+void add_login_variables(const TaskLaunch& l, const Credentials& creds,
+                         std::vector<std::string>& env_strings) {
+  if (!creds.change) return;
   const bool need = !env_value(l, "HOME") || !env_value(l, "USER") || !env_value(l, "LOGNAME");
   if (!need) return;
   std::vector<char> buf(16384);
@@ -294,7 +297,6 @@ Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_pro
     // Applied by open_output_files; slurmstepd takes it out of the job's environment.
     if (k != "SLURM_UMASK") p.env_strings.push_back(k + "=" + v);
   }
-  add_login_variables(l, p.env_strings);
   std::vector<std::string> args = l.argv;
   for (auto& a : args) p.argv.push_back(a.data());
   p.argv.push_back(nullptr);
@@ -304,6 +306,7 @@ Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_pro
   if (!l.work_dir.empty()) p.work_dir = l.work_dir.c_str();
   p.chdir_warning = fmt::format("{}couldn't chdir to `{}': ", output_error_prefix(l), l.work_dir);
   p.creds = credentials_for(l);
+  add_login_variables(l, p.creds, p.env_strings);
   if (std::vector<int> cpus = fold_cpus(l.cpu_ids); !cpus.empty()) {
     p.bind = true;
     CPU_ZERO(&p.cpus);
