@@ -125,7 +125,7 @@ expect_eq "bob's job untouched" "PENDING JobHeldUser wrap" \
   "$(squeue -h -j "$jb" -o '%T %r %j')"
 
 # --- Only operators change nodes, partitions, the config and accounts.
-err=$(as "$alice" scontrol update NodeName=n1 State=DRAIN Reason=mine 2>&1) && fail "alice drained"
+err=$(as "$alice" scontrol update NodeName=n-1 State=DRAIN Reason=mine 2>&1) && fail "alice drained"
 expect_contains "node refusal" "$err" "Access/permission denied"
 as "$alice" scontrol update PartitionName=debug MaxTime=5 >/dev/null 2>&1 &&
   fail "alice changed a partition"
@@ -134,15 +134,15 @@ err=$(as "$alice" sacctmgr -i add account evil 2>&1) && fail "alice added an acc
 expect_contains "sacctmgr refusal" "$err" "Access/permission denied"
 as "$alice" sacctmgr -i add user "$alice" Account=root AdminLevel=Admin >/dev/null 2>&1 &&
   fail "alice made herself an administrator"
-expect_eq "node still up" idle "$(sinfo -h -n n1 -o %T)"
+expect_eq "node still up" "n-1 idle" "$(sinfo -h -N -o '%N %T' | grep '^n-1 ')"
 expect_eq "partition unchanged" 1:00:00 "$(sinfo -h -p debug -o %l)"
 expect_eq "no account evil" "" "$(sacctmgr -n list account evil)"
 
 # Root may; so may a user sacctmgr makes an Operator.
 sacctmgr -i add user "$alice" Account=root AdminLevel=Operator >/dev/null
 as "$alice" scontrol update JobId="$jb" JobName=renamed || fail "an operator could not update"
-as "$alice" scontrol update NodeName=n1 State=DRAIN Reason=op || fail "an operator could not drain"
-scontrol update NodeName=n1 State=RESUME
+as "$alice" scontrol update NodeName=n-1 State=DRAIN Reason=op || fail "an operator could not drain"
+scontrol update NodeName=n-1 State=RESUME
 scancel "$jb" || fail "root could not cancel bob's job"
 wait_for 10 job_ended "$jb"
 
@@ -163,14 +163,16 @@ done
 expect_eq "root's file" "keep" "$(cat "$victim.target")"
 [ -e /root/in-root.out ] && fail "a job created /root/in-root.out"
 
-# --- Runs: another user's run cannot be stopped or read.
-run=$(as "$bob" run-create --project p -- sleep 30) || fail "bob's run-create"
+# --- Runs: another user's run cannot be stopped or read (alice is an operator
+# by now, bob is not).
+as "$alice" run-create --project p -- sleep 30 >/dev/null || fail "alice's run-create"
 wait_for 20 sh -c "squeue -h -n p/1 -o %T | grep -q RUNNING"
-err=$(as "$alice" run-stop p/1 2>&1) && fail "alice stopped bob's run: $run"
-expect_contains "run-stop refusal" "$err" "Access/permission denied"
-err=$(as "$alice" run-logs p/1 2>&1) && fail "alice read bob's run logs"
-expect_contains "run-logs refusal" "$err" "Access/permission denied"
-as "$bob" run-stop p/1 >/dev/null || fail "bob could not stop his run"
+err=$(as "$bob" run-stop p/1 2>&1) && fail "bob stopped alice's run"
+expect_eq "run-stop refusal" "run-stop: error: Access/permission denied" "$err"
+err=$(as "$bob" run-logs p/1 2>&1) && fail "bob read alice's run logs"
+expect_eq "run-logs refusal" "run-logs: error: Access/permission denied" "$err"
+as "$alice" run-logs p/1 >/dev/null || fail "alice could not read her run's logs"
+as "$alice" run-stop p/1 >/dev/null || fail "alice could not stop her run"
 
 # --- With stintd down, users still read; no user starts a stintd of their own.
 stop_stintd

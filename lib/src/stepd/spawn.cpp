@@ -297,6 +297,9 @@ Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_pro
     // Applied by open_output_files; slurmstepd takes it out of the job's environment.
     if (k != "SLURM_UMASK") p.env_strings.push_back(k + "=" + v);
   }
+  // Before envp takes pointers into env_strings.
+  p.creds = credentials_for(l);
+  add_login_variables(l, p.creds, p.env_strings);
   std::vector<std::string> args = l.argv;
   for (auto& a : args) p.argv.push_back(a.data());
   p.argv.push_back(nullptr);
@@ -305,8 +308,6 @@ Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_pro
   p.path = args.front().c_str();
   if (!l.work_dir.empty()) p.work_dir = l.work_dir.c_str();
   p.chdir_warning = fmt::format("{}couldn't chdir to `{}': ", output_error_prefix(l), l.work_dir);
-  p.creds = credentials_for(l);
-  add_login_variables(l, p.creds, p.env_strings);
   if (std::vector<int> cpus = fold_cpus(l.cpu_ids); !cpus.empty()) {
     p.bind = true;
     CPU_ZERO(&p.cpus);
