@@ -174,6 +174,11 @@ expect_eq "run-logs refusal" "run-logs: error: Access/permission denied" "$err"
 as "$alice" run-logs p/1 >/dev/null || fail "alice could not read her run's logs"
 as "$alice" run-stop p/1 >/dev/null || fail "alice could not stop her run"
 
+# --- Only root (and the state directory's owner) stops the system stintd.
+err=$(as "$bob" stint daemon stop 2>&1) && fail "bob stopped stintd"
+expect_contains "stop refusal" "$err" "Access/permission denied"
+test -S "$STINT_STATE_DIR/stintd.sock" || fail "stintd is gone after bob's stop"
+
 # --- With stintd down, users still read; no user starts a stintd of their own.
 stop_stintd
 expect_eq "read while down" COMPLETED "$(as "$alice" sacct -n -X -P -o State -j "$ja")"
