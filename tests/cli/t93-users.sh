@@ -115,6 +115,9 @@ expect_eq "environment" "root 600" \
 err=$(as "$alice" scancel "$jb" 2>&1) && fail "alice cancelled bob's job"
 expect_eq "scancel refusal" "scancel: error: Kill job error on job id $jb: Access/permission denied" \
   "$err"
+err=$(as "$alice" scancel -u "$bob" 2>&1) && fail "alice cancelled bob's jobs by user"
+expect_eq "scancel -u refusal" \
+  "scancel: error: Kill job error on job id $jb: Access/permission denied" "$err"
 as "$alice" scancel -s USR1 "$jb" >/dev/null 2>&1 && fail "alice signalled bob's job"
 as "$alice" scontrol release "$jb" >/dev/null 2>&1 && fail "alice released bob's job"
 as "$alice" scontrol hold "$jb" >/dev/null 2>&1 && fail "alice held bob's job"
