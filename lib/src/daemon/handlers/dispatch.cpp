@@ -29,6 +29,8 @@ constexpr Route k_routes[] = {
     {"top", handle_top},
     {"run_stop", handle_run_stop},
     {"batch_script", handle_batch_script},
+    {"step_begin", handle_step_begin},
+    {"step_end", handle_step_end},
     {"update_node", handle_update_node},
     {"update_partition", handle_update_partition},
     {"reconfigure", handle_reconfigure},
