@@ -87,6 +87,12 @@ int srun(int argc, char** argv) {
     app.add_option("-m,--distribution", distribution, "accepted: tasks are laid out in blocks");
     if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
     for (const auto& extra : app.remaining()) command.push_back(extra);
+    if (!command.empty() && command.front().size() > 1 && command.front().front() == '-') {
+      // prefix_command leaves an unknown option among the program's words.
+      fmt::print(stderr, "{}: unrecognized option '{}'\nTry \"{} --help\" for more information\n",
+                 k_tool, command.front(), k_tool);
+      return 255;
+    }
     if (command.empty()) throw Error(Errc::invalid_argument, "No command given to execute.");
     o.command = command;
 

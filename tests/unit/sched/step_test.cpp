@@ -41,7 +41,7 @@ TEST_CASE("a step takes the job's task count over every node by default") {
   CHECK(l.cpus == 4);
 }
 
-TEST_CASE("-n 1 uses the first node only") {
+TEST_CASE("a step of one task uses the first node only") {
   StepRequest r;
   r.tasks = 1;
   r.job_tasks = 4;
@@ -60,7 +60,7 @@ TEST_CASE("blocks: the first nodes take the remainder") {
   CHECK(l.nodes[1].first_task == 3);
 }
 
-TEST_CASE("-N alone runs one task on each node") {
+TEST_CASE("a step with -N alone runs one task on each node") {
   StepRequest r;
   r.nodes = 2;
   r.job_tasks = 8;
@@ -68,7 +68,7 @@ TEST_CASE("-N alone runs one task on each node") {
   CHECK(tasks_per_node(l) == std::vector<std::uint32_t>{1, 1});
 }
 
-TEST_CASE("--ntasks-per-node sets the count and the spread") {
+TEST_CASE("a step with --ntasks-per-node sets the count and the spread") {
   StepRequest r;
   r.tasks_per_node = 1;
   const auto l = layout_step(allocation(3, 2), r);
@@ -103,7 +103,7 @@ TEST_CASE("more than the allocation is refused with Slurm's words") {
   CHECK_THROWS_WITH(layout_step(allocation(2, 2), fat), "More processors requested than permitted");
 }
 
-TEST_CASE("-N above -n is lowered with a warning") {
+TEST_CASE("a step with -N above -n is lowered with a warning") {
   StepRequest r;
   r.tasks = 1;
   r.nodes = 2;
@@ -112,7 +112,7 @@ TEST_CASE("-N above -n is lowered with a warning") {
   CHECK(l.warning == "can't run 1 processes on 2 nodes, setting nnodes to 1");
 }
 
-TEST_CASE("-w picks nodes of the allocation, in its order") {
+TEST_CASE("a step with -w picks nodes of the allocation, in its order") {
   StepRequest r;
   r.tasks = 2;
   r.node_names = {"n3", "n2"};

@@ -29,6 +29,8 @@ constexpr Route k_routes[] = {
     {"top", handle_top},
     {"run_stop", handle_run_stop},
     {"batch_script", handle_batch_script},
+    {"storage_create", handle_storage_create},
+    {"storage_delete", handle_storage_delete},
     {"step_begin", handle_step_begin},
     {"step_end", handle_step_end},
     {"update_node", handle_update_node},
