@@ -8,6 +8,8 @@
 
 #include <fmt/core.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
@@ -23,6 +25,7 @@
 #include "daemon/job_env.hpp"
 #include "model/json.hpp"
 #include "util/clock.hpp"
+#include "util/proc.hpp"
 
 namespace stint::cli {
 
@@ -76,6 +79,20 @@ Job find_run(Store& store, const RunName& name) {
     if (job.spec.run->number == name.number) return job;
   }
   throw Error(Errc::invalid_argument, fmt::format("No run {}", name.text()));
+}
+
+// A run's output is its owner's (and operators'): run-logs of another user's
+// run is refused, as scontrol write batch_script is, whatever the file's mode.
+void check_may_read(Store& store, const Paths& paths, const Job& job) {
+  const uid_t me = ::getuid();
+  if (me == job.user_id || me == 0) return;
+  struct stat st {};
+  if (::stat(paths.state_dir.c_str(), &st) == 0 && st.st_uid == me) return;
+  const Accounting accounting = store.accounting();
+  if (const User* u = accounting.find_user(proc::user_name(me));
+      u && u->admin_level != AdminLevel::none)
+    return;
+  throw Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
 }
 
 std::string age(Seconds since, Seconds now) {
@@ -222,6 +239,7 @@ int run_logs(int argc, char** argv) {
     if (!store) throw Error(Errc::invalid_argument, fmt::format("No run {}", name));
     const RunName rn = run::parse_run_name(name);
     Job job = find_run(*store, rn);
+    check_may_read(*store, default_paths(), job);
     if (node >= job.req.nodes)
       throw Error(Errc::invalid_argument,
                   fmt::format("Run {} has no node of rank {}", rn.text(), node));

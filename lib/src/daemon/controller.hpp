@@ -68,8 +68,13 @@ class Controller {
   std::optional<Job> find_any(JobId id);  ///< live, else from the store
   const std::map<JobId, Job>& live() const { return m_live; }
   /// Whether `caller` may act on jobs of `uid` as their owner, or as an operator.
-  bool may_act_for(const Caller& caller, std::uint32_t uid) const;
-  bool is_operator(const Caller& caller) const;
+  bool may_act_for(const Caller& caller, std::uint32_t uid);
+  /// Root or the state directory's owner: SlurmUser's powers (stop stintd).
+  bool is_superuser(const Caller& caller) const;
+  /// A superuser (Administrator), else the caller's sacctmgr AdminLevel.
+  AdminLevel admin_level(const Caller& caller);
+  /// AdminLevel Operator or above: may act on every user's jobs.
+  bool is_operator(const Caller& caller) { return admin_level(caller) != AdminLevel::none; }
   /// Adds newly accepted jobs (one, or the tasks of an array, which share the
   /// first task's id as their array job id): spool files first, then the
   /// database, in one transaction. Returns the first id.
