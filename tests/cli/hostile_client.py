@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A client of stintd's socket that misbehaves on purpose (t93-hostile-socket.sh).
+"""A client of stintd's socket that misbehaves on purpose (t96-hostile-socket.sh).
 
 Usage: hostile_client.py SOCKET CASE [ARGS...]. Each case prints what it saw
 and exits non-zero when stintd answered in a way it must not (or not at all
