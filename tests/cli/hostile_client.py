@@ -19,8 +19,10 @@ DEADLINE = 10.0
 
 def connect():
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.settimeout(DEADLINE)
+    # A blocking connect, as the tools' own: it waits while stintd's backlog
+    # is full (with a timeout set, it would fail at once with EAGAIN).
     s.connect(SOCK)
+    s.settimeout(DEADLINE)
     return s
 
 

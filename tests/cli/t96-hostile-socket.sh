@@ -4,10 +4,11 @@
 # nothing and stay open, many connections at once. After each, the same stintd
 # (same pid) is alive and answers, real commands are not held up, and its log
 # says what it refused. (docs/reliability.md, "Hostile input".)
+hostile_client=$(cd "$(dirname "$0")" && pwd)/hostile_client.py
 source "$(dirname "$0")/lib.sh"
 default_config
 
-client() { python3 "$(dirname "$0")/hostile_client.py" "$STINT_STATE_DIR/stintd.sock" "$@"; }
+client() { python3 "$hostile_client" "$STINT_STATE_DIR/stintd.sock" "$@"; }
 log() { cat "$STINT_STATE_DIR/log/stintd.log"; }
 
 first=$(submit --wrap true)   # starts stintd
@@ -38,14 +39,13 @@ client unread-reply 20
 still_serving "replies nobody reads"
 
 # Idle connections that stay open (half of them with half a request) must not
-# hold up real clients: sbatch and squeue answer while they are open.
+# hold up real clients: sbatch, squeue and scontrol answer while they are open.
 client silent 40 12 >silent.out &
 holder=$!
 wait_for 10 grep -q holding silent.out
 start=$SECONDS
-during=$(submit --wrap true)
+during=$(submit --hold --wrap true)
 squeue -h -j "$during" >/dev/null
-scontrol hold "$during"
 scontrol release "$during"
 took=$((SECONDS - start))
 [ "$took" -le 3 ] || fail "commands took ${took}s while idle connections were open"
@@ -59,7 +59,7 @@ client silent 300 2 >flood.out &
 holder=$!
 wait_for 10 grep -q holding flood.out
 start=$SECONDS
-submit --wrap true >/dev/null
+flood=$(submit --wrap true)
 took=$((SECONDS - start))
 [ "$took" -le 3 ] || fail "sbatch took ${took}s past the connection limit"
 wait "$holder"
@@ -70,5 +70,8 @@ client many 200
 still_serving "200 clients at once"
 
 # Nothing a client sent became a job; the real ones ran.
-wait_for 30 job_ended "$first"
-expect_eq "jobs recorded" 3 "$(sacct -n -X -P -o JobID | wc -l)"
+wait_for 30 job_ended "$during"
+wait_for 30 job_ended "$flood"
+sacct -a -n -X -P -o JobID,State -S 2000-01-01 >jobs.txt
+cat jobs.txt
+expect_eq "jobs recorded" "$first|COMPLETED $during|COMPLETED $flood|COMPLETED" "$(sort -n jobs.txt | tr '\n' ' ' | sed 's/ $//')"
