@@ -23,8 +23,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     case 1:
       fuzz::refused_or_parsed([&] {
         format::SqueueOptions o;
-        o.layout =
-            data[0] % 5 == 0 ? format::parse_squeue_format(text) : format::parse_squeue_long_format(text);
+        o.layout = data[0] % 5 == 0 ? format::parse_squeue_format(text)
+                                    : format::parse_squeue_long_format(text);
         (void)format::render_squeue(fixtures::queue_array_jobs(), o, ctx);
       });
       break;

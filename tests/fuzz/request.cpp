@@ -56,8 +56,7 @@ struct Daemon {
     std::fwrite(yaml.data(), 1, yaml.size(), f);
     std::fclose(f);
     controller = std::make_unique<daemon::Controller>(
-        paths, std::move(config), Store::open(paths.db(), Store::Mode::read_write),
-        clock);
+        paths, std::move(config), Store::open(paths.db(), Store::Mode::read_write), clock);
     controller->recover();
   }
 };

@@ -125,8 +125,7 @@ class Builder {
     const RawNode* node = &root;
     if (const auto* outer = find_key(root, "orchestrator_spec")) {
       path = outer->key.name;
-      if (outer->value.kind != RawNode::Kind::map)
-        fail(outer->value.line, path, "expected a map");
+      if (outer->value.kind != RawNode::Kind::map) fail(outer->value.line, path, "expected a map");
       node = &outer->value;
       if (!find_key(*node, "slurm_spec")) fail(outer->key.line, path, "no slurmSpec in it");
     }

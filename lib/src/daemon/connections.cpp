@@ -65,8 +65,7 @@ void Connections::accept_all(int listener) {
     const int fd = ::accept4(listener, nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK);
     if (fd < 0) {
       if (errno == EINTR) continue;
-      if (errno != EAGAIN && errno != EWOULDBLOCK)
-        log_error("accept: {}", std::strerror(errno));
+      if (errno != EAGAIN && errno != EWOULDBLOCK) log_error("accept: {}", std::strerror(errno));
       return;
     }
     ucred cred{};
@@ -103,8 +102,7 @@ void Connections::on_ready(const std::vector<pollfd>& fds, std::size_t first) {
     const Connection& c = m_open.at(fd);
     if (c.reply.empty()) {
       log_info("closed a connection from {}: no complete request within {} s ({} of {} bytes)",
-               peer(c.caller), k_request_time.count(), c.reader.received(),
-               c.reader.announced());
+               peer(c.caller), k_request_time.count(), c.reader.received(), c.reader.announced());
     } else {
       log_info("closed a connection from {}: reply not taken within {} s", peer(c.caller),
                k_reply_time.count());
@@ -117,10 +115,9 @@ int Connections::poll_timeout_ms(int longest) const {
   if (m_open.empty()) return longest;
   auto soonest = m_open.begin()->second.deadline;
   for (const auto& [fd, c] : m_open) soonest = std::min(soonest, c.deadline);
-  const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(
-                        soonest - SteadyClock::now())
-                        .count() +
-                    1;
+  const auto wait =
+      std::chrono::duration_cast<std::chrono::milliseconds>(soonest - SteadyClock::now()).count() +
+      1;
   return static_cast<int>(std::clamp<long long>(wait, 0, longest));
 }
 

@@ -1,10 +1,10 @@
+#include "rpc/frame.hpp"
+
 #include <string>
 
 #include <catch2/catch.hpp>
 
 #include <stint/error.hpp>
-
-#include "rpc/frame.hpp"
 
 using stint::Errc;
 using stint::Error;
