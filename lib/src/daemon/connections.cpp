@@ -194,7 +194,10 @@ void Connections::close_connection(int fd) {
 }
 
 void Connections::make_room() {
-  if (m_open.size() < k_max_open) return;
+  if (m_open.size() >= k_max_open) close_oldest(fmt::format("{} connections open", k_max_open));
+}
+
+void Connections::close_oldest(const std::string& why) {
   // The one waiting longest for its request, else the one waiting longest on its reader.
   auto victim = m_open.end();
   for (auto it = m_open.begin(); it != m_open.end(); ++it) {
@@ -207,8 +210,8 @@ void Connections::make_room() {
         (idle == victim_idle && it->second.deadline < victim->second.deadline))
       victim = it;
   }
-  log_info("closed a connection from {}: {} connections open", peer(victim->second.caller),
-           k_max_open);
+  if (victim == m_open.end()) return;
+  log_info("closed a connection from {}: {}", peer(victim->second.caller), why);
   close_connection(victim->first);
 }
 

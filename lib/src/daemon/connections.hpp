@@ -71,7 +71,11 @@ class Connections {
   /// Answers a request that cannot be read with a protocol error, and logs it.
   void refuse(Connection& c, const std::string& why);
   void close_connection(int fd);
+  /// Closes the oldest connection past k_max_open.
   void make_room();
+  /// Closes the connection that has waited longest for its request (else for
+  /// its reply), logging `why`.
+  void close_oldest(const std::string& why);
 
   Controller& m_controller;
   std::map<int, Connection> m_open;  ///< by file descriptor
