@@ -29,20 +29,6 @@ std::string join_ids(const std::vector<std::uint32_t>& ids) {
   return out;
 }
 
-// Slurm's compressed per-node counts: "2(x3),1".
-std::string per_node_counts(const std::vector<std::uint32_t>& counts) {
-  std::string out;
-  for (std::size_t i = 0; i < counts.size();) {
-    std::size_t j = i;
-    while (j < counts.size() && counts[j] == counts[i]) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(counts[i]);
-    if (j - i > 1) out += fmt::format("(x{})", j - i);
-    i = j;
-  }
-  return out;
-}
-
 std::string absolute_in(const std::string& dir, const std::string& path) {
   if (!path.empty() && path.front() == '/') return path;
   return dir + "/" + path;
@@ -75,7 +61,7 @@ std::pair<std::string, std::string> output_paths(const Job& job, std::uint32_t n
 }
 
 Environment job_environment(const Job& job, const Config& config, std::uint32_t node_index,
-                            const std::string& submit_host) {
+                            const std::string& submit_host, const std::string& state_dir) {
   Environment env = job.spec.environment;
   const NodeAlloc& here = job.alloc.at(node_index);
   std::string nodelist = parse::compress_hostlist(job.node_names());
@@ -100,8 +86,8 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
   set(env, "SLURM_NODELIST", nodelist);
   set(env, "SLURM_JOB_NUM_NODES", std::to_string(job.alloc.size()));
   set(env, "SLURM_NNODES", std::to_string(job.alloc.size()));
-  set(env, "SLURM_JOB_CPUS_PER_NODE", per_node_counts(cpus));
-  set(env, "SLURM_TASKS_PER_NODE", per_node_counts(tasks));
+  set(env, "SLURM_JOB_CPUS_PER_NODE", parse::compress_counts(cpus));
+  set(env, "SLURM_TASKS_PER_NODE", parse::compress_counts(tasks));
   set(env, "SLURM_NTASKS", std::to_string(job.req.tasks));
   set(env, "SLURM_NPROCS", std::to_string(job.req.tasks));
   if (job.spec.cpus_per_task)
@@ -167,6 +153,13 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
     set(env, "SLURM_NTASKS", std::to_string(job.alloc.size()));
     set(env, "SLURM_NPROCS", std::to_string(job.alloc.size()));
     for (const auto& [k, v] : r.env) set(env, k, v);
+    // A storage is where the command finds it: its mount in an image, else
+    // its folder on this machine.
+    for (const auto& [name, mount] : r.storages) {
+      set(env, run::storage_env_name(name),
+          r.image.empty() ? run::storage_path(state_dir, name)
+                          : run::storage_mount(StorageMount{name, mount}));
+    }
     std::vector<std::vector<std::uint16_t>> ports;
     for (const auto& a : job.alloc) ports.push_back(a.ports);
     const auto node_env =

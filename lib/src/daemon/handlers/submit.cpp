@@ -60,6 +60,7 @@ void prepare_run(Controller& c, Job& job) {
   if (!job.spec.array_spec.empty()) throw Error(Errc::invalid_argument, "A run cannot be an array");
   if (r.ports_per_node > 64)
     throw Error(Errc::invalid_argument, "At most 64 ports per node may be reserved");
+  for (const auto& [name, mount] : r.storages) check_storage_use(c, name, job.user_id);
   r.number = c.next_run_number(r.project);
   r.stopped = false;
   if (job.spec.name.empty()) job.spec.name = RunName{r.project, r.number}.text();
