@@ -124,23 +124,22 @@ class Builder {
   const RawNode& unwrap(const RawNode& root, std::string& path) const {
     const RawNode* node = &root;
     if (const auto* outer = find_key(root, "orchestrator_spec")) {
-      path = outer->first.name;
-      if (outer->second.kind != RawNode::Kind::map)
-        fail(outer->second.line, path, "expected a map");
-      node = &outer->second;
-      if (!find_key(*node, "slurm_spec")) fail(outer->first.line, path, "no slurmSpec in it");
+      path = outer->key.name;
+      if (outer->value.kind != RawNode::Kind::map) fail(outer->value.line, path, "expected a map");
+      node = &outer->value;
+      if (!find_key(*node, "slurm_spec")) fail(outer->key.line, path, "no slurmSpec in it");
     }
     if (const auto* spec = find_key(*node, "slurm_spec")) {
-      path = child(path, spec->first.name);
-      if (spec->second.kind != RawNode::Kind::map) fail(spec->second.line, path, "expected a map");
-      node = &spec->second;
+      path = child(path, spec->key.name);
+      if (spec->value.kind != RawNode::Kind::map) fail(spec->value.line, path, "expected a map");
+      node = &spec->value;
     }
     return *node;
   }
 
-  static const std::pair<RawKey, RawNode>* find_key(const RawNode& map, std::string_view name) {
+  static const RawEntry* find_key(const RawNode& map, std::string_view name) {
     for (const auto& entry : map.entries) {
-      if (snake_case(entry.first.name) == name) return &entry;
+      if (snake_case(entry.key.name) == name) return &entry;
     }
     return nullptr;
   }

@@ -104,7 +104,7 @@ class RawSax {
     if (parent.kind == RawNode::Kind::sequence) {
       parent.items.push_back(std::move(node));
     } else {
-      parent.entries.emplace_back(std::move(m_keys.back()), std::move(node));
+      parent.entries.push_back(RawEntry{std::move(m_keys.back()), std::move(node)});
       m_keys.pop_back();
     }
   }

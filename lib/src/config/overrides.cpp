@@ -132,8 +132,10 @@ std::vector<std::string> config_changes(const Config& from, const Config& to) {
   auto a = from.all_conf();
   auto b = to.all_conf();
   for (const auto& [key, value, origin] : a) {
+    // A plain name for it: clang 14 lets no lambda capture a structured binding.
+    const auto& name = key;
     auto it =
-        std::find_if(b.begin(), b.end(), [&](const auto& t) { return std::get<0>(t) == key; });
+        std::find_if(b.begin(), b.end(), [&](const auto& t) { return std::get<0>(t) == name; });
     if (it != b.end() && std::get<1>(*it) != value)
       out.push_back(fmt::format("{}: {} -> {}", key, value.empty() ? "(null)" : value,
                                 std::get<1>(*it).empty() ? "(null)" : std::get<1>(*it)));

@@ -12,7 +12,7 @@
 
 namespace stint::config_detail {
 
-struct RawNode;
+struct RawEntry;
 
 /// A map key as written, with its line.
 struct RawKey {
@@ -31,7 +31,14 @@ struct RawNode {
   std::string text;  ///< a scalar's text ("true"/"false" for JSON booleans)
   int line = 1;      ///< 1-based
   std::vector<RawNode> items;
-  std::vector<std::pair<RawKey, RawNode>> entries;  ///< in file order, duplicates kept
+  std::vector<RawEntry> entries;  ///< in file order, duplicates kept
+};
+
+/// A map's entry. A struct of its own, not a std::pair: clang (with
+/// libstdc++) refuses a pair holding the class that is being defined.
+struct RawEntry {
+  RawKey key;
+  RawNode value;
 };
 
 /// YAML text to the tree; throws Errc::config_invalid "<name>:<line>: ..." on

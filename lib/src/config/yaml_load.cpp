@@ -39,8 +39,8 @@ RawNode convert(const YAML::Node& node, const std::string& name) {
         if (!it->first.IsScalar())
           throw Error(Errc::config_invalid, fmt::format("{}:{}: a map key must be a plain name",
                                                         name, line_of(it->first)));
-        out.entries.emplace_back(RawKey{it->first.Scalar(), line_of(it->first)},
-                                 convert(it->second, name));
+        out.entries.push_back(
+            RawEntry{RawKey{it->first.Scalar(), line_of(it->first)}, convert(it->second, name)});
       }
       break;
   }

@@ -44,7 +44,9 @@ std::vector<std::string> Controller::reconfigure(const std::string& who) {
   }
   std::vector<std::string> gone_nodes;
   const std::vector<NodeDef> next_nodes = next.nodes();
-  for (const auto& [name, status] : m_node_states) {
+  for (const auto& entry : m_node_states) {
+    // Not a structured binding: clang 14 lets no lambda capture one.
+    const std::string& name = entry.first;
     if (std::none_of(next_nodes.begin(), next_nodes.end(),
                      [&](const NodeDef& n) { return n.name == name; }))
       gone_nodes.push_back(name);

@@ -1,6 +1,7 @@
 // The controller's side of a scheduling pass: which pending jobs may be
 // considered (dependencies, deadlines), then the pure pass, then the starts.
 
+#include <algorithm>
 #include <cctype>
 #include <charconv>
 #include <set>
@@ -199,7 +200,26 @@ void Controller::schedule() {
     tx.commit();
   }
   for (const auto& p : d.preemptions) preempt(m_live.at(p.victim), p);
-  for (auto& [id, alloc] : d.starts) launch(m_live.at(id), std::move(alloc));
+  for (auto& [id, alloc] : d.starts) {
+    Job& job = m_live.at(id);
+    const Job before = job;
+    try {
+      launch(job, std::move(alloc));
+    } catch (const Error& e) {
+      // Nothing started (a full disk: no room for a launch file or for the
+      // job's row): the job stays pending, in memory as in the database, and
+      // a later pass tries again. One with a stepd up is that stepd's now.
+      const auto started = [](const NodeAlloc& a) { return a.stepd_pid != 0; };
+      if (std::any_of(job.alloc.begin(), job.alloc.end(), started)) throw;
+      log_error("job {} not started: {}; it stays pending", job.display_id(), e.what());
+      job = before;
+      try {
+        m_store->update_job(job);
+      } catch (const Error&) {
+        // The row was never changed, or the next successful write fixes it.
+      }
+    }
+  }
 }
 
 }  // namespace stint::daemon

@@ -18,9 +18,9 @@
 #include <stint/config.hpp>
 #include <stint/error.hpp>
 
+#include "daemon/connections.hpp"
 #include "daemon/controller.hpp"
 #include "daemon/log.hpp"
-#include "rpc/client.hpp"
 #include "util/proc.hpp"
 
 namespace stint::daemon {
@@ -75,38 +75,6 @@ int listen_on(const std::string& path) {
   // peer's uid); a personal one only its owner.
   ::chmod(path.c_str(), system_mode() ? 0666 : 0600);
   return fd;
-}
-
-void serve_connection(Controller& controller, int fd) {
-  timeval timeout{5, 0};
-  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, sizeof timeout);
-  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, sizeof timeout);
-  ucred cred{};
-  socklen_t len = sizeof cred;
-  if (::getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) != 0) return;
-  Caller caller{cred.uid, cred.gid, cred.pid};
-  nlohmann::json reply;
-  try {
-    auto text = rpc::read_frame(fd);
-    if (!text) return;
-    nlohmann::json request;
-    try {
-      request = nlohmann::json::parse(*text);
-    } catch (const nlohmann::json::exception& e) {
-      throw Error(Errc::protocol, fmt::format("malformed request: {}", e.what()));
-    }
-    reply = controller.handle(request, caller);
-  } catch (const Error& e) {
-    reply = {{"ok", false}, {"error", std::string(errc_name(e.code()))}, {"message", e.what()}};
-  } catch (const std::exception& e) {
-    log_error("request failed: {}", e.what());
-    reply = {{"ok", false}, {"error", "internal"}, {"message", e.what()}};
-  }
-  try {
-    rpc::write_frame(fd, reply.dump());
-  } catch (const Error& e) {
-    log_error("reply not sent: {}", e.what());
-  }
 }
 
 // In system mode every user reads stint.db (read-only, as the tools do). A
@@ -171,10 +139,13 @@ int serve(const Paths& paths, const ServerOptions& options) {
   using SteadyClock = std::chrono::steady_clock;
   auto last_pass = SteadyClock::now();
   auto idle_since = SteadyClock::now();
+  Connections clients(controller);
+  std::vector<pollfd> fds;
   bool stop = false;
   while (!stop && !controller.shutdown_requested()) {
-    pollfd fds[2] = {{listener.get(), POLLIN, 0}, {signals.get(), POLLIN, 0}};
-    int n = ::poll(fds, 2, 1000);
+    fds = {{listener.get(), POLLIN, 0}, {signals.get(), POLLIN, 0}};
+    clients.add_poll_fds(fds);
+    int n = ::poll(fds.data(), fds.size(), clients.poll_timeout_ms(1000));
     if (n < 0 && errno != EINTR) {
       log_error("poll: {}", std::strerror(errno));
       break;
@@ -199,14 +170,11 @@ int serve(const Paths& paths, const ServerOptions& options) {
         }
       }
     }
-    if (fds[0].revents & POLLIN) {
-      for (;;) {
-        UniqueFd conn(::accept4(listener.get(), nullptr, nullptr, SOCK_CLOEXEC));
-        if (conn.get() < 0) break;
-        serve_connection(controller, conn.get());
-        idle_since = SteadyClock::now();
-      }
-    }
+    // Each client is read and answered as far as it goes without waiting;
+    // what it has not sent yet is waited for by the next poll.
+    clients.on_ready(fds, 2);
+    if (fds[0].revents & POLLIN) clients.accept_all(listener.get());
+    if (clients.take_activity()) idle_since = SteadyClock::now();
     auto now = SteadyClock::now();
     bool periodic = now - last_pass >= std::chrono::seconds(1);
     if (controller.dirty() || periodic) {

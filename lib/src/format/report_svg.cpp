@@ -19,8 +19,7 @@ namespace {
 
 // Geometry in SVG user units (pixels at 100 %).
 constexpr double k_width = 1000;
-constexpr double k_label_w = 140;  // lane names on the left
-constexpr double k_x0 = 150;       // the plot's left edge
+constexpr double k_x0 = 150;  // the plot's left edge, past the lane names
 constexpr double k_x1 = k_width - 20;
 constexpr double k_top = 56;  // below the title lines
 constexpr double k_row_h = 14;

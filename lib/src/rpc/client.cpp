@@ -197,12 +197,7 @@ int connect_or_start(const Paths& paths, AutoStart autostart) {
 }  // namespace
 
 void write_frame(int fd, const std::string& payload) {
-  if (payload.size() > k_max_frame) throw Error(Errc::protocol, "request too large");
-  auto n = static_cast<std::uint32_t>(payload.size());
-  char header[4] = {static_cast<char>(n >> 24), static_cast<char>(n >> 16),
-                    static_cast<char>(n >> 8), static_cast<char>(n)};
-  std::string frame(header, 4);
-  frame += payload;
+  const std::string frame = encode_frame(payload);
   write_all(fd, frame.data(), frame.size());
 }
 

@@ -16,9 +16,9 @@
 
 #include <stint/paths.hpp>
 
-namespace stint::rpc {
+#include "rpc/frame.hpp"
 
-inline constexpr std::size_t k_max_frame = std::size_t{16} * 1024 * 1024;
+namespace stint::rpc {
 
 /// Writes one frame; throws Errc::io.
 void write_frame(int fd, const std::string& payload);

@@ -45,7 +45,10 @@ RunSettings clone_settings(const RunSettings& source, const RunName& source_name
 }
 
 std::vector<CloneRequest> sweep(const CloneRequest& base, std::string_view spec) {
-  auto [name, values_text] = parse_env_assignment(spec);
+  // Not a structured binding: clang 14 lets no lambda capture one.
+  const auto assignment = parse_env_assignment(spec);
+  const std::string& name = assignment.first;
+  const std::string& values_text = assignment.second;
   std::vector<std::string> values;
   std::size_t start = 0;
   while (start <= values_text.size()) {

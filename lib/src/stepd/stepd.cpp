@@ -43,8 +43,11 @@ void log(fmt::format_string<Args...> format, Args&&... args) {
   ::localtime_r(&t, &tm);
   char stamp[32];
   std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
-  fmt::print(stderr, "[{}] stint-stepd[{}]: {}\n", stamp, ::getpid(),
-             fmt::format(format, std::forward<Args>(args)...));
+  const std::string line = fmt::format("[{}] stint-stepd[{}]: {}\n", stamp, ::getpid(),
+                                       fmt::format(format, std::forward<Args>(args)...));
+  // Not fmt::print, which throws when the write fails (a full disk): the line
+  // is lost, the job is not.
+  [[maybe_unused]] const std::size_t n = std::fwrite(line.data(), 1, line.size(), stderr);
   std::fflush(stderr);
 }
 

@@ -1,0 +1,77 @@
+#!/usr/bin/env bash
+# stintd against clients that misbehave on its socket: garbage bytes, frames
+# announcing more than it takes, frames cut short, connections that send
+# nothing and stay open, many connections at once. After each, the same stintd
+# (same pid) is alive and answers, real commands are not held up, and its log
+# says what it refused. (docs/reliability.md, "Hostile input".)
+hostile_client=$(cd "$(dirname "$0")" && pwd)/hostile_client.py
+source "$(dirname "$0")/lib.sh"
+default_config
+
+client() { python3 "$hostile_client" "$STINT_STATE_DIR/stintd.sock" "$@"; }
+log() { cat "$STINT_STATE_DIR/log/stintd.log"; }
+
+first=$(submit --wrap true)   # starts stintd
+pid=$(cat "$STINT_STATE_DIR/stintd.lock")
+still_serving() {
+  kill -0 "$pid" || fail "stintd ($pid) died after: $1"
+  expect_eq "stintd answering after $1" "$pid" "$(client ping)"
+}
+
+client garbage
+still_serving "garbage bytes"
+expect_contains "log of garbage" "$(log)" "refused a request from"
+expect_contains "log of garbage" "$(log)" "is too large"
+
+client bad-json
+still_serving "malformed requests"
+expect_contains "log of a malformed request" "$(log)" "malformed request"
+
+client oversized "$pid"
+still_serving "oversized frames"
+expect_contains "log of an oversized frame" "$(log)" "frame of 4294967295 bytes is too large"
+
+client truncated
+still_serving "truncated frames"
+expect_contains "log of a truncated frame" "$(log)" "connection closed after 14 of 104 bytes"
+
+client unread-reply 20
+still_serving "replies nobody reads"
+
+# Idle connections that stay open (half of them with half a request) must not
+# hold up real clients: sbatch, squeue and scontrol answer while they are open.
+client silent 40 12 >silent.out &
+holder=$!
+wait_for 10 grep -q holding silent.out
+start=$SECONDS
+during=$(submit --hold --wrap true)
+squeue -h -j "$during" >/dev/null
+scontrol release "$during"
+took=$((SECONDS - start))
+[ "$took" -le 3 ] || fail "commands took ${took}s while idle connections were open"
+wait "$holder"
+still_serving "idle connections"
+expect_contains "idle connections closed by stintd" "$(cat silent.out)" "stintd closed 40 of 40"
+expect_contains "log of an idle connection" "$(log)" "no complete request within 5 s"
+
+# More idle connections than stintd keeps open: the oldest make room.
+client silent 300 2 >flood.out &
+holder=$!
+wait_for 10 grep -q holding flood.out
+start=$SECONDS
+flood=$(submit --wrap true)
+took=$((SECONDS - start))
+[ "$took" -le 3 ] || fail "sbatch took ${took}s past the connection limit"
+wait "$holder"
+still_serving "a flood of idle connections"
+expect_contains "log of the connection limit" "$(log)" "256 connections open"
+
+client many 200
+still_serving "200 clients at once"
+
+# Nothing a client sent became a job; the real ones ran.
+wait_for 30 job_ended "$during"
+wait_for 30 job_ended "$flood"
+sacct -a -n -X -P -o JobID,State -S 2000-01-01 >jobs.txt
+cat jobs.txt
+expect_eq "jobs recorded" "$first|COMPLETED $during|COMPLETED $flood|COMPLETED" "$(sort -n jobs.txt | tr '\n' ' ' | sed 's/ $//')"
