@@ -195,7 +195,8 @@ bool Controller::collect() {
         ++ended;
         continue;
       }
-      const NodeAlloc& a = job.alloc[i];
+      NodeAlloc& a = job.alloc[i];
+      if (a.stepd_pid == 0) adopt_unrecorded_stepd(job, i);
       if (!proc::alive(a.stepd_pid, a.stepd_start_ticks)) {
         // stepd writes its result before it exits: look once more.
         if (fs::exists(result)) {
@@ -221,6 +222,20 @@ bool Controller::collect() {
     }
   }
   return changed;
+}
+
+void Controller::adopt_unrecorded_stepd(Job& job, std::uint32_t task) {
+  // A stintd killed between the spawn and saving the pid: the stepd is known
+  // by its launch file. None found means none was spawned, or it died; the
+  // attempt is then lost like any stepd that vanished.
+  const auto pid = proc::find_process("stint-stepd", task_file(m_paths, job.id, task, "launch"));
+  if (!pid) return;
+  NodeAlloc& a = job.alloc[task];
+  a.stepd_pid = *pid;
+  a.stepd_start_ticks = proc::start_ticks(*pid).value_or(0);
+  save(job);
+  log_info("job {}: found its stepd {} (task {}), started before the last restart",
+           job.display_id(), *pid, task);
 }
 
 void Controller::stepd_exited(std::int64_t) { m_dirty = true; }

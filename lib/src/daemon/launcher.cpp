@@ -112,6 +112,12 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
   auto [out, err] = output_paths(job);
   job.stdout_path = out;
   job.stderr_path = err;
+  // RUNNING goes to the database before any stepd exists: a stintd killed
+  // after the spawn must not find the job PENDING and start it a second time.
+  // Killed before the pids below are saved, its successor finds each stepd
+  // by its command line (adopt_unrecorded_stepds).
+  for (auto& a : job.alloc) a.stepd_pid = 0;
+  m_store->update_job(job);
 
   std::string scripts = script_spool(job);
   try {

@@ -199,21 +199,28 @@ int Store::schema_version() {
   return st.step() ? static_cast<int>(st.int64(0)) : 0;
 }
 
-Store::Transaction::Transaction(Store& s) : m_store(s) {
-  m_store.m_impl->conn.exec("BEGIN IMMEDIATE");
+Store::Transaction::Transaction(Store& s, Sync sync) : m_store(s), m_sync(sync) {
+  // SQLite takes the safety level only outside a transaction.
+  if (m_sync == Sync::durable) m_store.m_impl->conn.exec("PRAGMA synchronous=FULL");
+  try {
+    m_store.m_impl->conn.exec("BEGIN IMMEDIATE");
+  } catch (...) {
+    if (m_sync == Sync::durable) m_store.m_impl->conn.exec("PRAGMA synchronous=NORMAL");
+    throw;
+  }
 }
 
 Store::Transaction::~Transaction() {
-  if (!m_done) {
-    try {
-      m_store.m_impl->conn.exec("ROLLBACK");
-    } catch (...) {
-      // Nothing more to do: SQLite rolls back an unfinished transaction on close.
-    }
+  try {
+    if (!m_done) m_store.m_impl->conn.exec("ROLLBACK");
+    if (m_sync == Sync::durable) m_store.m_impl->conn.exec("PRAGMA synchronous=NORMAL");
+  } catch (...) {
+    // Nothing more to do: SQLite rolls back an unfinished transaction on close.
   }
 }
 
 void Store::Transaction::commit() {
+  // With FULL, the WAL is synced before COMMIT returns.
   m_store.m_impl->conn.exec("COMMIT");
   m_done = true;
 }
