@@ -36,6 +36,8 @@ stepd=$(pgrep -f "stint-stepd $STINT_STATE_DIR/spool/$lost/")
 wait_for 10 pgrep -P "$stepd"
 task=$(pgrep -P "$stepd")
 kill -KILL "$stepd"
+# The task dies with its stepd: the requeued attempt must not run beside it.
+wait_for 10 sh -c "! kill -0 $task"
 wait_for 30 sh -c "[ \"\$(squeue -h -j $lost -o %t)\" = PD ]"
 expect_contains "requeued after the lost stepd" "$(scontrol show job "$lost")" "Restarts=1"
 expect_eq "attempts" "NODE_FAIL PENDING" \

@@ -134,6 +134,14 @@ wait_drained 120
 phase1=$((SECONDS - start))
 sacct -S 2020-01-01 -n -X -P -D -o JobIDRaw,State,Restarts >"$WORK/sacct1"
 run-list --project crash --json >"$WORK/runs1"
+# What recovery did, from stintd's log: stepds spawned but not yet recorded
+# when stintd was killed (adopted), starts cut short before any stepd existed
+# (the job waits again), and stepds lost (the attempt ends NODE_FAIL).
+slog=$STINT_STATE_DIR/log/stintd.log
+echo "phase1: recovery adopted $(grep -c 'found its stepd' "$slog" || true) unrecorded stepds," \
+  "put $(grep -c 'cut short by a restart' "$slog" || true) cut-short starts back in the queue," \
+  "lost $(grep -c 'vanished without a result' "$slog" || true) stepds"
+grep 'vanished without a result' "$slog" | head -n 3 || true
 if [ -s "$WORK/submit.err" ]; then
   echo "phase1: what the unanswered submissions printed:"
   sed 's/[0-9][0-9]*/N/g' "$WORK/submit.err" | sort | uniq -c | sort -rn | head -n 5

@@ -189,10 +189,12 @@ bool Controller::collect() {
     std::uint32_t n = task_count(job);
     std::uint32_t ended = 0;
     bool lost = false;
+    bool started = false;  // a result, a stepd or a launch file of this attempt
     for (std::uint32_t i = 0; i < n; ++i) {
       std::string result = task_file(m_paths, id, i, "result");
       if (fs::exists(result)) {
         ++ended;
+        started = true;
         continue;
       }
       NodeAlloc& a = job.alloc[i];
@@ -201,13 +203,36 @@ bool Controller::collect() {
         // stepd writes its result before it exits: look once more.
         if (fs::exists(result)) {
           ++ended;
+          started = true;
         } else {
           lost = true;
+          if (a.stepd_pid != 0 || fs::exists(task_file(m_paths, id, i, "launch"))) started = true;
         }
+      } else {
+        started = true;
       }
+    }
+    if (lost && !started) {
+      // stintd was killed after writing the job RUNNING and before it wrote
+      // any launch file (launch() removes the last attempt's first): nothing
+      // ran, so the job simply waits again.
+      log_info("job {}: its start was cut short by a restart of stintd; it waits again",
+               job.display_id());
+      job.state = JobState::pending;
+      job.alloc.clear();
+      job.start_time = k_no_time;
+      save(job);
+      changed = true;
+      continue;
     }
     if (lost) {
       log_error("job {}: stepd vanished without a result", job.display_id());
+      // The job's other stepds go too (their tasks die with them): the next
+      // attempt must not run beside what is left of this one.
+      for (const auto& a : job.alloc) {
+        if (a.stepd_pid > 0 && proc::alive(a.stepd_pid, a.stepd_start_ticks))
+          ::kill(static_cast<pid_t>(a.stepd_pid), SIGKILL);
+      }
       job.exit_status = 0;
       job.exit_signal = 0;
       if (job.requeue) {
@@ -226,8 +251,8 @@ bool Controller::collect() {
 
 void Controller::adopt_unrecorded_stepd(Job& job, std::uint32_t task) {
   // A stintd killed between the spawn and saving the pid: the stepd is known
-  // by its launch file. None found means none was spawned, or it died; the
-  // attempt is then lost like any stepd that vanished.
+  // by its launch file. None found means none was spawned, or it died; see
+  // collect() for how each is told apart.
   const auto pid = proc::find_process("stint-stepd", task_file(m_paths, job.id, task, "launch"));
   if (!pid) return;
   NodeAlloc& a = job.alloc[task];

@@ -115,8 +115,13 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
   // RUNNING goes to the database before any stepd exists: a stintd killed
   // after the spawn must not find the job PENDING and start it a second time.
   // Killed before the pids below are saved, its successor finds each stepd
-  // by its command line (adopt_unrecorded_stepds).
-  for (auto& a : job.alloc) a.stepd_pid = 0;
+  // by its command line (Controller::collect).
+  // What an earlier attempt left must not be taken for this one's.
+  for (std::uint32_t i = 0; i < task_count(job); ++i) {
+    job.alloc[i].stepd_pid = 0;
+    ::unlink(task_file(m_paths, job.id, i, "result").c_str());
+    ::unlink(task_file(m_paths, job.id, i, "launch").c_str());
+  }
   m_store->update_job(job);
 
   std::string scripts = script_spool(job);
@@ -184,7 +189,6 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
       l.script_timeout = t <= 0 || t >= 65534 ? k_infinite : t;
     }
     std::string launch_path = task_file(m_paths, job.id, i, "launch");
-    ::unlink(l.result_path.c_str());
 
     int rc = ENOENT;
     pid_t pid = 0;

@@ -125,6 +125,31 @@ TEST_CASE("an uncommitted transaction leaves nothing behind", "[store]") {
   CHECK(store->job_count() == 0);
 }
 
+TEST_CASE("a durable transaction commits and rolls back like any other", "[store]") {
+  // SQLite refuses a change of synchronous inside a transaction: the durable
+  // one sets it before BEGIN and puts NORMAL back after, committed or not.
+  TempDir dir;
+  std::string db = dir.path + "/stint.db";
+  {
+    auto store = stint::Store::open(db, stint::Store::Mode::read_write);
+    {
+      stint::Store::Transaction tx(*store, stint::Store::Sync::durable);
+      store->insert_job(sample_job(1));
+    }
+    CHECK(store->job_count() == 0);
+    {
+      stint::Store::Transaction tx(*store, stint::Store::Sync::durable);
+      store->insert_job(sample_job(2));
+      tx.commit();
+    }
+    stint::Store::Transaction tx(*store);
+    store->insert_job(sample_job(3));
+    tx.commit();
+  }
+  auto store = stint::Store::open(db, stint::Store::Mode::read_only);
+  CHECK(store->job_count() == 2);
+}
+
 TEST_CASE("opening a missing database read-only is an error", "[store]") {
   TempDir dir;
   CHECK_THROWS_AS(stint::Store::open(dir.path + "/none.db", stint::Store::Mode::read_only),
