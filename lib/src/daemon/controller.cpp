@@ -206,16 +206,16 @@ bool Controller::collect() {
           started = true;
         } else {
           lost = true;
-          if (a.stepd_pid != 0 || fs::exists(task_file(m_paths, id, i, "launch"))) started = true;
+          if (a.stepd_pid != 0 || !withdraw_start(id, i)) started = true;
         }
       } else {
         started = true;
       }
     }
     if (lost && !started) {
-      // stintd was killed after writing the job RUNNING and before it wrote
-      // any launch file (launch() removes the last attempt's first): nothing
-      // ran, so the job simply waits again.
+      // stintd was killed after writing the job RUNNING and before any task
+      // was claimed by its stepd (launch() removes the last attempt's files
+      // first): nothing ran, so the job simply waits again.
       log_info("job {}: its start was cut short by a restart of stintd; it waits again",
                job.display_id());
       job.state = JobState::pending;
@@ -247,6 +247,16 @@ bool Controller::collect() {
     }
   }
   return changed;
+}
+
+bool Controller::withdraw_start(JobId id, std::uint32_t task) {
+  // Removing the launch file settles it with a stepd that may still be on its
+  // way (spawned as stintd was killed, not yet running its own code): one
+  // that has not renamed the file to task-<n>.claimed.json never will, and
+  // never runs the task (stepd.cpp, claim_launch).
+  const std::string launch = task_file(m_paths, id, task, "launch");
+  if (::unlink(launch.c_str()) == 0) return true;
+  return !fs::exists(task_file(m_paths, id, task, "claimed"));
 }
 
 void Controller::adopt_unrecorded_stepd(Job& job, std::uint32_t task) {

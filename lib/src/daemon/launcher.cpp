@@ -121,6 +121,7 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
     job.alloc[i].stepd_pid = 0;
     ::unlink(task_file(m_paths, job.id, i, "result").c_str());
     ::unlink(task_file(m_paths, job.id, i, "launch").c_str());
+    ::unlink(task_file(m_paths, job.id, i, "claimed").c_str());
   }
   m_store->update_job(job);
 
