@@ -20,7 +20,8 @@ fresh_state() {
 queue_empty() { [ -z "$(squeue -h -o %i)" ]; }
 states_of() { sacct -n -X -P -j "$1" -o State | sort -u | tr '\n' ' '; }
 
-for f in clusters/workstation.yaml clusters/lab-server.yaml clusters/seed-spec.json; do
+for f in clusters/workstation.yaml clusters/lab-server.yaml clusters/seed-spec.json \
+  clusters/rehearsal.yaml; do
   out=$(stint config check "$EX/$f") || fail "stint config check $f: $out"
   expect_contains "$f" "$out" ": OK"
 done
@@ -33,6 +34,21 @@ id=$(submit --gres=gpu:1 -t 5 --wrap 'echo "gpus=$CUDA_VISIBLE_DEVICES"')
 wait_for 30 job_ended "$id"
 expect_eq "workstation job" COMPLETED "$(job_state "$id")"
 expect_eq "one GPU" "gpus=0" "$(cat "slurm-$id.out")"
+
+# --- the rehearsal cluster: a 2-node, 4-GPU job launched with srun ------------------
+fresh_state rehearsal
+stint init --from "$EX/clusters/rehearsal.yaml" >/dev/null
+cp "$EX/jobs/ddp.py" .
+id=$(submit "$EX/jobs/distributed.sh")
+wait_for 60 job_ended "$id"
+expect_eq "distributed job" COMPLETED "$(job_state "$id")"
+expect_eq "every rank summed" "rank 0 of 4 (local 0) on node-1 gpu 0: sum of ranks 6
+rank 1 of 4 (local 1) on node-1 gpu 1: sum of ranks 6
+rank 2 of 4 (local 0) on node-2 gpu 0: sum of ranks 6
+rank 3 of 4 (local 1) on node-2 gpu 1: sum of ranks 6" "$(grep '^rank' "ddp-$id.out" | sort)"
+expect_contains "its launch line" "$(cat "ddp-$id.out")" "ddp: 2 nodes (node-[1-2]), 4 tasks"
+expect_eq "its step" "$id.0|python3|COMPLETED|4|2" \
+  "$(sacct -n -P -j "$id.0" -o JobID,JobName,State,NTasks,NNodes)"
 
 # --- the seed's JSON spec, as it is ------------------------------------------------
 fresh_state seed

@@ -207,6 +207,9 @@ struct SacctOptions {
   std::string delimiter = "|";  ///< --delimiter, with -p and -P
   bool no_header = false;
   bool allocations_only = false;  ///< -X: no step lines
+  /// -j 12.0, 12.batch: of these jobs, only the steps named ("batch" or the
+  /// step number), without the job's own line.
+  std::map<JobId, std::set<std::string>> only_steps;
   /// --units=[KMGTP]: memory fields (MaxRSS, AveRSS, ReqMem) in this unit;
   /// nullopt converts each to the largest unit that keeps it exact.
   std::optional<char> units;
@@ -220,7 +223,10 @@ void sort_sacct(std::vector<Job>& jobs);
 /// records are sorted (sort_sacct), and the tasks of an array that never
 /// started fold into one line ("28_[1-10%2]"). A job may appear more than
 /// once (the attempts of sacct --duplicates).
-std::string render_sacct(std::vector<Job> jobs, const SacctOptions& options, const Context& ctx);
+/// `steps` are the jobs' srun steps (any order): each attempt's follow its
+/// batch line, by step id ("12.0"), unless allocations_only.
+std::string render_sacct(std::vector<Job> jobs, const SacctOptions& options, const Context& ctx,
+                         const std::vector<JobStep>& steps = {});
 /// `sacct --helpformat` / `-e`: the field names, four to a line.
 std::string sacct_helpformat();
 /// `sacct --json`: {"meta":..., "errors":[], "jobs":[...]} in the shape of

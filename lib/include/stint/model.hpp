@@ -338,6 +338,28 @@ struct Job {
   std::string display_id() const;
 };
 
+/// A job step (`srun` inside an allocation): sacct's "12.0" line. Its tasks
+/// run under srun, on nodes of the job's allocation; stintd records when it
+/// began and how it ended.
+struct JobStep {
+  JobId job_id = 0;
+  std::uint32_t attempt = 0;  ///< the job's restart count when the step ran
+  std::uint32_t step_id = 0;
+  std::string name;   ///< the program's name, as Slurm names a step
+  std::string nodes;  ///< hostlist of the nodes it ran on
+  std::uint32_t node_count = 0;
+  std::uint32_t tasks = 0;
+  std::uint32_t cpus = 0;
+  JobState state = JobState::running;
+  Seconds start_time = k_no_time;
+  Seconds end_time = k_no_time;
+  int exit_status = 0;  ///< the highest exit status of its tasks
+  int exit_signal = 0;  ///< the signal that killed one of them (0: none)
+  std::uint64_t user_cpu_us = 0;
+  std::uint64_t sys_cpu_us = 0;
+  std::uint64_t max_rss_kb = 0;
+};
+
 /// Slurm's exit code text: "status:signal".
 std::string exit_code_text(int status, int signal);
 

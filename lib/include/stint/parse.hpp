@@ -76,6 +76,9 @@ std::vector<std::string> expand_hostlist(std::string_view text);
 /// prefix and width fold into ranges ("vm[1-3,5]"), in the order given (no
 /// sorting, duplicates kept); a lone numbered name has no brackets ("vm1").
 std::string compress_hostlist(const std::vector<std::string>& hosts);
+/// Slurm's compressed per-node counts (SLURM_TASKS_PER_NODE): equal
+/// neighbours fold, "2(x3),1".
+std::string compress_counts(const std::vector<std::uint32_t>& counts);
 
 /// Which way date_time fills in what a date leaves out (Slurm's `past` flag).
 enum class Resolve {

@@ -112,6 +112,8 @@ bool job_exists(const Paths& paths, const JobRef& ref);
 /// job as it is now last. An earlier attempt keeps the state it ended in
 /// (PREEMPTED, NODE_FAIL...); one that was stopped while it ran reads REQUEUED.
 std::vector<Job> with_attempts(const Paths& paths, const std::vector<Job>& jobs);
+/// The srun steps of `jobs` (of every attempt), for sacct.
+std::vector<JobStep> job_steps(const Paths& paths, const std::vector<Job>& jobs);
 /// The job ids named by the dependencies of `jobs` that are array job ids, so
 /// a term on a whole array prints "afterok:12_*" (format::Context::array_jobs).
 std::set<JobId> dependency_arrays(const Paths& paths, const std::vector<Job>& jobs);

@@ -135,6 +135,17 @@ class Store {
   /// priority calculation changes, without rewriting the whole row.
   void update_job_priority(JobId id, std::uint32_t priority, Seconds eligible_time);
 
+  // Job steps (srun; store/steps.cpp).
+  /// The next step id of the job's current attempt (0 for the first).
+  std::uint32_t next_step_id(JobId job, std::uint32_t attempt);
+  /// Inserts or replaces the step of that (job, attempt, step id).
+  void put_step(const JobStep& step);
+  /// Ends every step of the attempt still running with `state` at `end`: the
+  /// steps a job's end took down without their srun saying so.
+  void end_running_steps(JobId job, std::uint32_t attempt, JobState state, Seconds end);
+  /// The steps of the jobs `ids` (every job when empty), by (job, attempt, step).
+  std::vector<JobStep> steps(const std::vector<JobId>& ids);
+
   // Node states and partition overrides (scontrol update; store/nodes.cpp).
   /// Every node that is not up, by name.
   std::vector<NodeStatus> node_states();

@@ -128,6 +128,13 @@ int report(const SacctArgs& a) {
     auto these = jobs_of(text);
     if (!these) return fatal(fmt::format("Bad job/step specified: {}", text));
     refs.insert(refs.end(), these->begin(), these->end());
+    if (const std::size_t dot = text.find('.'); dot != std::string::npos) {
+      const std::string step = text.substr(dot + 1);
+      if (step.empty() ||
+          (step != "batch" && step.find_first_not_of("0123456789") != std::string::npos))
+        return fatal(fmt::format("Bad job/step specified: {}", text));
+      for (const query::JobRef& r : *these) o.only_steps[r.id].insert(step);
+    }
   }
   if (!a.states.empty()) {
     std::string bad;
@@ -163,7 +170,9 @@ int report(const SacctArgs& a) {
     fmt::print("{}", format::sacct_json(std::move(jobs), ctx));
     return 0;
   }
-  fmt::print("{}", format::render_sacct(std::move(jobs), o, ctx));
+  std::vector<JobStep> steps;
+  if (!o.allocations_only) steps = query::job_steps(paths, jobs);
+  fmt::print("{}", format::render_sacct(std::move(jobs), o, ctx, steps));
   return 0;
 }
 

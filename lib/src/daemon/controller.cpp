@@ -115,6 +115,8 @@ void Controller::finish(Job& job, JobState state) {
   }
   if (state == JobState::completed) job.reason = Reason::none;
   m_store->update_job(job);
+  // Steps whose srun went down with the job never said how they ended.
+  m_store->end_running_steps(job.id, job.restart_count, JobState::cancelled, job.end_time);
   log_info("job {} ended {} exit {}", job.display_id(), state_name(state),
            exit_code_text(job.exit_status, job.exit_signal));
   m_live.erase(job.id);

@@ -155,6 +155,14 @@ class Controller {
   /// The next number of a run of `project`.
   std::uint32_t next_run_number(const std::string& project);
 
+  // Job steps (srun inside an allocation; daemon/steps.cpp).
+  /// Records a new step of a running job's current attempt, numbered next;
+  /// returns it with its id and start time.
+  JobStep begin_step(const Job& job, JobStep step);
+  /// Records how a step of the job's current attempt ended; throws
+  /// Errc::invalid_argument for a step that is not running.
+  void end_step(const Job& job, const JobStep& ended);
+
  private:
   void complete_from_results(Job& job);
   void adopt_unrecorded_stepd(Job& job, std::uint32_t task);

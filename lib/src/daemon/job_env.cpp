@@ -29,20 +29,6 @@ std::string join_ids(const std::vector<std::uint32_t>& ids) {
   return out;
 }
 
-// Slurm's compressed per-node counts: "2(x3),1".
-std::string per_node_counts(const std::vector<std::uint32_t>& counts) {
-  std::string out;
-  for (std::size_t i = 0; i < counts.size();) {
-    std::size_t j = i;
-    while (j < counts.size() && counts[j] == counts[i]) ++j;
-    if (!out.empty()) out += ',';
-    out += std::to_string(counts[i]);
-    if (j - i > 1) out += fmt::format("(x{})", j - i);
-    i = j;
-  }
-  return out;
-}
-
 std::string absolute_in(const std::string& dir, const std::string& path) {
   if (!path.empty() && path.front() == '/') return path;
   return dir + "/" + path;
@@ -100,8 +86,8 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
   set(env, "SLURM_NODELIST", nodelist);
   set(env, "SLURM_JOB_NUM_NODES", std::to_string(job.alloc.size()));
   set(env, "SLURM_NNODES", std::to_string(job.alloc.size()));
-  set(env, "SLURM_JOB_CPUS_PER_NODE", per_node_counts(cpus));
-  set(env, "SLURM_TASKS_PER_NODE", per_node_counts(tasks));
+  set(env, "SLURM_JOB_CPUS_PER_NODE", parse::compress_counts(cpus));
+  set(env, "SLURM_TASKS_PER_NODE", parse::compress_counts(tasks));
   set(env, "SLURM_NTASKS", std::to_string(job.req.tasks));
   set(env, "SLURM_NPROCS", std::to_string(job.req.tasks));
   if (job.spec.cpus_per_task)

@@ -42,6 +42,7 @@ void Controller::requeue_now(Job& job, JobState attempt_state, bool hold, bool a
   attempt.state = attempt_state == JobState::cancelled ? JobState::requeued : attempt_state;
   if (attempt.end_time == k_no_time) attempt.end_time = now();
   m_store->insert_attempt(attempt);
+  m_store->end_running_steps(job.id, job.restart_count, JobState::cancelled, attempt.end_time);
 
   job.restart_count += 1;
   job.state = JobState::pending;

@@ -20,8 +20,9 @@
 namespace stint::format {
 namespace {
 
-/// Which line of a job: the job (allocation) itself or its batch step.
-enum class Line : std::uint8_t { job, batch };
+/// Which line of a job: the job (allocation) itself, its batch step, or a
+/// step srun ran.
+enum class Line : std::uint8_t { job, batch, step };
 
 /// How a field prints when it does not fit: a string is cut with a '+', a
 /// date is cut, a number is never cut.
@@ -35,7 +36,13 @@ struct Row {
   Line line;
   const Context& ctx;
   std::optional<char> units;
+  const JobStep* step = nullptr;  ///< with Line::step
+  /// The steps of this attempt of the job (for the job line's DerivedExitCode).
+  const std::vector<const JobStep*>* steps = nullptr;
   bool batch() const { return line == Line::batch; }
+  bool srun_step() const { return line == Line::step; }
+  /// A step line of either kind: job-only fields are blank on it.
+  bool step_line() const { return line != Line::job; }
 };
 
 struct SacctColumn {
@@ -48,16 +55,19 @@ struct SacctColumn {
 bool started(const Job& job) { return job.start_time != k_no_time; }
 
 std::string job_only(const Row& r, std::string value) {
-  return r.batch() ? std::string() : std::move(value);
+  return r.step_line() ? std::string() : std::move(value);
 }
 
 std::string job_id(const Row& r) {
   if (r.batch()) return r.job.display_id() + ".batch";
+  if (r.srun_step()) return fmt::format("{}.{}", r.job.display_id(), r.step->step_id);
   return group_id_text(r.group);
 }
 
 std::string job_id_raw(const Row& r) {
-  return r.batch() ? fmt::format("{}.batch", r.job.id) : std::to_string(r.job.id);
+  if (r.batch()) return fmt::format("{}.batch", r.job.id);
+  if (r.srun_step()) return fmt::format("{}.{}", r.job.id, r.step->step_id);
+  return std::to_string(r.job.id);
 }
 
 /// The batch step's state: a step killed by a signal (scancel, time limit,
@@ -79,6 +89,7 @@ JobState batch_state(const Job& job) {
 std::string state(const Row& r) {
   const Job& job = r.job;
   if (r.batch()) return std::string(state_name(batch_state(job)));
+  if (r.srun_step()) return std::string(state_name(r.step->state));
   if (job.state == JobState::cancelled) {
     // Slurm names who cancelled. stintd records it; a root job can only have
     // been cancelled by root (uid 0 is also "not recorded" in the model).
@@ -90,6 +101,7 @@ std::string state(const Row& r) {
 
 std::string exit_code(const Row& r) {
   const Job& job = r.job;
+  if (r.srun_step()) return exit_code_text(r.step->exit_status, r.step->exit_signal);
   if (!r.batch()) {
     // The job line of a job ended from outside (time limit, scancel,
     // preemption, requeue) shows 0:0; the signal is on its batch step.
@@ -122,7 +134,26 @@ std::string reason(const Row& r) {
   }
 }
 
-Seconds elapsed_secs(const Row& r) { return time_used(r.job, r.ctx.now); }
+Seconds elapsed_secs(const Row& r) {
+  if (!r.srun_step()) return time_used(r.job, r.ctx.now);
+  const JobStep& s = *r.step;
+  const Seconds end = s.end_time == k_no_time ? r.ctx.now : s.end_time;
+  return std::max<Seconds>(0, end - s.start_time);
+}
+
+/// The job line's DerivedExitCode: the highest exit code of its steps (a
+/// step killed by a signal counts that signal), as Slurm derives it.
+std::string derived_exit_code(const Row& r) {
+  if (r.step_line()) return "";
+  int status = 0, signal = 0;
+  if (r.steps != nullptr) {
+    for (const JobStep* s : *r.steps) {
+      status = std::max(status, s->exit_status);
+      signal = std::max(signal, s->exit_signal);
+    }
+  }
+  return exit_code_text(status, signal);
+}
 
 /// sacct's CPU time form: "MM:SS.mmm" under an hour, else "[D-]HH:MM:SS".
 std::string cpu_time_text(std::uint64_t usec) {
@@ -135,7 +166,7 @@ std::string cpu_time_text(std::uint64_t usec) {
 }
 
 std::string timelimit(const Row& r) {
-  if (r.batch()) return "";
+  if (r.step_line()) return "";
   if (r.job.time_limit == k_infinite) return "UNLIMITED";
   return parse::format_duration_fixed(r.job.time_limit);
 }
@@ -146,12 +177,14 @@ std::string timelimit_raw(const Row& r) {
 }
 
 std::string node_list(const Row& r) {
+  if (r.srun_step()) return r.step->nodes;
   if (r.job.alloc.empty()) return r.batch() ? "" : "None assigned";
   if (r.batch()) return r.job.alloc.front().node;
   return detail::job_nodelist(r.job);
 }
 
 std::uint32_t line_cpus(const Row& r) {
+  if (r.srun_step()) return r.step->cpus;
   if (r.batch()) return r.job.alloc.empty() ? 0 : r.job.alloc.front().cpus;
   return detail::job_cpu_count(r.job);
 }
@@ -175,6 +208,7 @@ std::string tres_sorted(std::uint32_t cpus, std::uint64_t mem_mb, std::uint32_t 
 
 std::string alloc_tres(const Row& r) {
   const Job& job = r.job;
+  if (r.srun_step()) return tres_sorted(r.step->cpus, 0, r.step->node_count, 0, false);
   if (job.alloc.empty()) return "";
   if (r.batch()) {
     const NodeAlloc& a = job.alloc.front();
@@ -185,7 +219,7 @@ std::string alloc_tres(const Row& r) {
 }
 
 std::string req_tres(const Row& r) {
-  if (r.batch()) return "";
+  if (r.step_line()) return "";
   const Job& job = r.job;
   const std::uint32_t nodes = std::max<std::uint32_t>(job.req.nodes, 1);
   return tres_sorted(req_cpus(job), job.req.mem_per_node_mb * nodes, nodes,
@@ -193,7 +227,7 @@ std::string req_tres(const Row& r) {
 }
 
 std::string req_mem(const Row& r) {
-  if (r.batch()) return "";
+  if (r.step_line()) return "";
   const Job& job = r.job;
   const std::uint64_t mb = job.spec.mem_per_cpu_mb.value_or(job.req.mem_per_node_mb);
   return sacct_memory(mb, 'M', r.units);
@@ -201,8 +235,28 @@ std::string req_mem(const Row& r) {
 
 std::string max_rss(const Row& r) {
   // No sample (a job too short to measure) prints blank, as in Slurm.
+  if (r.srun_step())
+    return r.step->max_rss_kb == 0 ? std::string() : sacct_memory(r.step->max_rss_kb, 'K', r.units);
   if (!r.batch() || !started(r.job) || r.job.max_rss_kb == 0) return "";
   return sacct_memory(r.job.max_rss_kb, 'K', r.units);
+}
+
+std::uint64_t user_cpu(const Row& r) {
+  return r.srun_step() ? r.step->user_cpu_us : r.job.user_cpu_us;
+}
+std::uint64_t sys_cpu(const Row& r) {
+  return r.srun_step() ? r.step->sys_cpu_us : r.job.sys_cpu_us;
+}
+
+/// A step's own times; the batch step is submitted and eligible when its job
+/// starts.
+Seconds line_start(const Row& r) {
+  if (r.srun_step()) return r.step->start_time;
+  return r.job.state == JobState::pending ? k_no_time : r.job.start_time;
+}
+Seconds line_submit(const Row& r, Seconds job_time) {
+  if (r.srun_step()) return r.step->start_time;
+  return r.batch() ? r.job.start_time : job_time;
 }
 
 std::string cpu_time(const Row& r) {
@@ -215,30 +269,29 @@ std::string timestamp(Seconds t) { return detail::timestamp_or(t, "Unknown"); }
 const std::array k_columns = {
   SacctColumn{"Account", 10, Kind::str, [](const Row& r) { return r.job.account; }},
   SacctColumn{"AllocCPUS", 10, Kind::num, [](const Row& r) { return std::to_string(line_cpus(r)); }},
-  SacctColumn{"AllocNodes", 10, Kind::str, [](const Row& r) { return r.batch() ? std::string("1") : std::to_string(r.job.alloc.size()); }},
+  SacctColumn{"AllocNodes", 10, Kind::str, [](const Row& r) { return r.srun_step() ? std::to_string(r.step->node_count) : r.batch() ? std::string("1") : std::to_string(r.job.alloc.size()); }},
   SacctColumn{"AllocTRES", 10, Kind::str, alloc_tres},
   SacctColumn{"AveRSS", 10, Kind::str, max_rss},
   SacctColumn{"Cluster", 10, Kind::str, [](const Row& r) { return r.ctx.cluster_name; }},
   SacctColumn{"Comment", 14, Kind::str, [](const Row& r) { return job_only(r, r.job.spec.comment); }},
   SacctColumn{"CPUTime", 10, Kind::num, cpu_time},
   SacctColumn{"CPUTimeRAW", 10, Kind::num, [](const Row& r) { return std::to_string(line_cpus(r) * elapsed_secs(r)); }},
-  SacctColumn{"DerivedExitCode", 15, Kind::str, [](const Row& r) { return job_only(r, "0:0"); }},
+  SacctColumn{"DerivedExitCode", 15, Kind::str, derived_exit_code},
   SacctColumn{"Elapsed", 10, Kind::num, [](const Row& r) { return parse::format_duration_fixed(elapsed_secs(r)); }},
   SacctColumn{"ElapsedRaw", 10, Kind::num, [](const Row& r) { return std::to_string(elapsed_secs(r)); }},
-  // A batch step is submitted and eligible when its job starts.
-  SacctColumn{"Eligible", 19, Kind::date, [](const Row& r) { return timestamp(r.batch() ? r.job.start_time : r.job.eligible_time); }},
-  SacctColumn{"End", 19, Kind::date, [](const Row& r) { return timestamp(r.job.end_time); }},
+  SacctColumn{"Eligible", 19, Kind::date, [](const Row& r) { return timestamp(line_submit(r, r.job.eligible_time)); }},
+  SacctColumn{"End", 19, Kind::date, [](const Row& r) { return timestamp(r.srun_step() ? r.step->end_time : r.job.end_time); }},
   SacctColumn{"ExitCode", 8, Kind::str, exit_code},
   SacctColumn{"GID", 6, Kind::num, [](const Row& r) { return job_only(r, std::to_string(r.job.group_id)); }},
   SacctColumn{"Group", 9, Kind::str, [](const Row& r) { return job_only(r, detail::group_name(r.ctx, r.job.group_id)); }},
   SacctColumn{"JobID", -12, Kind::str, job_id},
   SacctColumn{"JobIDRaw", -12, Kind::str, job_id_raw},
-  SacctColumn{"JobName", 10, Kind::str, [](const Row& r) { return r.batch() ? std::string("batch") : r.job.spec.name; }},
+  SacctColumn{"JobName", 10, Kind::str, [](const Row& r) { return r.srun_step() ? r.step->name : r.batch() ? std::string("batch") : r.job.spec.name; }},
   SacctColumn{"MaxRSS", 10, Kind::str, max_rss},
   SacctColumn{"NCPUS", 10, Kind::num, [](const Row& r) { return std::to_string(line_cpus(r)); }},
-  SacctColumn{"NNodes", 8, Kind::num, [](const Row& r) { return r.batch() ? std::string("1") : std::to_string(detail::job_node_count(r.job)); }},
+  SacctColumn{"NNodes", 8, Kind::num, [](const Row& r) { return r.srun_step() ? std::to_string(r.step->node_count) : r.batch() ? std::string("1") : std::to_string(detail::job_node_count(r.job)); }},
   SacctColumn{"NodeList", 15, Kind::str, node_list},
-  SacctColumn{"NTasks", 8, Kind::num, [](const Row& r) { return r.batch() ? std::string("1") : std::string(); }},
+  SacctColumn{"NTasks", 8, Kind::num, [](const Row& r) { return r.srun_step() ? std::to_string(r.step->tasks) : r.batch() ? std::string("1") : std::string(); }},
   SacctColumn{"Partition", 10, Kind::str, [](const Row& r) { return job_only(r, r.job.partition); }},
   SacctColumn{"Priority", 10, Kind::num, [](const Row& r) { return job_only(r, std::to_string(r.job.priority)); }},
   SacctColumn{"QOS", 10, Kind::str, [](const Row& r) { return job_only(r, r.job.qos); }},
@@ -248,19 +301,19 @@ const std::array k_columns = {
   SacctColumn{"ReqNodes", 8, Kind::str, [](const Row& r) { return job_only(r, std::to_string(std::max<std::uint32_t>(r.job.req.nodes, 1))); }},
   SacctColumn{"ReqTRES", 10, Kind::str, req_tres},
   SacctColumn{"Restarts", 8, Kind::num, [](const Row& r) { return job_only(r, std::to_string(r.job.restart_count)); }},
-  SacctColumn{"Start", 19, Kind::date, [](const Row& r) { return timestamp(r.job.state == JobState::pending ? k_no_time : r.job.start_time); }},
+  SacctColumn{"Start", 19, Kind::date, [](const Row& r) { return timestamp(line_start(r)); }},
   SacctColumn{"State", 10, Kind::str, state},
   SacctColumn{"StdErr", 20, Kind::str, [](const Row& r) { return job_only(r, r.job.stderr_path); }},
   SacctColumn{"StdIn", 20, Kind::str, [](const Row& r) { return job_only(r, "/dev/null"); }},
   SacctColumn{"StdOut", 20, Kind::str, [](const Row& r) { return job_only(r, r.job.stdout_path); }},
-  SacctColumn{"Submit", 19, Kind::date, [](const Row& r) { return timestamp(r.batch() ? r.job.start_time : r.job.submit_time); }},
-  SacctColumn{"SystemCPU", 10, Kind::str, [](const Row& r) { return cpu_time_text(r.job.sys_cpu_us); }},
+  SacctColumn{"Submit", 19, Kind::date, [](const Row& r) { return timestamp(line_submit(r, r.job.submit_time)); }},
+  SacctColumn{"SystemCPU", 10, Kind::str, [](const Row& r) { return cpu_time_text(sys_cpu(r)); }},
   SacctColumn{"Timelimit", 10, Kind::str, timelimit},
   SacctColumn{"TimelimitRaw", 10, Kind::str, timelimit_raw},
-  SacctColumn{"TotalCPU", 10, Kind::str, [](const Row& r) { return cpu_time_text(r.job.user_cpu_us + r.job.sys_cpu_us); }},
+  SacctColumn{"TotalCPU", 10, Kind::str, [](const Row& r) { return cpu_time_text(user_cpu(r) + sys_cpu(r)); }},
   SacctColumn{"UID", 6, Kind::num, [](const Row& r) { return job_only(r, std::to_string(r.job.user_id)); }},
   SacctColumn{"User", 9, Kind::str, [](const Row& r) { return job_only(r, r.job.user_name); }},
-  SacctColumn{"UserCPU", 10, Kind::str, [](const Row& r) { return cpu_time_text(r.job.user_cpu_us); }},
+  SacctColumn{"UserCPU", 10, Kind::str, [](const Row& r) { return cpu_time_text(user_cpu(r)); }},
   SacctColumn{"WorkDir", 20, Kind::str, [](const Row& r) { return job_only(r, r.job.spec.work_dir); }},
 };
 // clang-format on
@@ -388,7 +441,8 @@ void sort_sacct(std::vector<Job>& jobs) {
   });
 }
 
-std::string render_sacct(std::vector<Job> jobs, const SacctOptions& options, const Context& ctx) {
+std::string render_sacct(std::vector<Job> jobs, const SacctOptions& options, const Context& ctx,
+                         const std::vector<JobStep>& steps) {
   std::string out;
   if (!options.no_header) {
     out += render_line(
@@ -401,14 +455,32 @@ std::string render_sacct(std::vector<Job> jobs, const SacctOptions& options, con
   }
   sort_sacct(jobs);
   for (const JobGroup& g : fold_array_tasks(std::move(jobs), Fold::never_started)) {
-    const Row job_row{g, g.job, Line::job, ctx, options.units};
-    out += render_line(
-        options.fields, options, [&](const SacctColumn& c) { return c.value(job_row); }, false);
+    std::vector<const JobStep*> job_steps;
+    for (const JobStep& s : steps) {
+      if (s.job_id == g.job.id && s.attempt == g.job.restart_count) job_steps.push_back(&s);
+    }
+    const auto only = options.only_steps.find(g.job.id);
+    const std::set<std::string>* named = only == options.only_steps.end() ? nullptr : &only->second;
+    Row job_row{g, g.job, Line::job, ctx, options.units};
+    job_row.steps = &job_steps;
+    if (named == nullptr) {
+      out += render_line(
+          options.fields, options, [&](const SacctColumn& c) { return c.value(job_row); }, false);
+    }
     // A batch step exists once the job has started on its nodes.
-    if (!options.allocations_only && started(g.job) && !g.job.alloc.empty()) {
+    if (!options.allocations_only && started(g.job) && !g.job.alloc.empty() &&
+        (named == nullptr || named->contains("batch"))) {
       const Row batch_row{g, g.job, Line::batch, ctx, options.units};
       out += render_line(
           options.fields, options, [&](const SacctColumn& c) { return c.value(batch_row); }, false);
+    }
+    if (options.allocations_only) continue;
+    for (const JobStep* s : job_steps) {
+      if (named != nullptr && !named->contains(std::to_string(s->step_id))) continue;
+      Row step_row{g, g.job, Line::step, ctx, options.units};
+      step_row.step = s;
+      out += render_line(
+          options.fields, options, [&](const SacctColumn& c) { return c.value(step_row); }, false);
     }
   }
   return out;

@@ -192,4 +192,17 @@ std::string compress_hostlist(const std::vector<std::string>& hosts) {
   return out;
 }
 
+std::string compress_counts(const std::vector<std::uint32_t>& counts) {
+  std::string out;
+  for (std::size_t i = 0; i < counts.size();) {
+    std::size_t j = i;
+    while (j < counts.size() && counts[j] == counts[i]) ++j;
+    if (!out.empty()) out += ',';
+    out += std::to_string(counts[i]);
+    if (j - i > 1) out += fmt::format("(x{})", j - i);
+    i = j;
+  }
+  return out;
+}
+
 }  // namespace stint::parse

@@ -112,6 +112,25 @@ bool job_exists(const Paths& paths, const JobRef& ref) {
   return !read_jobs(paths, JobFilter{}, {ref}).empty();
 }
 
+std::vector<JobStep> job_steps(const Paths& paths, const std::vector<Job>& jobs) {
+  std::vector<JobId> ids;
+  for (const Job& job : jobs) {
+    if (job.start_time != k_no_time && !job.alloc.empty()) ids.push_back(job.id);
+  }
+  if (ids.empty() || !Store::exists(paths.db())) return {};
+  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  // Many jobs: one scan of the steps table is cheaper than a lookup each.
+  constexpr std::size_t k_lookups = 256;
+  std::vector<JobStep> steps = store->steps(ids.size() > k_lookups ? std::vector<JobId>{} : ids);
+  if (ids.size() > k_lookups) {
+    std::sort(ids.begin(), ids.end());
+    std::erase_if(steps, [&](const JobStep& s) {
+      return !std::binary_search(ids.begin(), ids.end(), s.job_id);
+    });
+  }
+  return steps;
+}
+
 std::vector<Job> with_attempts(const Paths& paths, const std::vector<Job>& jobs) {
   if (jobs.empty() || !Store::exists(paths.db())) return jobs;
   auto store = Store::open(paths.db(), Store::Mode::read_only);

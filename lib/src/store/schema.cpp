@@ -134,6 +134,29 @@ CREATE TABLE partition_overrides (
   settings TEXT NOT NULL
 ) WITHOUT ROWID;
 )sql",
+      // 5: job steps (srun inside an allocation), one row per step of each
+      // attempt of a job: sacct's "12.0" lines.
+      R"sql(
+CREATE TABLE steps (
+  job_id      INTEGER NOT NULL,
+  attempt     INTEGER NOT NULL,
+  step_id     INTEGER NOT NULL,
+  name        TEXT    NOT NULL,
+  nodes       TEXT    NOT NULL,
+  node_count  INTEGER NOT NULL,
+  tasks       INTEGER NOT NULL,
+  cpus        INTEGER NOT NULL,
+  state       INTEGER NOT NULL,
+  start_time  INTEGER NOT NULL,
+  end_time    INTEGER NOT NULL,
+  exit_status INTEGER NOT NULL,
+  exit_signal INTEGER NOT NULL,
+  user_cpu_us INTEGER NOT NULL,
+  sys_cpu_us  INTEGER NOT NULL,
+  max_rss_kb  INTEGER NOT NULL,
+  PRIMARY KEY (job_id, attempt, step_id)
+) WITHOUT ROWID;
+)sql",
   };
   return k_migrations;
 }

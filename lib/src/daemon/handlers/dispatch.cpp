@@ -28,6 +28,8 @@ constexpr Route k_routes[] = {
     {"requeue", handle_requeue},
     {"top", handle_top},
     {"run_stop", handle_run_stop},
+    {"step_begin", handle_step_begin},
+    {"step_end", handle_step_end},
     {"update_node", handle_update_node},
     {"update_partition", handle_update_partition},
     {"reconfigure", handle_reconfigure},

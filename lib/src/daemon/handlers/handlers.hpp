@@ -27,6 +27,9 @@ Json handle_update_job(Controller& c, const Json& req, const Caller& caller);
 Json handle_requeue(Controller& c, const Json& req, const Caller& caller);
 Json handle_top(Controller& c, const Json& req, const Caller& caller);
 Json handle_run_stop(Controller& c, const Json& req, const Caller& caller);
+// Job steps run by srun (handlers/step.cpp).
+Json handle_step_begin(Controller& c, const Json& req, const Caller& caller);
+Json handle_step_end(Controller& c, const Json& req, const Caller& caller);
 
 // Nodes, partitions and the config (handlers/nodes.cpp).
 Json handle_update_node(Controller& c, const Json& req, const Caller& caller);

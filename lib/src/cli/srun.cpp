@@ -1,0 +1,331 @@
+// srun: inside an allocation (SLURM_JOB_ID set, as in an sbatch script) it
+// runs a job step: -n tasks over the job's nodes, each with SLURM_PROCID,
+// SLURM_LOCALID, SLURM_NODEID and SLURM_STEP_ID, recorded by stintd as sacct's
+// "12.0". Outside one it asks for an allocation of its own (a job whose script
+// runs this same srun inside it, its output fed back here) and waits, as
+// Slurm's srun does.
+
+#include "cli/srun.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+
+#include <fmt/core.h>
+#include <sched.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <stint/error.hpp>
+#include <stint/parse.hpp>
+#include <stint/paths.hpp>
+#include <stint/store.hpp>
+#include <stint/tools.hpp>
+
+#include "cli/boundary.hpp"
+#include "cli/cli11.hpp"
+#include "cli/srun_tasks.hpp"
+#include "rpc/client.hpp"
+#include "sched/step.hpp"
+#include "util/proc.hpp"
+
+extern char** environ;
+
+namespace stint::cli {
+namespace {
+
+using Env = std::vector<std::pair<std::string, std::string>>;
+
+void set(Env& env, const std::string& key, std::string value) {
+  for (auto& [k, v] : env) {
+    if (k == key) {
+      v = std::move(value);
+      return;
+    }
+  }
+  env.emplace_back(key, std::move(value));
+}
+
+void unset(Env& env, const std::string& key) {
+  std::erase_if(env, [&](const auto& kv) { return kv.first == key; });
+}
+
+Env process_environment() {
+  Env env;
+  for (char** e = environ; e != nullptr && *e != nullptr; ++e) {
+    const std::string_view entry = *e;
+    const std::size_t eq = entry.find('=');
+    if (eq == std::string_view::npos || eq == 0) continue;
+    env.emplace_back(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
+  }
+  return env;
+}
+
+std::string join(const std::vector<std::uint32_t>& ids) {
+  std::string out;
+  for (auto id : ids) out += (out.empty() ? "" : ",") + std::to_string(id);
+  return out;
+}
+
+/// "0-3", "0,2": task ids as Slurm lists them in its messages.
+std::string task_ranges(const std::vector<std::uint32_t>& ids) {
+  std::string out;
+  for (std::size_t i = 0; i < ids.size();) {
+    std::size_t j = i;
+    while (j + 1 < ids.size() && ids[j + 1] == ids[j] + 1) ++j;
+    if (!out.empty()) out += ',';
+    out += j > i ? fmt::format("{}-{}", ids[i], ids[j]) : std::to_string(ids[i]);
+    i = j + 1;
+  }
+  return out;
+}
+
+/// The real CPUs that virtual CPU ids fold onto: the machine's CPUs as
+/// `reference` (the job's stepd, unbound) sees them, as stepd folds them.
+std::vector<int> fold_cpus(const std::vector<std::uint32_t>& ids, pid_t reference) {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (reference <= 0 || ::sched_getaffinity(reference, sizeof set, &set) != 0) {
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) != 0) return {};
+  }
+  std::vector<int> allowed;
+  for (int c = 0; c < CPU_SETSIZE; ++c) {
+    if (CPU_ISSET(c, &set)) allowed.push_back(c);
+  }
+  std::vector<int> real;
+  if (allowed.empty()) return real;
+  for (auto id : ids) real.push_back(allowed[id % allowed.size()]);
+  std::sort(real.begin(), real.end());
+  real.erase(std::unique(real.begin(), real.end()), real.end());
+  return real;
+}
+
+/// The running job an srun inside an allocation belongs to.
+Job allocation(JobId id) {
+  const Paths paths = default_paths();
+  auto refuse = [&](Errc code) {
+    return Error(code, fmt::format("Unable to confirm allocation for job {}: {}", id,
+                                   errc_slurm_message(code)));
+  };
+  if (!Store::exists(paths.db())) throw refuse(Errc::invalid_job_id);
+  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  std::optional<Job> job = store->job(id);
+  if (!job) throw refuse(Errc::invalid_job_id);
+  const auto uid = static_cast<std::uint32_t>(::getuid());
+  if (uid != 0 && uid != job->user_id) throw refuse(Errc::access_denied);
+  if (job->state != JobState::running || job->alloc.empty()) throw refuse(Errc::job_state_invalid);
+  return *job;
+}
+
+/// One task's environment: srun's own (the job's), then the step's variables.
+Env task_environment(const Env& base, const Job& job, const sched::StepLayout& layout,
+                     std::size_t node_index, std::uint32_t local, std::uint32_t step_id,
+                     const SrunOptions& o) {
+  Env env = base;
+  const sched::StepNode& node = layout.nodes[node_index];
+  const NodeAlloc& a = job.alloc[node.alloc_index];
+  std::vector<std::string> names;
+  std::vector<std::uint32_t> per_node, gtids;
+  for (const auto& n : layout.nodes) {
+    names.push_back(n.name);
+    per_node.push_back(n.tasks);
+  }
+  for (std::uint32_t t = 0; t < node.tasks; ++t) gtids.push_back(node.first_task + t);
+  const std::string nodelist = parse::compress_hostlist(names);
+  const std::string tasks_per_node = parse::compress_counts(per_node);
+  set(env, "SLURM_STEP_ID", std::to_string(step_id));
+  set(env, "SLURM_STEPID", std::to_string(step_id));
+  set(env, "SLURM_PROCID", std::to_string(node.first_task + local));
+  set(env, "SLURM_LOCALID", std::to_string(local));
+  set(env, "SLURM_NODEID", std::to_string(node_index));
+  set(env, "SLURMD_NODENAME", node.name);
+  set(env, "SLURM_TOPOLOGY_ADDR", node.name);
+  set(env, "SLURM_GTIDS", join(gtids));
+  set(env, "SLURM_STEP_NODELIST", nodelist);
+  set(env, "SLURM_NODELIST", nodelist);
+  set(env, "SLURM_STEP_NUM_NODES", std::to_string(layout.nodes.size()));
+  set(env, "SLURM_NNODES", std::to_string(layout.nodes.size()));
+  set(env, "SLURM_STEP_NUM_TASKS", std::to_string(layout.tasks));
+  set(env, "SLURM_NTASKS", std::to_string(layout.tasks));
+  set(env, "SLURM_NPROCS", std::to_string(layout.tasks));
+  set(env, "SLURM_STEP_TASKS_PER_NODE", tasks_per_node);
+  set(env, "SLURM_TASKS_PER_NODE", tasks_per_node);
+  set(env, "SLURM_CPUS_ON_NODE", std::to_string(a.cpus));
+  set(env, "SLURM_LAUNCH_NODE_IPADDR", "127.0.0.1");
+  set(env, "SLURM_SRUN_COMM_HOST", "127.0.0.1");
+  if (o.cpus_per_task) set(env, "SLURM_CPUS_PER_TASK", std::to_string(*o.cpus_per_task));
+  if (!a.gpu_ids.empty()) {
+    const std::string ids = join(a.gpu_ids);
+    set(env, "SLURM_STEP_GPUS", ids);
+    set(env, "SLURM_JOB_GPUS", ids);
+    set(env, "GPU_DEVICE_ORDINAL", ids);
+    set(env, "CUDA_VISIBLE_DEVICES", ids);
+    set(env, "SLURM_GPUS_ON_NODE", std::to_string(a.gpu_ids.size()));
+  } else {
+    for (const char* k : {"CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", "SLURM_STEP_GPUS",
+                          "SLURM_JOB_GPUS", "SLURM_GPUS_ON_NODE"})
+      unset(env, k);
+  }
+  return env;
+}
+
+std::string signal_text(int sig) {
+  const char* text = ::strsignal(sig);
+  return text != nullptr ? text : fmt::format("Signal {}", sig);
+}
+
+/// Slurm's lines for the tasks that did not exit 0, grouped by node and
+/// outcome: "srun: error: n1: tasks 0-1: Exited with exit code 3".
+void report_failures(const std::vector<TaskOutcome>& outcomes) {
+  std::map<std::pair<std::string, std::string>, std::vector<std::uint32_t>> groups;
+  std::vector<std::pair<std::string, std::string>> order;
+  for (const TaskOutcome& t : outcomes) {
+    std::string what;
+    if (t.exit_signal != 0) {
+      what = signal_text(t.exit_signal);
+    } else if (t.exit_status != 0) {
+      what = fmt::format("Exited with exit code {}", t.exit_status);
+    } else {
+      continue;
+    }
+    auto key = std::make_pair(t.node, what);
+    if (!groups.contains(key)) order.push_back(key);
+    groups[key].push_back(t.task_id);
+  }
+  for (const auto& key : order) {
+    const auto& ids = groups[key];
+    fmt::print(stderr, "srun: error: {}: task{} {}: {}\n", key.first, ids.size() > 1 ? "s" : "",
+               task_ranges(ids), key.second);
+  }
+}
+
+std::string step_name(const SrunOptions& o) {
+  if (o.job_name) return *o.job_name;
+  const std::string& program = o.command.front();
+  const std::size_t slash = program.rfind('/');
+  return slash == std::string::npos ? program : program.substr(slash + 1);
+}
+
+std::string absolute(const std::string& dir, const std::string& path) {
+  if (path.empty() || path.front() == '/') return path;
+  return dir + "/" + path;
+}
+
+}  // namespace
+
+int run_step(const SrunOptions& o, JobId job_id) {
+  const Job job = allocation(job_id);
+  sched::StepRequest req;
+  req.tasks = o.ntasks;
+  req.nodes = o.nodes;
+  req.tasks_per_node = o.ntasks_per_node;
+  req.cpus_per_task = o.cpus_per_task.value_or(job.req.cpus_per_task);
+  if (o.nodelist) req.node_names = parse::expand_hostlist(*o.nodelist);
+  req.job_tasks = job.req.tasks;
+  sched::StepLayout layout;
+  try {
+    layout = sched::layout_step(job.alloc, req);
+  } catch (const Error& e) {
+    throw Error(e.code(),
+                fmt::format("Unable to create step for job {}: {}", job.display_id(), e.what()));
+  }
+  if (!layout.warning.empty() && !o.quiet)
+    fmt::print(stderr, "srun: warning: {}\n", layout.warning);
+
+  const Paths paths = default_paths();
+  nlohmann::json names = nlohmann::json::array();
+  for (const auto& n : layout.nodes) names.push_back(n.name);
+  const nlohmann::json begun = rpc::call(paths, {{"op", "step_begin"},
+                                                 {"job_id", job.id},
+                                                 {"name", step_name(o)},
+                                                 {"tasks", layout.tasks},
+                                                 {"cpus", layout.cpus},
+                                                 {"nodes", names}});
+  const auto step_id = begun.at("step_id").get<std::uint32_t>();
+
+  const Env base = process_environment();
+  const pid_t stepd = static_cast<pid_t>(job.alloc.front().stepd_pid);
+  std::string cwd = o.chdir.value_or("");
+  if (cwd.empty()) {
+    std::vector<char> buf(4096);
+    if (::getcwd(buf.data(), buf.size()) != nullptr) cwd = buf.data();
+  }
+  std::vector<StepTask> tasks;
+  for (std::size_t k = 0; k < layout.nodes.size(); ++k) {
+    const sched::StepNode& node = layout.nodes[k];
+    for (std::uint32_t l = 0; l < node.tasks; ++l) {
+      StepTask t;
+      t.task_id = node.first_task + l;
+      t.node = node.name;
+      t.cpus = fold_cpus(node.task_cpus[l], stepd);
+      t.env = task_environment(base, job, layout, k, l, step_id, o);
+      parse::PatternValues v;
+      v.job_id = job.id;
+      v.array_job_id = job.is_array_task() ? job.array_job_id : job.id;
+      v.array_task_id = job.array_task_id;
+      v.job_name = job.spec.name;
+      v.user = job.user_name;
+      v.node = node.name;
+      v.step_id = step_id;
+      v.task_id = t.task_id;
+      v.node_index = static_cast<std::uint32_t>(k);
+      if (o.output) t.stdout_path = absolute(cwd, parse::expand_pattern(*o.output, v));
+      if (o.error) t.stderr_path = absolute(cwd, parse::expand_pattern(*o.error, v));
+      t.takes_stdin = o.input != "none" && (o.input == "all" || t.task_id == 0);
+      tasks.push_back(std::move(t));
+    }
+  }
+  StepOptions so;
+  so.argv = o.command;
+  so.work_dir = o.chdir.value_or("");
+  so.label = o.label;
+  so.kill_on_bad_exit = o.kill_on_bad_exit;
+  so.open_append = o.open_append;
+  so.group_signaller = stepd;
+
+  std::vector<TaskOutcome> outcomes;
+  try {
+    outcomes = run_step_tasks(tasks, so);
+  } catch (const Error&) {
+    rpc::call(paths,
+              {{"op", "step_end"},
+               {"job_id", job.id},
+               {"step_id", step_id},
+               {"exit_status", 1},
+               {"exit_signal", 0}},
+              rpc::AutoStart::no);
+    throw;
+  }
+
+  int exit_status = 0, exit_signal = 0;
+  std::uint64_t user_us = 0, sys_us = 0, rss = 0;
+  for (const TaskOutcome& t : outcomes) {
+    exit_status = std::max(exit_status, t.exit_status);
+    exit_signal = std::max(exit_signal, t.exit_signal);
+    user_us += t.user_cpu_us;
+    sys_us += t.sys_cpu_us;
+    rss = std::max(rss, t.max_rss_kb);
+  }
+  report_failures(outcomes);
+  try {
+    rpc::call(paths,
+              {{"op", "step_end"},
+               {"job_id", job.id},
+               {"step_id", step_id},
+               {"exit_status", exit_status},
+               {"exit_signal", exit_signal},
+               {"user_cpu_us", user_us},
+               {"sys_cpu_us", sys_us},
+               {"max_rss_kb", rss}},
+              rpc::AutoStart::no);
+  } catch (const Error&) {
+    // The job ended under the step (scancel, its time limit): stintd has
+    // closed the step's record already.
+  }
+  // Slurm's srun: the highest exit code, or 128 + the highest signal.
+  return exit_signal != 0 ? 128 + exit_signal : exit_status;
+}
+
+}  // namespace stint::cli

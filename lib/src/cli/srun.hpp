@@ -1,0 +1,44 @@
+#pragma once
+// srun's options and its two ways of running (cli/srun.cpp, srun_alloc.cpp).
+// No CLI11 here: the tool's entry (srun_main.cpp) parses into SrunOptions.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <stint/model.hpp>
+
+namespace stint::cli {
+
+struct SrunOptions {
+  std::optional<std::uint32_t> ntasks;           ///< -n
+  std::optional<std::uint32_t> nodes;            ///< -N
+  std::optional<std::uint32_t> ntasks_per_node;  ///< --ntasks-per-node
+  std::optional<std::uint32_t> cpus_per_task;    ///< -c
+  std::optional<std::string> nodelist;           ///< -w
+  std::optional<std::string> job_name;           ///< -J
+  std::optional<std::string> output;             ///< -o, a pattern (%t, %n, %N, %j, %s)
+  std::optional<std::string> error;              ///< -e
+  std::optional<std::string> chdir;              ///< -D
+  std::string input = "0";                       ///< -i: 0 (task 0), all, none
+  bool label = false;                            ///< -l
+  bool kill_on_bad_exit = false;                 ///< -K
+  bool open_append = false;                      ///< --open-mode=append
+  bool quiet = false;                            ///< -Q
+  std::optional<JobId> jobid;                    ///< --jobid: the allocation to run in
+  /// The allocation's options, used only outside an allocation: the flag as
+  /// sbatch spells it and its value ("--time", "10").
+  std::vector<std::pair<std::string, std::string>> allocation;
+  std::vector<std::string> command;  ///< the program and its arguments
+};
+
+/// Runs a step inside the running job `job_id`; returns srun's exit status.
+int run_step(const SrunOptions& options, JobId job_id);
+
+/// Outside an allocation: submits a job whose script runs srun with `args`
+/// (srun's own arguments) inside it, passes its output through, and returns
+/// its exit status once it has ended.
+int run_with_allocation(const SrunOptions& options, const std::vector<std::string>& args);
+
+}  // namespace stint::cli

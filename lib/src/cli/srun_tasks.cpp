@@ -1,0 +1,258 @@
+#include "cli/srun_tasks.hpp"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+#include <map>
+
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <stint/error.hpp>
+
+extern char** environ;
+
+namespace stint::cli {
+namespace {
+
+// The signals srun passes on to its tasks, as Slurm's srun does.
+constexpr int k_forwarded[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGUSR1, SIGUSR2, SIGALRM};
+
+int g_signal_pipe[2] = {-1, -1};
+
+struct SignalNote {
+  int signal;
+  pid_t sender;
+  int code;
+};
+
+void on_signal(int sig, siginfo_t* info, void*) {
+  const int saved = errno;
+  SignalNote note{sig, info != nullptr ? info->si_pid : 0, info != nullptr ? info->si_code : 0};
+  (void)!::write(g_signal_pipe[1], &note, sizeof note);
+  errno = saved;
+}
+
+void write_all(int fd, std::string_view text) {
+  while (!text.empty()) {
+    ssize_t n = ::write(fd, text.data(), text.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) return;
+    text.remove_prefix(static_cast<std::size_t>(n));
+  }
+}
+
+int open_output(const std::string& path, bool append) {
+  const int flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
+  int fd = ::open(path.c_str(), flags, 0644);
+  if (fd < 0)
+    throw Error(Errc::io,
+                fmt::format("Could not open output file {}: {}", path, std::strerror(errno)));
+  return fd;
+}
+
+// One labelled stream of one task: what has come in since the last newline.
+struct Stream {
+  std::uint32_t task_id = 0;
+  int read_fd = -1;
+  int dest_fd = -1;
+  std::string partial;
+};
+
+void flush_and_close(Stream& s) {
+  if (!s.partial.empty()) write_all(s.dest_fd, fmt::format("{}: {}\n", s.task_id, s.partial));
+  s.partial.clear();
+  ::close(s.read_fd);
+  s.read_fd = -1;
+}
+
+/// Reads what a task wrote and passes on its whole lines, labelled. False
+/// when nothing was there to read (a non-blocking stream that would block).
+bool pump(Stream& s) {
+  char buf[65536];
+  ssize_t n = ::read(s.read_fd, buf, sizeof buf);
+  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return false;
+  if (n <= 0) {
+    flush_and_close(s);
+    return true;
+  }
+  s.partial.append(buf, static_cast<std::size_t>(n));
+  std::string out;
+  std::size_t start = 0;
+  for (std::size_t nl; (nl = s.partial.find('\n', start)) != std::string::npos; start = nl + 1)
+    out +=
+        fmt::format("{}: {}\n", s.task_id, std::string_view(s.partial).substr(start, nl - start));
+  s.partial.erase(0, start);
+  write_all(s.dest_fd, out);
+  return true;
+}
+
+struct Started {
+  pid_t pid = -1;
+  std::size_t index = 0;
+};
+
+[[noreturn]] void exec_task(const StepTask& t, const StepOptions& o, int in_fd, int out_fd,
+                            int err_fd) {
+  // Default dispositions for the task, whatever srun set for itself.
+  for (int sig : k_forwarded) ::signal(sig, SIG_DFL);
+  ::signal(SIGPIPE, SIG_DFL);
+  sigset_t none;
+  sigemptyset(&none);
+  ::sigprocmask(SIG_SETMASK, &none, nullptr);
+  if (::dup2(in_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) ::_exit(127);
+  if (!o.work_dir.empty() && ::chdir(o.work_dir.c_str()) != 0) {
+    const std::string msg = fmt::format("slurmstepd: error: couldn't chdir to `{}': {}\n",
+                                        o.work_dir, std::strerror(errno));
+    write_all(2, msg);
+    ::_exit(1);
+  }
+  if (!t.cpus.empty()) {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    for (int c : t.cpus) CPU_SET(c, &set);
+    // A CPU outside this process's cpuset is refused: the task then runs unbound.
+    ::sched_setaffinity(0, sizeof set, &set);
+  }
+  std::vector<std::string> env_strings;
+  for (const auto& [k, v] : t.env) env_strings.push_back(k + "=" + v);
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  std::vector<std::string> args = o.argv;
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  environ = envp.data();  // execvp searches the task's PATH
+  ::execvp(argv[0], argv.data());
+  const std::string msg =
+      fmt::format("slurmstepd: error: execve(): {}: {}\n", o.argv.front(), std::strerror(errno));
+  write_all(2, msg);
+  ::_exit(2);
+}
+
+}  // namespace
+
+std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, const StepOptions& o) {
+  if (o.argv.empty()) throw Error(Errc::invalid_argument, "No command given to execute.");
+  if (::pipe2(g_signal_pipe, O_CLOEXEC | O_NONBLOCK) != 0)
+    throw Error(Errc::io, fmt::format("pipe: {}", std::strerror(errno)));
+  struct sigaction sa {};
+  sa.sa_sigaction = on_signal;
+  sa.sa_flags = SA_SIGINFO | SA_RESTART;
+  sigemptyset(&sa.sa_mask);
+  for (int sig : k_forwarded) ::sigaction(sig, &sa, nullptr);
+
+  const int dev_null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  // Files named by -o/-e: opened once per path, shared by the tasks writing there.
+  std::map<std::string, int> files;
+  auto file_fd = [&](const std::string& path) {
+    auto it = files.find(path);
+    if (it == files.end()) it = files.emplace(path, open_output(path, o.open_append)).first;
+    return it->second;
+  };
+
+  std::vector<Stream> streams;
+  std::vector<Started> started;
+  std::vector<TaskOutcome> outcomes(tasks.size());
+  try {
+    for (std::size_t i = 0; i < tasks.size(); ++i) {
+      const StepTask& t = tasks[i];
+      outcomes[i].task_id = t.task_id;
+      outcomes[i].node = t.node;
+      int out_dest = t.stdout_path.empty() ? 1 : file_fd(t.stdout_path);
+      int err_dest = !t.stderr_path.empty()  ? file_fd(t.stderr_path)
+                     : t.stdout_path.empty() ? 2
+                                             : out_dest;
+      int child_out = out_dest, child_err = err_dest;
+      int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
+      if (o.label) {
+        if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0)
+          throw Error(Errc::io, fmt::format("pipe: {}", std::strerror(errno)));
+        child_out = out_pipe[1];
+        child_err = err_pipe[1];
+      }
+      pid_t pid = ::fork();
+      if (pid < 0) throw Error(Errc::io, fmt::format("fork: {}", std::strerror(errno)));
+      if (pid == 0) exec_task(t, o, t.takes_stdin ? 0 : dev_null, child_out, child_err);
+      started.push_back({pid, i});
+      if (o.label) {
+        ::close(out_pipe[1]);
+        ::close(err_pipe[1]);
+        streams.push_back({t.task_id, out_pipe[0], out_dest, {}});
+        streams.push_back({t.task_id, err_pipe[0], err_dest, {}});
+      }
+    }
+  } catch (...) {
+    for (const Started& s : started) ::kill(s.pid, SIGKILL);
+    for (const Started& s : started) ::waitpid(s.pid, nullptr, 0);
+    throw;
+  }
+  ::close(dev_null);
+  for (auto& [path, fd] : files) ::close(fd);
+
+  std::size_t running = started.size();
+  while (running > 0 || std::any_of(streams.begin(), streams.end(),
+                                    [](const Stream& s) { return s.read_fd >= 0; })) {
+    std::vector<pollfd> fds;
+    fds.push_back({g_signal_pipe[0], POLLIN, 0});
+    for (const Stream& s : streams) {
+      if (s.read_fd >= 0) fds.push_back({s.read_fd, POLLIN, 0});
+    }
+    // Children are reaped on a short tick: SIGCHLD is not worth a handler here.
+    ::poll(fds.data(), fds.size(), running > 0 ? 20 : 200);
+    SignalNote note{};
+    while (::read(g_signal_pipe[0], &note, sizeof note) == sizeof note) {
+      // Signals from the job's stepd or the terminal went to the whole group.
+      if (note.code == SI_KERNEL || (o.group_signaller > 0 && note.sender == o.group_signaller))
+        continue;
+      for (const Started& s : started) ::kill(s.pid, note.signal);
+    }
+    for (std::size_t k = 0, f = 1; k < streams.size(); ++k) {
+      if (streams[k].read_fd < 0) continue;
+      if (fds[f++].revents != 0) pump(streams[k]);
+    }
+    for (Started& s : started) {
+      if (s.pid < 0) continue;
+      int status = 0;
+      rusage ru{};
+      pid_t got = ::wait4(s.pid, &status, WNOHANG, &ru);
+      if (got != s.pid) continue;
+      TaskOutcome& out = outcomes[s.index];
+      if (WIFEXITED(status)) out.exit_status = WEXITSTATUS(status);
+      if (WIFSIGNALED(status)) out.exit_signal = WTERMSIG(status);
+      out.user_cpu_us = static_cast<std::uint64_t>(ru.ru_utime.tv_sec) * 1000000 +
+                        static_cast<std::uint64_t>(ru.ru_utime.tv_usec);
+      out.sys_cpu_us = static_cast<std::uint64_t>(ru.ru_stime.tv_sec) * 1000000 +
+                       static_cast<std::uint64_t>(ru.ru_stime.tv_usec);
+      out.max_rss_kb = static_cast<std::uint64_t>(ru.ru_maxrss);
+      s.pid = -1;
+      --running;
+      if (o.kill_on_bad_exit && (out.exit_status != 0 || out.exit_signal != 0)) {
+        for (const Started& other : started) {
+          if (other.pid > 0) ::kill(other.pid, SIGKILL);
+        }
+      }
+    }
+    if (running == 0) {
+      // A task's own children may hold its output open: take what is there and stop.
+      for (Stream& s : streams) {
+        if (s.read_fd < 0) continue;
+        ::fcntl(s.read_fd, F_SETFL, O_NONBLOCK);
+        while (s.read_fd >= 0) {
+          if (!pump(s) && s.read_fd >= 0) flush_and_close(s);
+        }
+      }
+    }
+  }
+  for (int sig : k_forwarded) ::signal(sig, SIG_DFL);
+  return outcomes;
+}
+
+}  // namespace stint::cli

@@ -1,0 +1,52 @@
+#pragma once
+// Running the tasks of one job step (srun): fork and exec each with its own
+// environment and CPUs, in srun's process group (so that stepd's signals to
+// the job reach them as they reach the batch script), forward the signals
+// sent to srun alone, label output lines, and reap each task with its usage.
+
+#include <cstdint>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <sys/types.h>
+
+namespace stint::cli {
+
+struct StepTask {
+  std::uint32_t task_id = 0;  ///< SLURM_PROCID
+  std::string node;           ///< for srun's messages
+  std::vector<int> cpus;      ///< real CPUs to bind to (empty: no binding)
+  std::vector<std::pair<std::string, std::string>> env;  ///< complete environment
+  std::string stdout_path;                               ///< empty: srun's own stdout
+  std::string stderr_path;   ///< empty: srun's own stderr (or stdout's file if that is set)
+  bool takes_stdin = false;  ///< srun's stdin; the others read /dev/null
+};
+
+struct StepOptions {
+  std::vector<std::string> argv;
+  std::string work_dir;           ///< empty: srun's own
+  bool label = false;             ///< -l: "T: " before each line
+  bool kill_on_bad_exit = false;  ///< -K: a task that fails ends the others
+  bool open_append = false;
+  /// Signals from this pid reached the tasks already (stepd signals the
+  /// job's process group): srun forwards only the others.
+  pid_t group_signaller = 0;
+};
+
+struct TaskOutcome {
+  std::uint32_t task_id = 0;
+  std::string node;
+  int exit_status = 0;
+  int exit_signal = 0;
+  std::uint64_t user_cpu_us = 0;
+  std::uint64_t sys_cpu_us = 0;
+  std::uint64_t max_rss_kb = 0;
+};
+
+/// Runs the tasks to their end; throws Errc::io when one cannot be started
+/// (the ones started are killed first).
+std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks,
+                                        const StepOptions& options);
+
+}  // namespace stint::cli

@@ -1,0 +1,51 @@
+#pragma once
+// Where the tasks of a job step go (srun inside an allocation): a pure
+// function of the allocation and srun's options, as Slurm's block
+// distribution lays them out.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <stint/model.hpp>
+
+namespace stint::sched {
+
+/// What srun asks of a step.
+struct StepRequest {
+  std::optional<std::uint32_t> tasks;           ///< -n
+  std::optional<std::uint32_t> nodes;           ///< -N
+  std::optional<std::uint32_t> tasks_per_node;  ///< --ntasks-per-node
+  std::uint32_t cpus_per_task = 1;              ///< -c
+  std::vector<std::string> node_names;          ///< -w (empty: any of the allocation's)
+  std::uint32_t job_tasks = 1;                  ///< the job's task count: the default -n
+};
+
+/// One node of a step and its tasks.
+struct StepNode {
+  std::size_t alloc_index = 0;  ///< index in the job's allocation
+  std::string name;
+  std::uint32_t first_task = 0;  ///< tasks are numbered in node order (block)
+  std::uint32_t tasks = 0;
+  /// Each task's virtual CPUs on the node (cpus_per_task of the node's CPUs).
+  std::vector<std::vector<std::uint32_t>> task_cpus;
+};
+
+struct StepLayout {
+  std::vector<StepNode> nodes;
+  std::uint32_t tasks = 0;
+  std::uint32_t cpus = 0;  ///< CPUs the step's tasks use in all
+  /// A note srun prints (Slurm's "can't run 1 processes on 2 nodes, setting
+  /// nnodes to 1"); empty when none.
+  std::string warning;
+};
+
+/// Lays a step out over `alloc` (the job's allocation, in node order).
+/// Throws Error with Slurm's wording when it cannot be done:
+/// Errc::node_config_unavailable for nodes outside the allocation,
+/// Errc::invalid_argument for "Only allocated N nodes asked for M" and
+/// "More processors requested than permitted".
+StepLayout layout_step(const std::vector<NodeAlloc>& alloc, const StepRequest& request);
+
+}  // namespace stint::sched

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# srun: job steps inside an allocation (task layout, Slurm's per-task
+# variables, --label, exit codes, sacct's 12.0 lines and DerivedExitCode,
+# refusals), and srun outside an allocation getting one of its own.
+source "$(dirname "$0")/lib.sh"
+write_config <<'YAML'
+node_pools:
+  - {id: n, count: 2, cpus: 4, memory: 4G, gpus: 2}
+partitions:
+  - {id: debug, node_pool_ids: [n]}
+config:
+  KillWait: "1"
+YAML
+
+# --- steps in a 2-node batch job -------------------------------------------------
+cat > steps.sh <<'SH'
+#!/bin/bash
+#SBATCH -N2 --ntasks-per-node=2 --gpus-per-node=1 -J steps
+srun bash -c 'echo "$SLURM_PROCID $SLURM_LOCALID $SLURM_NODEID $SLURMD_NODENAME $SLURM_STEP_ID $SLURM_NTASKS $SLURM_STEP_NODELIST $CUDA_VISIBLE_DEVICES"' | sort > layout.txt
+srun -n1 -l bash -c 'echo one; echo two'
+srun -n2 -N2 bash -c 'exit $((SLURM_PROCID + 2))'
+echo "srun exit $?"
+srun -n 9 true
+echo "too many exit $?"
+echo done
+SH
+j=$(submit -o steps.out steps.sh)
+wait_for 60 job_ended "$j"
+expect_eq "batch job" COMPLETED "$(job_state "$j")"
+expect_eq "task layout" "0 0 0 n-1 0 4 n-[1-2] 0
+1 1 0 n-1 0 4 n-[1-2] 0
+2 0 1 n-2 0 4 n-[1-2] 0
+3 1 1 n-2 0 4 n-[1-2] 0" "$(cat layout.txt)"
+out=$(cat steps.out)
+expect_contains "labelled" "$out" "0: one
+0: two"
+expect_contains "failed tasks" "$out" "srun: error: n-1: task 0: Exited with exit code 2"
+expect_contains "failed tasks" "$out" "srun: error: n-2: task 1: Exited with exit code 3"
+expect_contains "srun's status" "$out" "srun exit 3"
+expect_contains "refused step" "$out" \
+  "srun: error: Unable to create step for job $j: More processors requested than permitted"
+expect_contains "refused step status" "$out" "too many exit 1"
+expect_contains "script went on" "$out" "done"
+
+expect_eq "sacct steps" "$j|steps|COMPLETED|0:0|3:0|2
+$j.batch|batch|COMPLETED|0:0||1
+$j.0|bash|COMPLETED|0:0||2
+$j.1|bash|COMPLETED|0:0||1
+$j.2|bash|FAILED|3:0||2" \
+  "$(sacct -n -P -j "$j" -o JobID,JobName,State,ExitCode,DerivedExitCode,NNodes)"
+expect_eq "step tasks" "4|4|n-[1-2]" "$(sacct -n -P -j "$j.0" -o NTasks,AllocCPUS,NodeList)"
+expect_eq "-X has no steps" "$j" "$(sacct -n -X -P -j "$j" -o JobID)"
+
+# --- a step cancelled with its job -------------------------------------------------
+k=$(submit -o cancel.out --wrap 'srun sleep 300')
+step_running() { [[ $(sacct -n -P -j "$k" -o JobID,State | grep "^$k.0|") == "$k.0|RUNNING" ]]; }
+wait_for 30 step_running
+scancel "$k"
+wait_for 30 job_ended "$k"
+step_cancelled() { [[ $(sacct -n -P -j "$k" -o JobID,State | grep "^$k.0|") == "$k.0|CANCELLED" ]]; }
+wait_for 30 step_cancelled
+
+# --- srun outside an allocation ------------------------------------------------------
+out=$(srun -n2 -l bash -c 'echo "hello from $SLURM_PROCID of $SLURM_NTASKS in $SLURM_JOB_ID"' | sort)
+own=$(sacct -n -X -P -o JobID,JobName | tail -n 1 | cut -d'|' -f1)
+expect_eq "own allocation" "0: hello from 0 of 2 in $own
+1: hello from 1 of 2 in $own" "$out"
+expect_eq "its job" "bash|COMPLETED" "$(sacct -n -X -P -j "$own" -o JobName,State)"
+rc=0
+srun bash -c 'echo to-stderr >&2; exit 7' 2>err.txt || rc=$?
+expect_eq "exit status passed through" 7 "$rc"
+expect_contains "stderr passed through" "$(cat err.txt)" "to-stderr"
+expect_contains "failure reported" "$(cat err.txt)" "task 0: Exited with exit code 7"
+
+# Refusals: nothing submitted.
+before=$(sacct -n -X -P -o JobID | wc -l)
+rc=0
+msg=$(srun -p nosuch true 2>&1) || rc=$?
+expect_eq "bad partition status" 1 "$rc"
+expect_contains "bad partition" "$msg" "srun: error: Unable to allocate resources: Invalid partition name specified"
+rc=0
+msg=$(srun --time=bogus true 2>&1) || rc=$?
+expect_contains "bad time" "$msg" "srun: error: Invalid --time specification"
+rc=0
+msg=$(srun 2>&1) || rc=$?
+expect_contains "no command" "$msg" "srun: error: No command given to execute."
+expect_eq "nothing submitted" "$before" "$(sacct -n -X -P -o JobID | wc -l)"
+rc=0
+msg=$(SLURM_JOB_ID=999 srun true 2>&1) || rc=$?
+expect_contains "no such allocation" "$msg" \
+  "srun: error: Unable to confirm allocation for job 999: Invalid job id specified"
+echo ok
