@@ -115,8 +115,9 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
   // RUNNING goes to the database before any stepd exists: a stintd killed
   // after the spawn must not find the job PENDING and start it a second time.
   // Killed before the pids below are saved, its successor finds each stepd
-  // by its command line (Controller::collect).
-  // What an earlier attempt left must not be taken for this one's.
+  // by its command line, or withdraws a start no stepd has claimed
+  // (Controller::collect). What an earlier attempt left (result, launch and
+  // claimed files) goes first, so that none is taken for this attempt's.
   for (std::uint32_t i = 0; i < task_count(job); ++i) {
     job.alloc[i].stepd_pid = 0;
     ::unlink(task_file(m_paths, job.id, i, "result").c_str());

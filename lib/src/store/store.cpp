@@ -222,11 +222,19 @@ Store::Transaction::Transaction(Store& s, Sync sync) : m_store(s), m_sync(sync) 
 }
 
 Store::Transaction::~Transaction() {
-  try {
-    if (!m_done) m_store.m_impl->conn.exec("ROLLBACK");
-    if (m_sync == Sync::durable) m_store.m_impl->conn.exec("PRAGMA synchronous=NORMAL");
-  } catch (...) {
-    // Nothing more to do: SQLite rolls back an unfinished transaction on close.
+  if (!m_done) {
+    try {
+      m_store.m_impl->conn.exec("ROLLBACK");
+    } catch (...) {
+      // Nothing more to do: SQLite rolls back an unfinished transaction on close.
+    }
+  }
+  if (m_sync == Sync::durable) {
+    try {
+      m_store.m_impl->conn.exec("PRAGMA synchronous=NORMAL");
+    } catch (...) {
+      // Left at FULL: slower commits, nothing lost.
+    }
   }
 }
 
