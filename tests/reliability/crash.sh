@@ -164,7 +164,9 @@ submitter=$!
 kills=0
 while [ $kills -lt "$STEPD_KILLS" ]; do
   sleep "0.$((RANDOM % 5 + 1))"
-  mapfile -t stepds < <(pgrep -f "stint-stepd $STINT_STATE_DIR/" || true)
+  # stintd's children only: a stepd's own child, forked but not yet the task,
+  # has the same command line.
+  mapfile -t stepds < <(pgrep -P "$(stintd_pid)" -f "stint-stepd $STINT_STATE_DIR/" || true)
   [ ${#stepds[@]} -gt 0 ] || continue
   victim=${stepds[$((RANDOM % ${#stepds[@]}))]}
   kill -KILL "$victim" 2>/dev/null && kills=$((kills + 1))
