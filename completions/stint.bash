@@ -198,12 +198,19 @@ _stint_scontrol_operands() {
     verbs=$(_stint_parse_commands)
     # scontrol reads its command as words, not as CLI11 subcommands, so its
     # help may not list them; these are the ones it takes.
-    [[ -n $verbs ]] || verbs="show hold uhold release requeue requeuehold top update reconfigure ping version"
+    [[ -n $verbs ]] || verbs="show hold uhold release requeue requeuehold top update reconfigure ping version write"
     _stint_reply "$verbs"
     return
   fi
   local verb=${words[0],,} what=${words[1],,}
   case $verb in
+    write)
+      if ((n == 1)); then
+        _stint_reply "batch_script"
+      elif ((n == 2)); then
+        _stint_reply "$(_stint_run squeue -h -o %i --me)"
+      fi
+      ;;
     sh | sho | show)
       if ((n == 1)); then
         _stint_reply "job node partition config hostnames hostlist"
@@ -359,7 +366,7 @@ _stint_complete() {
       _stint_reply "$(_stint_run squeue -h -o %i --me)"
       _stint_comma_list=0
       ;;
-    run-stop | run-show | run-logs | run-clone)
+    run-stop | run-show | run-logs | run-clone | run-exec)
       _stint_no_files
       _stint_reply "$(_stint_run run-list | awk 'NR > 1 { print $1 }')"
       ;;
@@ -390,4 +397,4 @@ _stint_complete() {
 }
 
 complete -o bashdefault -o default -F _stint_complete sbatch srun squeue scancel sinfo scontrol sacct sacctmgr sprio sshare stint stintd \
-  run-create run-clone run-stop run-list run-show run-logs
+  run-create run-clone run-stop run-list run-show run-logs run-exec run-storage

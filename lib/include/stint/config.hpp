@@ -70,8 +70,40 @@ struct NodeDef {
   bool operator==(const NodeDef&) const = default;
 };
 
+/// How runs reach a real Slurm cluster (the slurm run backend, issue 10):
+/// stint.yaml's `slurm` map, and a project's own under `projects`.
+struct SlurmBackendConfig {
+  /// Where the cluster's commands run: "" here (a login node), else
+  /// "user@host" or "host", over ssh.
+  std::string login;
+  /// SLURM_CONF for those commands; "" leaves the environment's.
+  std::string conf;
+  std::string account;  ///< sbatch --account; "" the user's default
+  /// Where sbatch, srun, sacct, ... are; "" looks them up in PATH (here:
+  /// skipping stint's own folder, whose sbatch is stint's).
+  std::string bin_dir;
+  /// Server type -> the cluster's partition; a type not in it is the
+  /// partition's own name, and none is the cluster's default partition.
+  std::map<std::string, std::string> partitions;
+  Seconds poll_interval = 10;    ///< how often stintd asks about live runs
+  Seconds command_timeout = 60;  ///< the longest a cluster command may take
+  bool operator==(const SlurmBackendConfig&) const = default;
+};
+
+/// A project's own settings (stint.yaml's `projects` map).
+struct ProjectConfig {
+  std::string run_backend;                  ///< "" the global one
+  std::optional<SlurmBackendConfig> slurm;  ///< unset: the global one
+  bool operator==(const ProjectConfig&) const = default;
+};
+
 struct Config {
   std::string cluster_name = "stint";
+  /// Where runs execute: "local" (stintd's own nodes) or "slurm" (a real
+  /// cluster, `slurm`); a project may choose its own (`projects`).
+  std::string run_backend = "local";
+  SlurmBackendConfig slurm;
+  std::map<std::string, ProjectConfig> projects;
   std::vector<NodePool> node_pools;
   std::vector<PartitionConfig> partitions;
   std::string default_partition_id;  ///< empty: the first partition
@@ -90,6 +122,10 @@ struct Config {
   const PartitionConfig* find_partition(std::string_view id) const;
   /// default_partition_id, else the first partition; nullptr if there is none.
   const PartitionConfig* default_partition() const;
+  /// The run backend of a project: its own, else run_backend.
+  std::string run_backend_for(std::string_view project) const;
+  /// The slurm settings of a project: its own, else `slurm`.
+  const SlurmBackendConfig& slurm_for(std::string_view project) const;
 
   /// A slurm.conf value: the file's (key matched case-insensitively), else
   /// Slurm's default for known keys, else nullopt.

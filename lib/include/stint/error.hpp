@@ -48,7 +48,7 @@ int errc_exit_status(Errc code);
 
 class Error : public std::runtime_error {
  public:
-  Error(Errc code, std::string message) : std::runtime_error(std::move(message)), m_code(code) {}
+  Error(Errc code, const std::string& message) : std::runtime_error(message), m_code(code) {}
   Errc code() const noexcept { return m_code; }
 
  private:

@@ -210,6 +210,12 @@ struct RunInfo {
   std::string description;
   std::string cloned_from;  ///< "project/n" of the source run, if a clone
   bool stopped = false;     ///< run-stop has ended it
+  /// Where it executes: "" stintd's own nodes; "slurm" a real cluster (the
+  /// run is then in the cluster_runs registry, not a job of stintd).
+  std::string backend;
+  /// Why stint lost track of a cluster run (its job vanished from the
+  /// cluster); "" while it is followed.
+  std::string lost;
   bool operator==(const RunInfo&) const = default;
 };
 
@@ -358,6 +364,23 @@ struct JobStep {
   std::uint64_t user_cpu_us = 0;
   std::uint64_t sys_cpu_us = 0;
   std::uint64_t max_rss_kb = 0;
+};
+
+/// One run of a job that held resources: the job as it runs or ran last, or an
+/// earlier attempt of a requeued job. What fair share charges usage for.
+struct JobRun {
+  JobId job_id = 0;
+  std::uint32_t attempt = 0;  ///< the job's restart count for that run
+  std::string user;
+  std::string account;
+  std::string partition;
+  std::string qos;
+  std::uint32_t cpus = 0;
+  std::uint64_t mem_mb = 0;
+  std::uint32_t nodes = 0;
+  std::uint32_t gpus = 0;
+  Seconds start = k_no_time;
+  Seconds end = k_no_time;  ///< k_no_time: it still runs
 };
 
 /// Slurm's exit code text: "status:signal".

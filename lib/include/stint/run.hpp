@@ -130,6 +130,16 @@ RunEnvironment rank_environment(const RunName& run, std::uint32_t rank, std::uin
                                 const std::string& master_addr,
                                 const std::vector<std::vector<std::uint16_t>>& ports);
 
+/// Storages: named directories kept across runs, under the state
+/// directory's storages/ folder, each owned by the user who created it.
+/// Where storage `name` lives.
+std::string storage_path(const std::string& state_dir, const std::string& name);
+/// Where a storage appears in a container: its mount, else /storage/<name>.
+std::string storage_mount(const StorageMount& m);
+/// The variable that gives a storage's path to a run's command:
+/// STINT_STORAGE_<NAME>, the name upper-cased with '-' and '.' as '_'.
+std::string storage_env_name(const std::string& name);
+
 /// Whether an --image names a directory (a root file system, run with
 /// bubblewrap) rather than an OCI image (podman): it is a path.
 bool is_directory_image(std::string_view image);
@@ -137,9 +147,11 @@ bool is_directory_image(std::string_view image);
 /// (`bwrap`): the image as /, a fresh /proc, /dev and /tmp, the working
 /// directory bound at its own path and entered; the network is the host's,
 /// so the ranks meet on MASTER_PORT as they do without an image.
-std::vector<std::string> bubblewrap_argv(const std::string& bwrap, const std::string& image,
-                                         const std::string& work_dir,
-                                         const std::vector<std::string>& command);
+/// `binds` are (host path, path inside) pairs bound read-write: the storages.
+std::vector<std::string> bubblewrap_argv(
+    const std::string& bwrap, const std::string& image, const std::string& work_dir,
+    const std::vector<std::string>& command,
+    const std::vector<std::pair<std::string, std::string>>& binds = {});
 
 }  // namespace run
 }  // namespace stint

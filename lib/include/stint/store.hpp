@@ -17,6 +17,40 @@
 
 namespace stint {
 
+/// A run that executes on a real Slurm cluster (the slurm run backend): the
+/// registry's record of it, kept by stintd from what the cluster reports.
+struct ClusterRun {
+  std::string project;
+  std::uint32_t number = 0;
+  std::string backend = "slurm";
+  std::string login;  ///< where its commands run: "" here, else over ssh
+  std::string conf;   ///< SLURM_CONF for them ("" the environment's)
+  std::uint64_t cluster_job_id = 0;
+  std::uint32_t user_id = 0;
+  std::uint32_t group_id = 0;
+  std::string user_name;
+  JobSpec spec;           ///< as run-create asked, with spec.run numbered
+  std::string partition;  ///< the cluster's, as it reports it
+  JobState state = JobState::pending;
+  std::string cluster_state;  ///< Slurm's own words ("CANCELLED by 0")
+  Seconds submit_time = k_no_time;
+  Seconds start_time = k_no_time;
+  Seconds end_time = k_no_time;
+  std::int32_t exit_status = 0;
+  std::int32_t exit_signal = 0;
+  /// One entry per rank once the cluster placed it: host, ports, and its
+  /// step's exit (task_ended).
+  std::vector<NodeAlloc> nodes;
+  std::vector<std::vector<std::uint16_t>> ports;  ///< per rank, given at submit
+  Seconds polled = k_no_time;                     ///< when the cluster was last asked
+  /// The cluster was asked once more after the job ended: slurmdbd may hold
+  /// a placeholder record for a moment (JobName "allocation", one node) when
+  /// the job ended before its start was recorded.
+  bool settled = false;
+  /// stintd still asks about it.
+  bool live() const { return !is_terminal(state) || !settled; }
+};
+
 /// Which jobs to read. Empty lists match everything.
 struct JobFilter {
   std::vector<JobId> ids;
@@ -27,23 +61,6 @@ struct JobFilter {
   std::vector<std::string> accounts;
   bool active_only = false;  ///< pending, running, suspended, completing
   Seconds ended_after = 0;   ///< with !active_only: skip jobs that ended before this
-};
-
-/// One run of a job that held resources: the job as it runs or ran last, or an
-/// earlier attempt of a requeued job. What fair share charges usage for.
-struct JobRun {
-  JobId job_id = 0;
-  std::uint32_t attempt = 0;  ///< the job's restart count for that run
-  std::string user;
-  std::string account;
-  std::string partition;
-  std::string qos;
-  std::uint32_t cpus = 0;
-  std::uint64_t mem_mb = 0;
-  std::uint32_t nodes = 0;
-  std::uint32_t gpus = 0;
-  Seconds start = k_no_time;
-  Seconds end = k_no_time;  ///< k_no_time: it still runs
 };
 
 /// A node's state as an operator (or a failing prolog) set it; a node with
@@ -114,8 +131,16 @@ class Store {
   std::vector<Job> array_tasks(JobId array_job_id);
   /// The runs of `project` (every project when empty), by run number.
   std::vector<Job> run_jobs(const std::string& project);
-  /// The highest run number of `project` so far (0: none).
+  /// The highest run number of `project` so far (0: none), of either backend.
   std::uint32_t max_run_number(const std::string& project);
+
+  // The registry of cluster runs (store/cluster_runs.cpp).
+  /// Inserts a new one or replaces the record of (project, number).
+  void save_cluster_run(const ClusterRun& run);
+  /// The cluster runs of `project` (every project when empty), by number.
+  std::vector<ClusterRun> cluster_runs(const std::string& project);
+  /// The cluster runs that have not ended (stintd follows them).
+  std::vector<ClusterRun> live_cluster_runs();
   /// Matching jobs in id order.
   std::vector<Job> jobs(const JobFilter& filter);
   std::size_t job_count();

@@ -31,5 +31,7 @@ int run_stop(int argc, char** argv);
 int run_list(int argc, char** argv);
 int run_show(int argc, char** argv);
 int run_logs(int argc, char** argv);
+int run_storage(int argc, char** argv);  ///< create|list|delete named folders kept across runs
+int run_exec(int argc, char** argv);     ///< a command inside a run's node
 }  // namespace tools
 }  // namespace stint

@@ -31,20 +31,7 @@ PriorityView read_priority_view(const Paths& paths, Seconds now) {
   const Seconds reset_now = meta_time(*store, "priority_usage_reset", k_no_time);
   std::vector<sched::AssocKey> assocs;
   for (auto& [user, account] : store->job_associations()) assocs.push_back({user, account});
-  std::vector<sched::UsageRecord> records;
-  for (const JobRun& run : store->job_runs(0)) {
-    sched::UsageRecord r;
-    r.job_id = run.job_id;
-    r.attempt = run.attempt;
-    r.user = run.user;
-    r.account = run.account;
-    r.qos = run.qos;
-    r.start = run.start;
-    r.end = run.end;
-    r.tres = {static_cast<double>(run.cpus), static_cast<double>(run.mem_mb),
-              static_cast<double>(run.nodes), static_cast<double>(run.gpus)};
-    records.push_back(std::move(r));
-  }
+  std::vector<sched::UsageRecord> records = sched::usage_records(store->job_runs(0));
   v.ctx = sched::priority_snapshot(v.config, store->accounting(), assocs, std::move(records),
                                    v.calc_time, reset_now);
   JobFilter active;

@@ -26,9 +26,12 @@ int run_clone(int argc, char** argv) {
     run::CloneRequest req;
     std::string name;
     app.add_option("run", source_text, "the run to clone (PROJECT/N)")->required();
-    app.add_option("--env", env, "NAME=VALUE: a new value, or a new variable (repeatable)");
-    app.add_option("--unset", unset, "NAME: refused (a clone keeps every variable)");
-    app.add_option("--rename", rename, "OLD=NEW: refused (names cannot change)");
+    app.add_option("--env", env, "NAME=VALUE: a new value, or a new variable (repeatable)")
+        ->allow_extra_args(false);
+    app.add_option("--unset", unset, "NAME: refused (a clone keeps every variable)")
+        ->allow_extra_args(false);
+    app.add_option("--rename", rename, "OLD=NEW: refused (names cannot change)")
+        ->allow_extra_args(false);
     app.add_flag("--same-command", req.same_command, "reuse the source's command");
     app.add_option("--sweep", sweep, "NAME=v1,v2,...: one clone per value");
     app.add_option("--name", name, "a name for the new run");
@@ -45,7 +48,7 @@ int run_clone(int argc, char** argv) {
       throw Error(Errc::invalid_argument, fmt::format("No run {}", source_name.text()));
     auto store = Store::open(paths.db(), Store::Mode::read_only);
     std::optional<Job> source;
-    for (auto& j : store->run_jobs(source_name.project)) {
+    for (auto& j : cli::all_run_jobs(*store, source_name.project)) {
       if (j.spec.run->number == source_name.number) source = std::move(j);
     }
     if (!source) throw Error(Errc::invalid_argument, fmt::format("No run {}", source_name.text()));

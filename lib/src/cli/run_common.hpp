@@ -1,10 +1,14 @@
 #pragma once
 // What the run tools share: building a run's job, its state as NSML shows it.
 
+#include <optional>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <stint/model.hpp>
 #include <stint/run.hpp>
+#include <stint/store.hpp>
 
 namespace stint::cli {
 
@@ -13,7 +17,7 @@ JobSpec run_job_spec(const RunSettings& s, const std::string& cloned_from);
 /// Submits it; returns the run's name.
 std::string submit_run(const JobSpec& spec);
 /// A directory image must exist (made absolute) and bubblewrap be installed;
-/// OCI images and storages are refused until they are supported.
+/// OCI images are refused until they are supported.
 void check_containers(RunSettings& s);
 /// Whether a server type is the CPU (notebook) type: the partition "cpu".
 inline bool is_cpu_server(const std::string& server_type) { return server_type == "cpu"; }
@@ -22,5 +26,18 @@ inline bool is_cpu_server(const std::string& server_type) { return server_type =
 std::string run_state(const Job& job);
 /// A run's settings back from its job (run-show, run-clone).
 RunSettings run_settings(const Job& job);
+
+// Both backends (run_backend.cpp).
+/// The runs of `project` (every project when empty) by number: stintd's
+/// jobs and the cluster runs of the registry, as jobs.
+std::vector<Job> all_run_jobs(Store& store, const std::string& project);
+/// Asks stintd to ask the cluster about the live cluster runs of `project`
+/// now; when it cannot, says so on stderr and the last answer stands.
+void refresh_cluster_runs(Store& store, const std::string& project, std::string_view tool);
+std::optional<ClusterRun> find_cluster_run(Store& store, const RunName& name);
+/// Rank `rank`'s output of a cluster run from byte `offset` on (over ssh
+/// when the run's commands go there); nullopt while there is none.
+std::optional<std::string> read_cluster_output(const ClusterRun& run, std::uint32_t rank,
+                                               std::size_t offset);
 
 }  // namespace stint::cli

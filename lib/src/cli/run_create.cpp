@@ -98,9 +98,7 @@ void check_containers(RunSettings& s) {
                               s.image));
     }
   }
-  // Storages come with a later version: refused rather than run without.
-  if (!s.storages.empty())
-    throw Error(Errc::invalid_argument, "--storage: storages are not supported yet");
+  // Storages are checked by stintd, which owns them (run-storage create).
 }
 
 }  // namespace stint::cli
@@ -126,8 +124,10 @@ int run_create(int argc, char** argv) {
     app.add_option("--keep-alive", keep_alive, "on: keep the nodes after the command ends")
         ->check(CLI::IsMember({"on", "off"}, CLI::ignore_case));
     app.add_option("--image", s.image, "container image for every node");
-    app.add_option("--storage", storages, "storage NAME[:MOUNT] (repeatable)");
-    app.add_option("--env", env, "environment variable NAME=VALUE (repeatable, order kept)");
+    app.add_option("--storage", storages, "storage NAME[:MOUNT] (repeatable)")
+        ->allow_extra_args(false);
+    app.add_option("--env", env, "environment variable NAME=VALUE (repeatable, order kept)")
+        ->allow_extra_args(false);
     app.add_option("--ports", s.ports_per_node, "TCP ports reserved per node (default 2)");
     app.add_option("--name", s.name, "a name for the run");
     app.add_option("--description", s.description, "a description of the run");

@@ -8,6 +8,8 @@
 
 #include <fmt/core.h>
 #include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
@@ -16,17 +18,20 @@
 #include <stint/store.hpp>
 #include <stint/tools.hpp>
 
+#include "backend/slurm.hpp"
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
 #include "cli/run_common.hpp"
 #include "daemon/job_env.hpp"
 #include "model/json.hpp"
 #include "util/clock.hpp"
+#include "util/proc.hpp"
 
 namespace stint::cli {
 
 std::string run_state(const Job& job) {
   const bool stopped = job.spec.run && job.spec.run->stopped;
+  if (job.spec.run && !job.spec.run->lost.empty()) return "LOST";
   if (job.state == JobState::pending) return "PENDING";
   if (is_active(job.state)) {
     const bool kept = !job.alloc.empty() && std::all_of(job.alloc.begin(), job.alloc.end(),
@@ -70,10 +75,24 @@ std::unique_ptr<Store> open_store() {
 }
 
 Job find_run(Store& store, const RunName& name) {
-  for (auto& job : store.run_jobs(name.project)) {
+  for (auto& job : cli::all_run_jobs(store, name.project)) {
     if (job.spec.run->number == name.number) return job;
   }
   throw Error(Errc::invalid_argument, fmt::format("No run {}", name.text()));
+}
+
+// A run's output is its owner's (and operators'): run-logs of another user's
+// run is refused, as scontrol write batch_script is, whatever the file's mode.
+void check_may_read(Store& store, const Paths& paths, const Job& job) {
+  const uid_t me = ::getuid();
+  if (me == job.user_id || me == 0) return;
+  struct stat st {};
+  if (::stat(paths.state_dir.c_str(), &st) == 0 && st.st_uid == me) return;
+  const Accounting accounting = store.accounting();
+  if (const User* u = accounting.find_user(proc::user_name(me));
+      u && u->admin_level != AdminLevel::none)
+    return;
+  throw Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
 }
 
 std::string age(Seconds since, Seconds now) {
@@ -98,7 +117,8 @@ int run_list(int argc, char** argv) {
     app.add_flag("--json", json, "print JSON");
     if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
     auto store = open_store();
-    std::vector<Job> jobs = store ? store->run_jobs(project) : std::vector<Job>{};
+    if (store) cli::refresh_cluster_runs(*store, project, k_tool);
+    std::vector<Job> jobs = store ? cli::all_run_jobs(*store, project) : std::vector<Job>{};
     std::vector<const RunSettings*> settings;
     std::vector<RunSettings> owned;
     owned.reserve(jobs.size());
@@ -156,11 +176,19 @@ int run_show(int argc, char** argv) {
     if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
     auto store = open_store();
     if (!store) throw Error(Errc::invalid_argument, fmt::format("No run {}", name));
-    const Job job = find_run(*store, run::parse_run_name(name));
+    const RunName rn = run::parse_run_name(name);
+    cli::refresh_cluster_runs(*store, rn.project, k_tool);
+    const Job job = find_run(*store, rn);
     const RunSettings s = cli::run_settings(job);
     const RunInfo& r = *job.spec.run;
     fmt::print("Run:          {}\n", RunName{r.project, r.number}.text());
     fmt::print("Job ID:       {}\n", job.id);
+    if (const auto cluster = r.backend.empty() ? std::nullopt : cli::find_cluster_run(*store, rn)) {
+      fmt::print("Backend:      {} (job {}, partition {}, via {})\n", r.backend, job.id,
+                 cluster->partition.empty() ? "-" : cluster->partition,
+                 cluster->login.empty() ? "this machine" : cluster->login);
+      fmt::print("Cluster:      {}\n", r.lost.empty() ? cluster->cluster_state : r.lost);
+    }
     fmt::print("Name:         {}\n", job.spec.name);
     fmt::print("Description:  {}\n", r.description);
     fmt::print("State:        {}\n", cli::run_state(job));
@@ -211,9 +239,28 @@ int run_logs(int argc, char** argv) {
     if (!store) throw Error(Errc::invalid_argument, fmt::format("No run {}", name));
     const RunName rn = run::parse_run_name(name);
     Job job = find_run(*store, rn);
+    check_may_read(*store, default_paths(), job);
     if (node >= job.req.nodes)
       throw Error(Errc::invalid_argument,
                   fmt::format("Run {} has no node of rank {}", rn.text(), node));
+    if (job.spec.run->backend == "slurm") {
+      const auto cluster = cli::find_cluster_run(*store, rn);
+      std::size_t offset = 0;
+      for (int polls = 0;; ++polls) {
+        if (auto chunk = cli::read_cluster_output(*cluster, node, offset)) {
+          offset += chunk->size();
+          fmt::print("{}", *chunk);
+          std::fflush(stdout);
+        } else if (!follow && job.state != JobState::pending) {
+          throw Error(Errc::io, fmt::format("No output for {} node {} ({})", rn.text(), node,
+                                            backend::rank_output_path(*cluster, node)));
+        }
+        if (!follow || is_terminal(job.state)) return 0;
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        if (polls % 10 == 9) cli::refresh_cluster_runs(*store, rn.project, k_tool);
+        job = find_run(*store, rn);
+      }
+    }
     const std::string path = daemon::output_paths(job, node).first;
     std::streamoff offset = 0;
     for (;;) {

@@ -16,6 +16,7 @@
 
 #include <fcntl.h>
 #include <fmt/core.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <stint/error.hpp>
@@ -245,6 +246,15 @@ SubmitContext current_submit_context() {
     if (eq == std::string_view::npos || eq == 0) continue;
     ctx.environment.emplace_back(std::string(entry.substr(0, eq)),
                                  std::string(entry.substr(eq + 1)));
+  }
+  // As Slurm's sbatch: the job creates its files with the submitter's umask
+  // (stepd applies SLURM_UMASK), unless the caller set one already.
+  if (std::none_of(ctx.environment.begin(), ctx.environment.end(),
+                   [](const auto& kv) { return kv.first == "SLURM_UMASK"; })) {
+    const mode_t mask = ::umask(0);
+    ::umask(mask);
+    ctx.environment.emplace_back(
+        "SLURM_UMASK", fmt::format("0{:o}{:o}{:o}", (mask >> 6) & 7, (mask >> 3) & 7, mask & 7));
   }
   std::vector<char> buf(4096);
   while (::getcwd(buf.data(), buf.size()) == nullptr) {

@@ -2,7 +2,9 @@
 // stintd needed), and hold, release, requeue, top and update jobs through stintd.
 
 #include <algorithm>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 
 #include <fmt/core.h>
 
@@ -412,6 +414,49 @@ int update(const std::vector<std::string>& w) {
   return rc;
 }
 
+/// scontrol write batch_script JOBID [FILE]: the script into FILE
+/// (slurm-JOBID.sh by default, "-" for standard output), written by this
+/// process as its user. stintd gives it to the job's owner and operators only.
+int write_batch_script(const ScontrolArgs& a, const std::vector<std::string>& w) {
+  if (w.size() < 2 || !is(w[1], "batch_script", 5))
+    return fail(fmt::format("invalid write option: {}", w.size() < 2 ? "" : w[1]));
+  if (w.size() < 3) throw Error(Errc::usage, "too few arguments for keyword:write batch_script");
+  const auto refs = cli::job_refs_from_text(w[2]);
+  if (!refs || refs->size() != 1)
+    return fail(
+        fmt::format("job script retrieval failed: {}", errc_slurm_message(Errc::invalid_job_id)));
+  const std::string file = w.size() > 3 ? w[3] : fmt::format("slurm-{}.sh", refs->front().id);
+  std::string script;
+  try {
+    script =
+        rpc::call(default_paths(), {{"op", "batch_script"}, {"job_id", ref_json(refs->front())}})
+            .at("script")
+            .get<std::string>();
+  } catch (const Error& e) {
+    switch (e.code()) {
+      case Errc::daemon_unavailable:
+      case Errc::protocol:
+      case Errc::io:
+      case Errc::internal:
+        throw;
+      default:
+        return fail(fmt::format("job script retrieval failed: {}", e.what()));
+    }
+  }
+  if (file == "-") {
+    fmt::print("{}", script);
+    return 0;
+  }
+  std::FILE* out = std::fopen(file.c_str(), "w");
+  if (!out) return fail(fmt::format("failed to open file `{}`: {}", file, std::strerror(errno)));
+  const bool written = std::fwrite(script.data(), 1, script.size(), out) == script.size();
+  if (std::fclose(out) != 0 || !written)
+    return fail(fmt::format("failed to write file `{}`: {}", file, std::strerror(errno)));
+  if (!a.quiet)
+    fmt::print("batch script for job {} written to {}\n", query::job_ref_text(refs->front()), file);
+  return 0;
+}
+
 int ping() {
   const bool up = rpc::daemon_running(default_paths());
   fmt::print("Slurmctld(primary) at {} is {}\n", proc::short_hostname(), up ? "UP" : "DOWN");
@@ -431,6 +476,7 @@ int dispatch(const ScontrolArgs& a) {
   if (is(verb, "top", 3)) return act_on_jobs(w, {{"op", "top"}}, "slurm_top_job");
   if (is(verb, "update", 1)) return update(w);
   if (is(verb, "ping", 4)) return ping();
+  if (is(verb, "write", 5)) return write_batch_script(a, w);
   if (is(verb, "reconfigure", 3)) return send_admin({{"op", "reconfigure"}}, "slurm_reconfigure");
   if (is(verb, "version", 4)) {
     fmt::print("stint {}\n", stint::version());

@@ -245,7 +245,8 @@ int run_step(const SrunOptions& o, JobId job_id) {
                                                  {"nodes", names}});
   const auto step_id = begun.at("step_id").get<std::uint32_t>();
 
-  const Env base = process_environment();
+  Env base = process_environment();
+  for (const auto& [k, v] : o.environment) set(base, k, v);
   const pid_t stepd = static_cast<pid_t>(job.alloc.front().stepd_pid);
   std::string cwd = o.chdir.value_or("");
   if (cwd.empty()) {

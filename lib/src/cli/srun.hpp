@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <stint/model.hpp>
@@ -31,6 +32,9 @@ struct SrunOptions {
   /// sbatch spells it and its value ("--time", "10").
   std::vector<std::pair<std::string, std::string>> allocation;
   std::vector<std::string> command;  ///< the program and its arguments
+  /// Variables set over srun's own environment before the step's (run-exec:
+  /// the run's node environment).
+  std::vector<std::pair<std::string, std::string>> environment;
 };
 
 /// Runs a step inside the running job `job_id`; returns srun's exit status.

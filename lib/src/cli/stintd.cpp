@@ -40,8 +40,9 @@ int stintd(int argc, char** argv) {
     bool detached = false;
     std::optional<Seconds> idle_exit;
     app.add_option("--state-dir", state_dir,
-                   "State directory (default: $STINT_STATE_DIR, $XDG_STATE_HOME/stint, "
-                   "~/.local/state/stint)");
+                   "State directory (default: $STINT_STATE_DIR, else the personal one "
+                   "($XDG_STATE_HOME/stint, ~/.local/state/stint) if it exists, else the "
+                   "system one if it exists)");
     app.add_flag("-D,--foreground", foreground, "Stay in the foreground, log to stderr (systemd)");
     app.add_flag("--detached", detached, "Already detached by the tool that started it")->group("");
     app.add_option("--idle-exit", idle_exit,

@@ -241,10 +241,11 @@ class Builder {
   }
 
   Config build_spec(const RawNode& spec, const std::string& path) {
-    auto f = fields(
-        spec, path,
-        {"cluster_name", "node_pools", "partitions", "default_partition_id", "login_node_pool_id",
-         "home_directory_storage", "config", "prolog_bash_scripts", "epilog_bash_scripts"});
+    auto f =
+        fields(spec, path,
+               {"cluster_name", "node_pools", "partitions", "default_partition_id",
+                "login_node_pool_id", "home_directory_storage", "config", "prolog_bash_scripts",
+                "epilog_bash_scripts", "run_backend", "slurm", "projects"});
     Config c;
     c.source_path = m_name;
     bool cluster_name_given = false;
@@ -274,7 +275,73 @@ class Builder {
       c.prolog_bash_scripts = strings(it->second, false);
     if (auto it = f.find("epilog_bash_scripts"); it != f.end())
       c.epilog_bash_scripts = strings(it->second, false);
+    if (auto it = f.find("run_backend"); it != f.end()) c.run_backend = backend(it->second);
+    if (auto it = f.find("slurm"); it != f.end()) c.slurm = slurm_backend(it->second, c.slurm);
+    if (auto it = f.find("projects"); it != f.end()) build_projects(it->second, c);
     return c;
+  }
+
+  // The run backends (issue 10): where a project's runs execute.
+  std::string backend(const Field& f) const {
+    std::string s = text(f);
+    if (s != "local" && s != "slurm")
+      fail(f.line(), f.path, fmt::format("\"{}\" is not a run backend (local, slurm)", s));
+    return s;
+  }
+
+  // Keys not given keep `base`'s values: a project's slurm map changes only
+  // what it names.
+  SlurmBackendConfig slurm_backend(const Field& field, const SlurmBackendConfig& base) const {
+    const RawNode& node = expect(field, RawNode::Kind::map, "a map (the slurm run backend)");
+    auto f = fields(
+        node, field.path,
+        {"login", "conf", "account", "bin_dir", "partitions", "poll_interval", "command_timeout"});
+    SlurmBackendConfig s = base;
+    if (auto it = f.find("login"); it != f.end()) {
+      s.login = text(it->second);
+      if (!s.login.empty() &&
+          (s.login.front() == '-' || s.login.find_first_of(" \t\n'\"") != std::string::npos))
+        fail(it->second.line(), it->second.path,
+             fmt::format("\"{}\" is not a login (\"\", host or user@host)", s.login));
+    }
+    if (auto it = f.find("conf"); it != f.end()) s.conf = text(it->second);
+    if (auto it = f.find("account"); it != f.end()) s.account = text(it->second);
+    if (auto it = f.find("bin_dir"); it != f.end()) s.bin_dir = text(it->second);
+    if (auto it = f.find("partitions"); it != f.end()) {
+      const RawNode& map =
+          expect(it->second, RawNode::Kind::map, "a map of server type: partition");
+      s.partitions.clear();
+      for (const auto& [key, value] : map.entries) {
+        const std::string path = child(it->second.path, key.name);
+        if (!valid_name(key.name))
+          fail(key.line, path, "not a valid server type (letters, digits, '_', '-', '.')");
+        const std::string partition = text(value, path);
+        if (!valid_name(partition))
+          fail(value.line, path, fmt::format("\"{}\" is not a valid partition name", partition));
+        s.partitions[key.name] = partition;
+      }
+    }
+    if (auto it = f.find("poll_interval"); it != f.end())
+      s.poll_interval = static_cast<Seconds>(whole(it->second, 1, 3600));
+    if (auto it = f.find("command_timeout"); it != f.end())
+      s.command_timeout = static_cast<Seconds>(whole(it->second, 1, 3600));
+    return s;
+  }
+
+  void build_projects(const Field& field, Config& c) const {
+    const RawNode& map = expect(field, RawNode::Kind::map, "a map of project: settings");
+    for (const auto& [key, value] : map.entries) {
+      const std::string path = child(field.path, key.name);
+      if (!valid_name(key.name) || key.name.front() == '.' || key.name.front() == '-')
+        fail(key.line, path, "not a valid project name");
+      if (c.projects.count(key.name)) fail(key.line, path, "duplicate project");
+      if (value.kind != RawNode::Kind::map) fail(value.line, path, "expected a map");
+      auto f = fields(value, path, {"run_backend", "slurm"});
+      ProjectConfig p;
+      if (auto it = f.find("run_backend"); it != f.end()) p.run_backend = backend(it->second);
+      if (auto it = f.find("slurm"); it != f.end()) p.slurm = slurm_backend(it->second, c.slurm);
+      c.projects.emplace(key.name, std::move(p));
+    }
   }
 
   void build_pools(const Field& field, Config& c) {

@@ -92,6 +92,17 @@ const PartitionConfig* Config::default_partition() const {
   return partitions.empty() ? nullptr : &partitions.front();
 }
 
+std::string Config::run_backend_for(std::string_view project) const {
+  auto it = projects.find(std::string(project));
+  return it != projects.end() && !it->second.run_backend.empty() ? it->second.run_backend
+                                                                 : run_backend;
+}
+
+const SlurmBackendConfig& Config::slurm_for(std::string_view project) const {
+  auto it = projects.find(std::string(project));
+  return it != projects.end() && it->second.slurm ? *it->second.slurm : slurm;
+}
+
 std::optional<std::string> Config::conf(std::string_view key) const {
   auto v = conf_with_origin(key);
   if (!v) return std::nullopt;

@@ -33,11 +33,17 @@ Controller::Controller(Paths paths, Config config, std::unique_ptr<Store> store,
       m_clock(clock),
       m_owner_uid(owner_of(m_paths.state_dir)) {}
 
-bool Controller::is_operator(const Caller& caller) const {
+bool Controller::is_superuser(const Caller& caller) const {
   return caller.uid == 0 || caller.uid == m_owner_uid;
 }
 
-bool Controller::may_act_for(const Caller& caller, std::uint32_t uid) const {
+AdminLevel Controller::admin_level(const Caller& caller) {
+  if (is_superuser(caller)) return AdminLevel::admin;
+  const User* u = accounting().find_user(proc::user_name(caller.uid));
+  return u ? u->admin_level : AdminLevel::none;
+}
+
+bool Controller::may_act_for(const Caller& caller, std::uint32_t uid) {
   return caller.uid == uid || is_operator(caller);
 }
 
@@ -166,6 +172,7 @@ void Controller::signal_running(const Job& job, int signal) {
 }
 
 void Controller::recover() {
+  m_live_cluster_runs = m_store->live_cluster_runs().size();
   JobFilter active;
   active.active_only = true;
   for (auto& job : m_store->jobs(active)) {

@@ -55,10 +55,11 @@ class Controller {
   /// A stepd this process started has exited (from SIGCHLD).
   void stepd_exited(std::int64_t pid);
 
-  bool idle() const { return m_live.empty(); }
+  bool idle() const { return m_live.empty() && m_live_cluster_runs == 0; }
   bool shutdown_requested() const { return m_shutdown; }
   const Paths& paths() const { return m_paths; }
   const Config& config() const { return m_config; }
+  Store& store() { return *m_store; }
   Seconds now() const { return m_clock.now(); }
 
   // Operations used by the request handlers (handlers/*.cpp).
@@ -67,8 +68,13 @@ class Controller {
   std::optional<Job> find_any(JobId id);  ///< live, else from the store
   const std::map<JobId, Job>& live() const { return m_live; }
   /// Whether `caller` may act on jobs of `uid` as their owner, or as an operator.
-  bool may_act_for(const Caller& caller, std::uint32_t uid) const;
-  bool is_operator(const Caller& caller) const;
+  bool may_act_for(const Caller& caller, std::uint32_t uid);
+  /// Root or the state directory's owner: SlurmUser's powers (stop stintd).
+  bool is_superuser(const Caller& caller) const;
+  /// A superuser (Administrator), else the caller's sacctmgr AdminLevel.
+  AdminLevel admin_level(const Caller& caller);
+  /// AdminLevel Operator or above: may act on every user's jobs.
+  bool is_operator(const Caller& caller) { return admin_level(caller) != AdminLevel::none; }
   /// Adds newly accepted jobs (one, or the tasks of an array, which share the
   /// first task's id as their array job id): spool files first, then the
   /// database, in one transaction. Returns the first id.
@@ -155,6 +161,17 @@ class Controller {
   /// The next number of a run of `project`.
   std::uint32_t next_run_number(const std::string& project);
 
+  // Runs on a real Slurm cluster (issue 10; daemon/cluster_runs.cpp).
+  /// Submits a run of the slurm backend (run-create, run-clone) and records
+  /// it in the registry; returns the reply ({"job_id", "run"}).
+  nlohmann::json submit_cluster_run(JobSpec spec, const Caller& caller);
+  /// run-stop of a cluster run: scancel, and the record says STOPPED.
+  /// Returns the result entry for run-stop's reply.
+  nlohmann::json stop_cluster_run(const RunName& name, const Caller& caller);
+  /// Asks the cluster about the live cluster runs (those of `project`, or
+  /// all when empty) when their poll period has passed, or now when `force`.
+  void poll_cluster_runs(bool force, const std::string& project = {});
+
   // Job steps (srun inside an allocation; daemon/steps.cpp).
   /// Records a new step of a running job's current attempt, numbered next;
   /// returns it with its id and start time.
@@ -203,6 +220,7 @@ class Controller {
   /// Running jobs being preempted: when their GraceTime ends (they are then killed).
   std::map<JobId, Seconds> m_preempting;
   std::map<JobId, JobId> m_suspended_by;  ///< suspended job -> the job it was preempted for
+  std::size_t m_live_cluster_runs = 0;    ///< cluster runs not ended: stintd stays to follow them
 };
 
 }  // namespace stint::daemon

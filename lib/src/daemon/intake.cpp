@@ -1,6 +1,10 @@
 // Accepting jobs: the spool folder first, then the database, in one transaction.
 
+#include <cerrno>
+#include <cstring>
+
 #include <fmt/core.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <stint/error.hpp>
@@ -16,6 +20,23 @@ std::string Controller::script_spool(const Job& job) const {
   // The tasks of an array share the script and environment of the first task.
   return m_paths.spool(job.is_array_task() ? job.array_job_id : job.id);
 }
+
+namespace {
+
+// In system mode the job runs as its owner, who must be able to execute the
+// script: spool/<id>/ stays root's (the launch and result files in it are
+// what stepd trusts, so no user may write there) but is searchable (0711),
+// and the script is its owner's (0700). The environment stays root's: the
+// launcher reads it and hands it to the job.
+void share_script(const std::string& spool, const Job& owner) {
+  const std::string script = spool + "/script";
+  if (::chmod(spool.c_str(), 0711) != 0 ||
+      ::chown(script.c_str(), owner.user_id, owner.group_id) != 0)
+    throw Error(Errc::io, fmt::format("Unable to give {} to uid {}: {}", script, owner.user_id,
+                                      std::strerror(errno)));
+}
+
+}  // namespace
 
 JobId Controller::add_jobs(std::vector<Job> jobs) {
   if (jobs.empty()) throw Error(Errc::internal, "no jobs to add");
@@ -40,12 +61,7 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
     // The job's folder itself, new in spool/, survives a power cut only once
     // spool/ is synced: before the commit that makes the job durable.
     fs::sync_dir(m_paths.spool_root());
-    const Job& owner = jobs.front();
-    if (::getuid() == 0 && owner.user_id != 0) {
-      // The job's owner may read their own script (scontrol write batch_script).
-      [[maybe_unused]] int rc = ::chown(spool.c_str(), owner.user_id, owner.group_id);
-      rc = ::chown((spool + "/script").c_str(), owner.user_id, owner.group_id);
-    }
+    if (system_mode()) share_script(spool, jobs.front());
     for (auto& job : jobs) {
       auto [out, err] = output_paths(job);
       job.stdout_path = out;

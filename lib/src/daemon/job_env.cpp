@@ -61,7 +61,7 @@ std::pair<std::string, std::string> output_paths(const Job& job, std::uint32_t n
 }
 
 Environment job_environment(const Job& job, const Config& config, std::uint32_t node_index,
-                            const std::string& submit_host) {
+                            const std::string& submit_host, const std::string& state_dir) {
   Environment env = job.spec.environment;
   const NodeAlloc& here = job.alloc.at(node_index);
   std::string nodelist = parse::compress_hostlist(job.node_names());
@@ -153,6 +153,13 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
     set(env, "SLURM_NTASKS", std::to_string(job.alloc.size()));
     set(env, "SLURM_NPROCS", std::to_string(job.alloc.size()));
     for (const auto& [k, v] : r.env) set(env, k, v);
+    // A storage is where the command finds it: its mount in an image, else
+    // its folder on this machine.
+    for (const auto& [name, mount] : r.storages) {
+      set(env, run::storage_env_name(name),
+          r.image.empty() ? run::storage_path(state_dir, name)
+                          : run::storage_mount(StorageMount{name, mount}));
+    }
     std::vector<std::vector<std::uint16_t>> ports;
     for (const auto& a : job.alloc) ports.push_back(a.ports);
     const auto node_env =

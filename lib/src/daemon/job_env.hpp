@@ -15,8 +15,9 @@ using Environment = std::vector<std::pair<std::string, std::string>>;
 /// The job's environment on node `node_index` of its allocation: what was
 /// exported at submit, then Slurm's variables (SLURM_JOB_ID ... and
 /// CUDA_VISIBLE_DEVICES for the allocated GPUs), which win over exported ones.
+/// A run's storages are named by their folders under `state_dir`.
 Environment job_environment(const Job& job, const Config& config, std::uint32_t node_index,
-                            const std::string& submit_host);
+                            const std::string& submit_host, const std::string& state_dir = {});
 
 /// The absolute output and error paths of a job: its patterns (default
 /// slurm-%j.out) expanded, relative ones taken from the working directory.

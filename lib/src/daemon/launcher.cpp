@@ -161,12 +161,17 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
     l.node_name = job.alloc[i].node;
     l.work_dir = work_dir(job);
     if (!bwrap.empty()) {
-      l.argv = run::bubblewrap_argv(bwrap, job.spec.run->image, l.work_dir, job.spec.run->command);
+      std::vector<std::pair<std::string, std::string>> binds;
+      for (const auto& [name, mount] : job.spec.run->storages)
+        binds.emplace_back(run::storage_path(m_paths.state_dir, name),
+                           run::storage_mount(StorageMount{name, mount}));
+      l.argv = run::bubblewrap_argv(bwrap, job.spec.run->image, l.work_dir, job.spec.run->command,
+                                    binds);
     } else {
       l.argv.push_back(scripts + "/script");
       for (const auto& a : job.spec.script_args) l.argv.push_back(a);
     }
-    l.env = job_environment(job, m_config, i, host);
+    l.env = job_environment(job, m_config, i, host, m_paths.state_dir);
     std::tie(l.stdout_path, l.stderr_path) = output_paths(job, i);
     // A requeued job adds to the output of its earlier attempts unless told.
     l.open_append = job.spec.open_append.value_or(job.restart_count > 0);

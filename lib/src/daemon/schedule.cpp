@@ -24,26 +24,6 @@ bool kill_invalid_depend(const Config& config, const Job& job) {
   return params && params->find("kill_invalid_depend") != std::string::npos;
 }
 
-std::vector<sched::UsageRecord> usage_records(const std::vector<JobRun>& runs) {
-  std::vector<sched::UsageRecord> out;
-  out.reserve(runs.size());
-  for (const JobRun& run : runs) {
-    sched::UsageRecord r;
-    r.job_id = run.job_id;
-    r.attempt = run.attempt;
-    r.user = run.user;
-    r.account = run.account;
-    r.qos = run.qos;
-    r.partition = run.partition;
-    r.start = run.start;
-    r.end = run.end;
-    r.tres = {static_cast<double>(run.cpus), static_cast<double>(run.mem_mb),
-              static_cast<double>(run.nodes), static_cast<double>(run.gpus)};
-    out.push_back(std::move(r));
-  }
-  return out;
-}
-
 Seconds meta_time(Store& store, const std::string& key) {
   auto text = store.meta(key);
   Seconds t = k_no_time;
@@ -164,10 +144,10 @@ void Controller::schedule() {
     }
     std::vector<sched::AssocKey> assocs;
     for (auto& [user, account] : m_store->job_associations()) assocs.push_back({user, account});
-    m_priority.load(usage_records(m_store->job_runs(0)), assocs, reset);
+    m_priority.load(sched::usage_records(m_store->job_runs(0)), assocs, reset);
   }
   const std::vector<JobId> stopped = m_priority.stopped_running(m_live);
-  if (!stopped.empty()) m_priority.add_ended(stopped, usage_records(m_store->job_runs(0, stopped)));
+  if (!stopped.empty()) m_priority.add_ended(stopped, sched::usage_records(m_store->job_runs(0, stopped)));
   const bool due = m_priority.due(m_live, m_config, accounting(), t, !stopped.empty());
   if (due) {
     m_priority.recompute(m_live, m_config, accounting(), t);

@@ -73,7 +73,7 @@ int listen_on(const std::string& path) {
   }
   // A system stintd serves every user (each request is authorised by its
   // peer's uid); a personal one only its owner.
-  ::chmod(path.c_str(), ::getuid() == 0 ? 0666 : 0600);
+  ::chmod(path.c_str(), system_mode() ? 0666 : 0600);
   return fd;
 }
 
@@ -109,6 +109,18 @@ void serve_connection(Controller& controller, int fd) {
   }
 }
 
+// In system mode every user reads stint.db (read-only, as the tools do). A
+// reader that may not write the -shm file builds its WAL index in its own
+// memory (SQLite 3.22+), so these are readable by all and writable by stintd
+// only: no user can corrupt the index stintd relies on.
+void share_database(const Paths& paths) {
+  for (const char* suffix : {"", "-wal", "-shm"}) {
+    const std::string file = paths.db() + suffix;
+    if (::chmod(file.c_str(), 0644) != 0 && errno != ENOENT)
+      log_error("Unable to make {} readable: {}", file, std::strerror(errno));
+  }
+}
+
 void reap_children(Controller& controller) {
   for (;;) {
     int status = 0;
@@ -121,6 +133,9 @@ void reap_children(Controller& controller) {
 }  // namespace
 
 int serve(const Paths& paths, const ServerOptions& options) {
+  // A system stintd's files are read by every user (stint.yaml, stint.db):
+  // their modes must not depend on the umask it was started with.
+  if (system_mode()) ::umask(022);
   ensure_state_dir(paths);
   UniqueFd lock(take_lock(paths));
   if (lock.get() < 0) {
@@ -137,8 +152,9 @@ int serve(const Paths& paths, const ServerOptions& options) {
     return 1;
   }
   SystemClock clock;
-  Controller controller(paths, std::move(config), Store::open(paths.db(), Store::Mode::read_write),
-                        clock);
+  std::unique_ptr<Store> store = Store::open(paths.db(), Store::Mode::read_write);
+  if (system_mode()) share_database(paths);
+  Controller controller(paths, std::move(config), std::move(store), clock);
   controller.recover();
 
   sigset_t mask;
@@ -199,6 +215,7 @@ int serve(const Paths& paths, const ServerOptions& options) {
       try {
         controller.collect();
         controller.schedule();
+        controller.poll_cluster_runs(false);
       } catch (const std::exception& e) {
         log_error("scheduling pass failed: {}", e.what());
       }

@@ -114,7 +114,7 @@ std::string tick_label(Seconds t, Seconds step, Seconds span) {
   std::time_t tt = static_cast<std::time_t>(t);
   std::tm tm{};
   ::localtime_r(&tt, &tm);
-  if (span >= 2 * 86400)
+  if (span >= Seconds{2} * 86400)
     return fmt::format("{:02}-{:02} {:02}:{:02}", tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min);
   if (step < 60) return fmt::format("{:02}:{:02}:{:02}", tm.tm_hour, tm.tm_min, tm.tm_sec);
   return fmt::format("{:02}:{:02}", tm.tm_hour, tm.tm_min);

@@ -83,6 +83,8 @@ json to_json(const JobSpec& s) {
                     {"description", r.description},
                     {"cloned_from", r.cloned_from},
                     {"stopped", r.stopped}};
+    if (!r.backend.empty()) j["run"]["backend"] = r.backend;
+    if (!r.lost.empty()) j["run"]["lost"] = r.lost;
   }
   if (s.signal.signal != 0) {
     j["signal"] = json{{"signal", s.signal.signal},
@@ -148,6 +150,8 @@ JobSpec job_spec_from_json(const json& j) {
       get_or(rj, "description", r.description);
       get_or(rj, "cloned_from", r.cloned_from);
       get_or(rj, "stopped", r.stopped);
+      get_or(rj, "backend", r.backend);
+      get_or(rj, "lost", r.lost);
       auto pairs = [&](const char* key, std::vector<std::pair<std::string, std::string>>& out) {
         if (auto p = rj.find(key); p != rj.end() && p->is_array()) {
           for (const auto& e : *p) {

@@ -10,6 +10,7 @@
 #include <spawn.h>
 #include <sys/file.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -154,12 +155,26 @@ bool lock_held(const Paths& paths) {
   return held;
 }
 
+// A state directory that belongs to another user (a system one, root's) is
+// served by that user's stintd: a tool never starts one there for itself.
+bool owned_by_someone_else(const std::string& dir) {
+  struct stat st {};
+  return ::stat(dir.c_str(), &st) == 0 && st.st_uid != ::geteuid();
+}
+
 int connect_or_start(const Paths& paths, AutoStart autostart) {
   int fd = try_connect(paths.socket());
   if (fd >= 0) return fd;
+  const int connect_errno = errno;
   if (autostart == AutoStart::no)
-    throw Error(Errc::daemon_unavailable, fmt::format("Unable to contact stintd at {}: {}",
-                                                      paths.socket(), std::strerror(errno)));
+    throw Error(Errc::daemon_unavailable,
+                fmt::format("Unable to contact stintd at {}: {}", paths.socket(),
+                            std::strerror(connect_errno)));
+  if (owned_by_someone_else(paths.state_dir))
+    throw Error(Errc::daemon_unavailable,
+                fmt::format("Unable to contact stintd at {}: {} (the system stintd is not "
+                            "running; an administrator starts it: systemctl start stintd)",
+                            paths.socket(), std::strerror(connect_errno)));
   pid_t pid = start_daemon(paths);
   // stintd binds its socket once its state is loaded; wait for that, bounded.
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);

@@ -18,7 +18,7 @@
 
 namespace stint::rpc {
 
-inline constexpr std::size_t k_max_frame = 16 * 1024 * 1024;
+inline constexpr std::size_t k_max_frame = std::size_t{16} * 1024 * 1024;
 
 /// Writes one frame; throws Errc::io.
 void write_frame(int fd, const std::string& payload);

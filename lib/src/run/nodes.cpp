@@ -1,6 +1,7 @@
 // Ports reserved for a run's nodes, and what each node's task finds in its
 // environment.
 
+#include <cctype>
 #include <charconv>
 
 #include <fmt/core.h>
@@ -74,15 +75,36 @@ bool is_directory_image(std::string_view image) {
   return !image.empty() && (image.front() == '/' || image.front() == '.');
 }
 
-std::vector<std::string> bubblewrap_argv(const std::string& bwrap, const std::string& image,
-                                         const std::string& work_dir,
-                                         const std::vector<std::string>& command) {
-  std::vector<std::string> argv{
-      bwrap,     "--bind", image,    "/",      "--proc", "/proc",   "--dev",  "/dev",
-      "--tmpfs", "/tmp",   "--bind", work_dir, work_dir, "--chdir", work_dir, "--die-with-parent",
-      "--"};
+std::vector<std::string> bubblewrap_argv(
+    const std::string& bwrap, const std::string& image, const std::string& work_dir,
+    const std::vector<std::string>& command,
+    const std::vector<std::pair<std::string, std::string>>& binds) {
+  std::vector<std::string> argv{bwrap,  "--bind",  image,  "/",      "--proc", "/proc", "--dev",
+                                "/dev", "--tmpfs", "/tmp", "--bind", work_dir, work_dir};
+  for (const auto& [host, inside] : binds) {
+    argv.insert(argv.end(), {"--bind", host, inside});
+  }
+  argv.insert(argv.end(), {"--chdir", work_dir, "--die-with-parent", "--"});
   argv.insert(argv.end(), command.begin(), command.end());
   return argv;
+}
+
+std::string storage_path(const std::string& state_dir, const std::string& name) {
+  return state_dir + "/storages/" + name;
+}
+
+std::string storage_mount(const StorageMount& m) {
+  return m.mount.empty() ? "/storage/" + m.name : m.mount;
+}
+
+std::string storage_env_name(const std::string& name) {
+  std::string out = "STINT_STORAGE_";
+  for (char c : name) {
+    out += std::isalnum(static_cast<unsigned char>(c)) != 0
+               ? static_cast<char>(std::toupper(static_cast<unsigned char>(c)))
+               : '_';
+  }
+  return out;
 }
 
 }  // namespace stint::run

@@ -426,4 +426,24 @@ FairShare compute_fair_share(const std::vector<ShareAssoc>& tree,
   return out;
 }
 
+std::vector<UsageRecord> usage_records(const std::vector<JobRun>& runs) {
+  std::vector<UsageRecord> out;
+  out.reserve(runs.size());
+  for (const JobRun& run : runs) {
+    UsageRecord r;
+    r.job_id = run.job_id;
+    r.attempt = run.attempt;
+    r.user = run.user;
+    r.account = run.account;
+    r.qos = run.qos;
+    r.partition = run.partition;
+    r.start = run.start;
+    r.end = run.end;
+    r.tres = {static_cast<double>(run.cpus), static_cast<double>(run.mem_mb),
+              static_cast<double>(run.nodes), static_cast<double>(run.gpus)};
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
 }  // namespace stint::sched

@@ -79,6 +79,10 @@ struct UsageRecord {
   TresCounts tres;          ///< what the run held
 };
 
+/// The usage records of runs as the store reads them (Store::job_runs): what
+/// stintd charges and what sprio and sshare recompute, from the same rows.
+std::vector<UsageRecord> usage_records(const std::vector<JobRun>& runs);
+
 /// The start of the usage that still counts at `now`: usage before it was reset
 /// by PriorityUsageResetPeriod (NONE, NOW, DAILY, WEEKLY, MONTHLY, QUARTERLY,
 /// YEARLY; local time, weeks start on Sunday 00:00). `reset_now` is when

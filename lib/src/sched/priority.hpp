@@ -61,10 +61,10 @@ struct PriorityParams {
   std::uint32_t weight_qos = 0;
   std::vector<TresWeight> weight_tres;  ///< PriorityWeightTRES
   std::string weight_tres_text;         ///< as written (sprio -w)
-  Seconds max_age = 7 * 24 * 3600;      ///< PriorityMaxAge
+  Seconds max_age = Seconds{7} * 24 * 3600;  ///< PriorityMaxAge
   bool favor_small = false;             ///< PriorityFavorSmall
   PriorityFlags flags;
-  Seconds decay_half_life = 7 * 24 * 3600;  ///< PriorityDecayHalfLife; 0: no decay
+  Seconds decay_half_life = Seconds{7} * 24 * 3600;  ///< PriorityDecayHalfLife; 0: no decay
   Seconds calc_period = 300;                ///< PriorityCalcPeriod
   std::string usage_reset_period = "NONE";  ///< PriorityUsageResetPeriod
   std::uint32_t damping = 1;                ///< FairShareDampeningFactor

@@ -113,7 +113,8 @@ std::string resolve(const std::string& path, const std::string& work_dir) {
 
 Fd open_output(const std::string& path, bool append, const char* which) {
   int flags = O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
-  int fd = ::open(path.c_str(), flags, 0644);
+  // As slurmstepd: 0666 less the user's umask (applied before this).
+  int fd = ::open(path.c_str(), flags, 0666);
   if (fd < 0)
     throw Error(Errc::io,
                 fmt::format("Could not open {} file {}: {}", which, path, std::strerror(errno)));
@@ -227,6 +228,45 @@ std::vector<int> allowed_cpus() {
   return cpus;
 }
 
+const std::string* env_value(const TaskLaunch& l, std::string_view name) {
+  for (const auto& [k, v] : l.env) {
+    if (k == name) return &v;
+  }
+  return nullptr;
+}
+
+// The umask of the shell the job was submitted from (sbatch passes it as
+// SLURM_UMASK, as Slurm's does): the job's files, output included, are
+// created with it.
+void apply_submit_umask(const TaskLaunch& l) {
+  const std::string* text = env_value(l, "SLURM_UMASK");
+  if (!text || text->empty() || text->size() > 4) return;
+  unsigned mask = 0;
+  for (char ch : *text) {
+    if (ch < '0' || ch > '7') return;
+    mask = mask * 8 + static_cast<unsigned>(ch - '0');
+  }
+  ::umask(static_cast<mode_t>(mask));
+}
+
+// HOME, USER and LOGNAME of the job's user where the job's environment lacks
+// them (--export=NONE, or a submitter that had none) and stepd becomes that
+// user: what a login gives. A personal stepd runs the environment as given.
+void add_login_variables(const TaskLaunch& l, const Credentials& creds,
+                         std::vector<std::string>& env_strings) {
+  if (!creds.change) return;
+  const bool need = !env_value(l, "HOME") || !env_value(l, "USER") || !env_value(l, "LOGNAME");
+  if (!need) return;
+  std::vector<char> buf(16384);
+  passwd pw{};
+  passwd* found = nullptr;
+  if (::getpwuid_r(static_cast<uid_t>(l.uid), &pw, buf.data(), buf.size(), &found) != 0 || !found)
+    return;
+  if (!env_value(l, "HOME")) env_strings.push_back(std::string("HOME=") + pw.pw_dir);
+  if (!env_value(l, "USER")) env_strings.push_back(std::string("USER=") + pw.pw_name);
+  if (!env_value(l, "LOGNAME")) env_strings.push_back(std::string("LOGNAME=") + pw.pw_name);
+}
+
 }  // namespace
 
 void Fd::reset(int fd) {
@@ -235,6 +275,7 @@ void Fd::reset(int fd) {
 }
 
 OutputFiles open_output_files(const TaskLaunch& l) {
+  apply_submit_umask(l);
   Credentials creds = credentials_for(l);
   EffectiveUser as_user(creds);
   OutputFiles files;
@@ -259,7 +300,13 @@ std::vector<int> fold_cpus(const std::vector<std::uint32_t>& cpu_ids) {
 Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_procs_fd) {
   if (l.argv.empty()) throw Error(Errc::internal, "no program to run");
   ChildPlan p;
-  for (const auto& [k, v] : l.env) p.env_strings.push_back(k + "=" + v);
+  for (const auto& [k, v] : l.env) {
+    // Applied by open_output_files; slurmstepd takes it out of the job's environment.
+    if (k != "SLURM_UMASK") p.env_strings.push_back(k + "=" + v);
+  }
+  // Before envp takes pointers into env_strings.
+  p.creds = credentials_for(l);
+  add_login_variables(l, p.creds, p.env_strings);
   std::vector<std::string> args = l.argv;
   for (auto& a : args) p.argv.push_back(a.data());
   p.argv.push_back(nullptr);
@@ -268,7 +315,6 @@ Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_pro
   p.path = args.front().c_str();
   if (!l.work_dir.empty()) p.work_dir = l.work_dir.c_str();
   p.chdir_warning = fmt::format("{}couldn't chdir to `{}': ", output_error_prefix(l), l.work_dir);
-  p.creds = credentials_for(l);
   if (std::vector<int> cpus = fold_cpus(l.cpu_ids); !cpus.empty()) {
     p.bind = true;
     CPU_ZERO(&p.cpus);

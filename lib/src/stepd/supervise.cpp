@@ -40,7 +40,7 @@ using SteadyClock = std::chrono::steady_clock;
 // nanoseconds from overflowing on an absurd time limit.
 constexpr Seconds k_max_delay = Seconds{100} * 365 * 24 * 3600;
 // poll takes an int of milliseconds; longer waits are taken in slices.
-constexpr std::int64_t k_max_poll_ms = 3600 * 1000;
+constexpr std::int64_t k_max_poll_ms = std::int64_t{3600} * 1000;
 
 SteadyClock::time_point after(Seconds delay) {
   return SteadyClock::now() + std::chrono::seconds(std::clamp<Seconds>(delay, 0, k_max_delay));

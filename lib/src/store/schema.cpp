@@ -157,6 +157,23 @@ CREATE TABLE steps (
   PRIMARY KEY (job_id, attempt, step_id)
 ) WITHOUT ROWID;
 )sql",
+      // 6: the registry of runs that execute on a real Slurm cluster (issue 10):
+      // they are no jobs of stintd. A run's name is its key; what a query
+      // filters on is a column, the rest (request, nodes) is JSON.
+      R"sql(
+CREATE TABLE cluster_runs (
+  project        TEXT    NOT NULL,
+  number         INTEGER NOT NULL,
+  backend        TEXT    NOT NULL,
+  cluster_job_id INTEGER NOT NULL,
+  user_id        INTEGER NOT NULL,
+  state          INTEGER NOT NULL,
+  live           INTEGER NOT NULL,
+  record         TEXT    NOT NULL,
+  PRIMARY KEY (project, number)
+) WITHOUT ROWID;
+CREATE INDEX cluster_runs_live ON cluster_runs (live);
+)sql",
   };
   return k_migrations;
 }

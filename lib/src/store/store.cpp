@@ -172,6 +172,11 @@ std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {
     // WAL lets the tools read while stintd writes; NORMAL syncs at checkpoints,
     // which keeps the database consistent across a crash of stintd.
     store->m_impl->conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+    // The -wal and -shm files stay when stintd closes the database: a reader
+    // that may not create files in the state directory (another user, in
+    // system mode) can open a WAL database read-only only where they exist.
+    int persist = 1;
+    sqlite3_file_control(store->m_impl->conn.handle(), "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
     int have = store->schema_version();
     const auto& all = store_schema::migrations();
     if (have > static_cast<int>(all.size()))
@@ -329,8 +334,9 @@ std::vector<Job> Store::run_jobs(const std::string& project) {
 
 std::uint32_t Store::max_run_number(const std::string& project) {
   sql::Statement st(m_impl->conn,
-                    "SELECT COALESCE(MAX(json_extract(spec, '$.run.number')), 0) FROM jobs "
-                    "WHERE json_extract(spec, '$.run.project') = ?");
+                    "SELECT MAX((SELECT COALESCE(MAX(json_extract(spec, '$.run.number')), 0) "
+                    "FROM jobs WHERE json_extract(spec, '$.run.project') = ?1), "
+                    "(SELECT COALESCE(MAX(number), 0) FROM cluster_runs WHERE project = ?1))");
   st.bind(1, std::string_view(project));
   return st.step() ? static_cast<std::uint32_t>(st.int64(0)) : 0;
 }

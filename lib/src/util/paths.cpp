@@ -1,5 +1,7 @@
+#include <cerrno>
 #include <climits>
 #include <cstdlib>
+#include <cstring>
 
 #include <fmt/core.h>
 #include <pwd.h>
@@ -36,24 +38,66 @@ std::string self_dir() {
 
 bool is_executable(const std::string& path) { return ::access(path.c_str(), X_OK) == 0; }
 
+bool is_dir(const std::string& path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string without_trailing_slashes(std::string dir) {
+  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+  return dir;
+}
+
+// Sets a folder's mode, creating it if missing.
+void make_dir_with_mode(const std::string& dir, unsigned mode) {
+  fs::make_dirs(dir, mode);
+  if (::chmod(dir.c_str(), mode) != 0)
+    throw Error(Errc::io,
+                fmt::format("Unable to set the mode of {}: {}", dir, std::strerror(errno)));
+}
+
 }  // namespace
+
+std::string_view system_state_dir() {
+#ifdef STINT_SYSTEM_STATE_DIR
+  return STINT_SYSTEM_STATE_DIR;
+#else
+  return "/var/lib/stint";
+#endif
+}
 
 std::string Paths::spool(JobId id) const { return fmt::format("{}/spool/{}", state_dir, id); }
 
-Paths default_paths() {
-  std::string dir = env_or_empty("STINT_STATE_DIR");
-  if (dir.empty()) {
-    std::string xdg = env_or_empty("XDG_STATE_HOME");
-    dir = xdg.empty() ? home_dir() + "/.local/state/stint" : xdg + "/stint";
-  }
-  while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
-  return Paths{dir};
+std::string choose_state_dir(const std::string& state_env, const std::string& xdg,
+                             const std::string& home, const std::string& system_dir,
+                             bool (*exists)(const std::string&)) {
+  if (!state_env.empty()) return without_trailing_slashes(state_env);
+  const std::string personal = xdg.empty() ? home + "/.local/state/stint" : xdg + "/stint";
+  if (exists(personal)) return without_trailing_slashes(personal);
+  if (!system_dir.empty() && exists(system_dir)) return without_trailing_slashes(system_dir);
+  return without_trailing_slashes(personal);
 }
 
+Paths default_paths() {
+  const std::string state_env = env_or_empty("STINT_STATE_DIR");
+  // home_dir() asks the password database only when it is needed.
+  if (!state_env.empty()) return Paths{without_trailing_slashes(state_env)};
+  return Paths{choose_state_dir(state_env, env_or_empty("XDG_STATE_HOME"), home_dir(),
+                                std::string(system_state_dir()), is_dir)};
+}
+
+bool system_mode() { return ::geteuid() == 0; }
+
 void ensure_state_dir(const Paths& p) {
-  fs::make_dirs(p.state_dir, 0700);
-  fs::make_dirs(p.log_dir(), 0700);
-  fs::make_dirs(p.spool_root(), 0700);
+  if (!system_mode()) {
+    fs::make_dirs(p.state_dir, 0700);
+    fs::make_dirs(p.log_dir(), 0700);
+    fs::make_dirs(p.spool_root(), 0700);
+    return;
+  }
+  make_dir_with_mode(p.state_dir, 0755);
+  make_dir_with_mode(p.log_dir(), 0700);
+  make_dir_with_mode(p.spool_root(), 0711);
 }
 
 std::string find_helper(std::string_view name) {

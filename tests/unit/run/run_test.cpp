@@ -202,3 +202,19 @@ TEST_CASE("directory images run with bubblewrap", "[run]") {
   CHECK(argv[static_cast<std::size_t>(at("--bind")) + 2] == "/");
   CHECK(argv[static_cast<std::size_t>(at("--")) + 1] == "python3");
 }
+
+TEST_CASE("storages are bound into a directory image and named in the environment", "[run]") {
+  auto argv = run::bubblewrap_argv("/usr/bin/bwrap", "/img", "/w", {"true"},
+                                   {{"/state/storages/data", "/storage/data"}});
+  auto bind_of = [&](const std::string& host) {
+    for (std::size_t i = 0; i + 2 < argv.size(); ++i) {
+      if (argv[i] == "--bind" && argv[i + 1] == host) return argv[i + 2];
+    }
+    return std::string();
+  };
+  CHECK(bind_of("/state/storages/data") == "/storage/data");
+  CHECK(run::storage_mount({"data", ""}) == "/storage/data");
+  CHECK(run::storage_mount({"data", "/mnt/d"}) == "/mnt/d");
+  CHECK(run::storage_env_name("imagenet-1k.v2") == "STINT_STORAGE_IMAGENET_1K_V2");
+  CHECK(run::storage_path("/s", "data") == "/s/storages/data");
+}

@@ -269,3 +269,26 @@ TEST_CASE("the tree of the accounts store, with the jobs' unknown associations",
   // No accounts at all: the implicit tree.
   CHECK(tree_from_accounting({}, {{"x", "y"}}).size() == 3);
 }
+
+TEST_CASE("usage records keep what the store read, the partition included") {
+  JobRun run;
+  run.job_id = 7;
+  run.attempt = 1;
+  run.user = "alice";
+  run.account = "lab";
+  run.partition = "gpu";
+  run.qos = "normal";
+  run.cpus = 4;
+  run.mem_mb = 1024;
+  run.nodes = 1;
+  run.gpus = 2;
+  run.start = 100;
+  run.end = 200;
+  const auto records = usage_records({run});
+  REQUIRE(records.size() == 1);
+  CHECK(records[0].partition == "gpu");
+  CHECK(records[0].attempt == 1);
+  CHECK(records[0].tres.cpu == 4);
+  CHECK(records[0].tres.mem_mb == 1024);
+  CHECK(records[0].tres.gpu == 2);
+}

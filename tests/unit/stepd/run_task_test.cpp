@@ -158,13 +158,26 @@ TEST_CASE("output and error files") {
     stepd::run_task(l);
     CHECK(read_text(dir / "rel.out") == "out\nerr\nout2\n");
   }
-  SECTION("new files are created with mode 0644 (less the umask)") {
+  SECTION("new files are created with mode 0666 less the umask") {
     mode_t old = ::umask(022);
     stepd::run_task(shell_launch(dir, script));
     ::umask(old);
     struct stat st {};
     REQUIRE(::stat((dir / "out").c_str(), &st) == 0);
     CHECK((st.st_mode & 0777) == 0644);
+  }
+  SECTION("with the submitter's umask (SLURM_UMASK), which the task does not see") {
+    mode_t old = ::umask(022);
+    TaskLaunch l = shell_launch(dir, "umask; echo \"[$SLURM_UMASK]\"; touch made");
+    l.env.emplace_back("SLURM_UMASK", "0027");
+    stepd::run_task(l);
+    ::umask(old);
+    struct stat st {};
+    REQUIRE(::stat((dir / "out").c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0640);
+    REQUIRE(::stat((dir / "made").c_str(), &st) == 0);
+    CHECK((st.st_mode & 0777) == 0640);
+    CHECK(read_text(dir / "out") == "0027\n[]\n");
   }
   SECTION("stdin is /dev/null") {
     stepd::run_task(shell_launch(dir, "cat; echo done"));

@@ -73,9 +73,13 @@ Json handle_cancel(Controller& c, const Json& req, const Caller& caller) {
   if (!has_filter(req)) throw Error(Errc::invalid_job_id, "No job identification provided");
 
   std::vector<JobId> matching;
+  // Without a user filter, a plain user's filters reach only their own jobs;
+  // with one (scancel -u other), the other's jobs are refused one by one, as
+  // Slurm's scancel reports them ("Kill job error on job id N: Access/...").
+  const bool names_user = req.contains("user");
   for (const auto& [id, job] : c.live()) {
-    // Without a user filter, a plain user's filters reach only their own jobs.
-    if (filter_matches(job, req) && (c.is_operator(caller) || job.user_id == caller.uid))
+    if (filter_matches(job, req) &&
+        (names_user || c.is_operator(caller) || job.user_id == caller.uid))
       matching.push_back(id);
   }
   Json results = Json::array();

@@ -28,6 +28,10 @@ constexpr Route k_routes[] = {
     {"requeue", handle_requeue},
     {"top", handle_top},
     {"run_stop", handle_run_stop},
+    {"run_refresh", handle_run_refresh},
+    {"batch_script", handle_batch_script},
+    {"storage_create", handle_storage_create},
+    {"storage_delete", handle_storage_delete},
     {"step_begin", handle_step_begin},
     {"step_end", handle_step_end},
     {"update_node", handle_update_node},
@@ -120,7 +124,7 @@ Json handle_ping(Controller& c, const Json&, const Caller&) {
 }
 
 Json handle_shutdown(Controller& c, const Json&, const Caller& caller) {
-  if (!c.is_operator(caller))
+  if (!c.is_superuser(caller))
     throw Error(Errc::access_denied, "Access/permission denied: only the owner stops stintd");
   c.request_shutdown();
   return Json::object();

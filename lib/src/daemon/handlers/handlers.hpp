@@ -27,6 +27,13 @@ Json handle_update_job(Controller& c, const Json& req, const Caller& caller);
 Json handle_requeue(Controller& c, const Json& req, const Caller& caller);
 Json handle_top(Controller& c, const Json& req, const Caller& caller);
 Json handle_run_stop(Controller& c, const Json& req, const Caller& caller);
+Json handle_run_refresh(Controller& c, const Json& req, const Caller& caller);
+Json handle_batch_script(Controller& c, const Json& req, const Caller& caller);
+// Storages, named folders kept across runs (handlers/storage.cpp).
+Json handle_storage_create(Controller& c, const Json& req, const Caller& caller);
+Json handle_storage_delete(Controller& c, const Json& req, const Caller& caller);
+/// Throws unless storage `name` exists and belongs to `uid` (root may use any).
+void check_storage_use(Controller& c, const std::string& name, std::uint32_t uid);
 // Job steps run by srun (handlers/step.cpp).
 Json handle_step_begin(Controller& c, const Json& req, const Caller& caller);
 Json handle_step_end(Controller& c, const Json& req, const Caller& caller);

@@ -28,12 +28,20 @@ Json handle_run_stop(Controller& c, const Json& req, const Caller& caller) {
       if (job.spec.run && job.spec.run->project == project && c.may_act_for(caller, job.user_id))
         targets.push_back(c.find_live(id));
     }
+    for (const auto& run : c.store().cluster_runs(project)) {
+      if (!is_terminal(run.state) && c.may_act_for(caller, run.user_id))
+        results.push_back(c.stop_cluster_run(RunName{run.project, run.number}, caller));
+    }
   }
   for (const auto& text : req.value("runs", Json::array())) {
     const RunName name = run::parse_run_name(text.get<std::string>());
     Job* found = nullptr;
     for (const auto& [id, job] : c.live()) {
       if (is_run(job, name)) found = c.find_live(id);
+    }
+    if (!found && c.config().run_backend_for(name.project) == "slurm") {
+      results.push_back(c.stop_cluster_run(name, caller));
+      continue;
     }
     if (!found) {
       results.push_back({{"run", name.text()},
@@ -62,6 +70,18 @@ Json handle_run_stop(Controller& c, const Json& req, const Caller& caller) {
     results.push_back({{"run", name}});
   }
   return {{"results", results}};
+}
+
+// {"op": "run_refresh", "project": "p"}: asks the cluster about the live
+// cluster runs of a project (every project when empty) now, so that run-list
+// and run-show read what it says; "warning" says why it could not.
+Json handle_run_refresh(Controller& c, const Json& req, const Caller&) {
+  try {
+    c.poll_cluster_runs(true, req.value("project", std::string()));
+  } catch (const Error& e) {
+    return {{"warning", e.what()}};
+  }
+  return Json::object();
 }
 
 }  // namespace stint::daemon

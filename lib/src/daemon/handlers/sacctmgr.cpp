@@ -120,11 +120,7 @@ Request read_request(const Json& req) {
   return r;
 }
 
-AdminLevel caller_level(Controller& c, const Caller& caller) {
-  if (c.is_operator(caller)) return AdminLevel::admin;
-  const User* u = c.accounting().find_user(proc::user_name(caller.uid));
-  return u ? u->admin_level : AdminLevel::none;
-}
+AdminLevel caller_level(Controller& c, const Caller& caller) { return c.admin_level(caller); }
 
 void require_operator(Controller& c, const Caller& caller) {
   if (caller_level(c, caller) == AdminLevel::none)

@@ -60,6 +60,7 @@ void prepare_run(Controller& c, Job& job) {
   if (!job.spec.array_spec.empty()) throw Error(Errc::invalid_argument, "A run cannot be an array");
   if (r.ports_per_node > 64)
     throw Error(Errc::invalid_argument, "At most 64 ports per node may be reserved");
+  for (const auto& [name, mount] : r.storages) check_storage_use(c, name, job.user_id);
   r.number = c.next_run_number(r.project);
   r.stopped = false;
   if (job.spec.name.empty()) job.spec.name = RunName{r.project, r.number}.text();
@@ -134,6 +135,12 @@ Json test_only_reply(Controller& c, const Job& candidate) {
 Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   Job job;
   job.spec = job_spec_from_json(req.at("spec"));
+  // A run of a project on the slurm backend is a job of a real cluster, not ours.
+  if (job.spec.run && c.config().run_backend_for(job.spec.run->project) == "slurm") {
+    if (req.value("test_only", false))
+      throw Error(Errc::invalid_argument, "--test-only is not supported by the slurm run backend");
+    return c.submit_cluster_run(std::move(job.spec), caller);
+  }
   const JobSpec& spec = job.spec;
   if (spec.script.empty()) throw Error(Errc::batch_script_invalid, "Batch script is empty!");
   if (spec.script.rfind("#!", 0) != 0)

@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# Several users (issue 9, part 4): a system-mode stintd (root) on a temporary
+# system state directory, and the tools run as two real Unix users made for
+# the test. Jobs run as their owner (uid, gid, groups, HOME, umask), output
+# files are created as the owner and nowhere the owner may not write, and one
+# user cannot act on, or read the script of, another's jobs; only operators
+# change nodes, partitions, the config and accounts.
+if [ "$(id -u)" != 0 ]; then
+  echo "SKIP: needs root (it creates Unix users and runs stintd in system mode)" >&2
+  exit 77
+fi
+for tool in useradd userdel groupadd groupdel runuser; do
+  if ! command -v "$tool" >/dev/null; then
+    echo "SKIP: needs $tool to create the test's users" >&2
+    exit 77
+  fi
+done
+. "$(dirname "$0")/lib.sh"
+
+# Names unique to this run: tests run in parallel, on machines others use.
+tag=$$
+alice="stinta$tag"
+bob="stintb$tag"
+team="stintg$tag"
+victim="/etc/stint-test-owned-$tag"
+made_users=()
+
+remove_users() {
+  local rc=$?
+  set +e
+  for u in "${made_users[@]}"; do scancel -u "$u" >/dev/null 2>&1; done
+  stop_stintd
+  local deadline=$((SECONDS + 15))
+  while pgrep -f "stint-stepd $STINT_STATE_DIR/" >/dev/null 2>&1 && [ $SECONDS -lt $deadline ]; do
+    sleep 0.1
+  done
+  for u in "${made_users[@]}"; do
+    pkill -KILL -u "$u" >/dev/null 2>&1
+    userdel -f -r "$u" >/dev/null 2>&1
+  done
+  groupdel "$team" >/dev/null 2>&1
+  rm -f "$victim" "$victim.target" "$victim.link"
+  (exit $rc)
+  cleanup
+}
+trap remove_users EXIT
+
+groupadd "$team"
+for u in "$alice" "$bob"; do
+  useradd -m -d "$TEST_ROOT/home-$u" -s /bin/sh -G "$team" "$u"
+  made_users+=("$u")
+done
+chmod 711 "$TEST_ROOT"
+alice_home="$TEST_ROOT/home-$alice"
+bob_home="$TEST_ROOT/home-$bob"
+
+# as USER COMMAND...: runs a tool as USER in their home, with only what the
+# tools need from this environment.
+as() {
+  local u=$1
+  shift
+  runuser -u "$u" -- env -C "$TEST_ROOT/home-$u" PATH="$PATH" STINT_STATE_DIR="$STINT_STATE_DIR" \
+    ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} ${UBSAN_OPTIONS:+UBSAN_OPTIONS="$UBSAN_OPTIONS"} \
+    "$@"
+}
+
+default_config
+stintd --state-dir "$STINT_STATE_DIR"
+wait_for 20 test -S "$STINT_STATE_DIR/stintd.sock"
+
+# --- The state directory as system mode lays it out.
+expect_eq "state dir mode" 755 "$(stat -c %a "$STINT_STATE_DIR")"
+expect_eq "socket mode" 666 "$(stat -c %a "$STINT_STATE_DIR/stintd.sock")"
+expect_eq "spool mode" 711 "$(stat -c %a "$STINT_STATE_DIR/spool")"
+expect_eq "log mode" 700 "$(stat -c %a "$STINT_STATE_DIR/log")"
+for f in stint.db stint.db-wal stint.db-shm; do
+  expect_eq "$f mode" "644 root" "$(stat -c '%a %U' "$STINT_STATE_DIR/$f")"
+done
+
+# --- A job runs as its owner: ids, groups, login variables, umask.
+ja=$(as "$alice" sh -c 'umask 027; sbatch --parsable --export=NONE -o out-%j.txt \
+  --wrap "id -u; id -g; id -G; echo \"\$HOME \$USER \$LOGNAME\"; umask; touch made-by-job"')
+[ -n "$ja" ] || fail "alice could not submit"
+wait_for 20 job_ended "$ja"
+expect_eq "alice's job" COMPLETED "$(job_state "$ja")"
+out="$alice_home/out-$ja.txt"
+mapfile -t lines <"$out"
+expect_eq "uid in the job" "$(id -u "$alice")" "${lines[0]}"
+expect_eq "gid in the job" "$(id -g "$alice")" "${lines[1]}"
+expect_contains "groups in the job" " ${lines[2]} " " $(getent group "$team" | cut -d: -f3) "
+expect_eq "login variables" "$alice_home $alice $alice" "${lines[3]}"
+expect_eq "umask in the job" 0027 "${lines[4]}"
+expect_eq "output owner and mode" "$alice $alice 640" "$(stat -c '%U %G %a' "$out")"
+expect_eq "job's own file" "$alice 640" "$(stat -c '%U %a' "$alice_home/made-by-job")"
+
+# --- Every user reads the database (squeue, sacct) without writing it.
+jb=$(as "$bob" sbatch --parsable --hold --wrap 'echo secret-of-bob')
+expect_contains "alice sees bob's job" "$(as "$alice" squeue -h -o '%i %u')" "$jb $bob"
+expect_eq "alice's sacct" COMPLETED "$(as "$alice" sacct -n -X -P -o State -j "$ja")"
+
+# --- Scripts are their owner's: not readable by another user, by any route.
+expect_contains "bob's own script" "$(as "$bob" scontrol write batch_script "$jb" -)" secret-of-bob
+err=$(as "$alice" scontrol write batch_script "$jb" - 2>&1) && fail "alice read bob's script"
+expect_eq "script refusal" "job script retrieval failed: Access/permission denied" "$err"
+for f in "spool/$jb/script" "spool/$jb/environment.json"; do
+  as "$alice" cat "$STINT_STATE_DIR/$f" >/dev/null 2>&1 && fail "alice read $f"
+done
+as "$alice" ls "$STINT_STATE_DIR/spool" >/dev/null 2>&1 && fail "alice listed the spool"
+expect_eq "bob's script owner" "$bob 700" "$(stat -c '%U %a' "$STINT_STATE_DIR/spool/$jb/script")"
+expect_eq "spool folder" "root 711" "$(stat -c '%U %a' "$STINT_STATE_DIR/spool/$jb")"
+expect_eq "environment" "root 600" \
+  "$(stat -c '%U %a' "$STINT_STATE_DIR/spool/$jb/environment.json")"
+
+# --- Alice cannot act on bob's job; it stays as it was.
+err=$(as "$alice" scancel "$jb" 2>&1) && fail "alice cancelled bob's job"
+expect_eq "scancel refusal" "scancel: error: Kill job error on job id $jb: Access/permission denied" \
+  "$err"
+err=$(as "$alice" scancel -u "$bob" 2>&1) && fail "alice cancelled bob's jobs by user"
+expect_eq "scancel -u refusal" \
+  "scancel: error: Kill job error on job id $jb: Access/permission denied" "$err"
+as "$alice" scancel -s USR1 "$jb" >/dev/null 2>&1 && fail "alice signalled bob's job"
+as "$alice" scontrol release "$jb" >/dev/null 2>&1 && fail "alice released bob's job"
+as "$alice" scontrol hold "$jb" >/dev/null 2>&1 && fail "alice held bob's job"
+as "$alice" scontrol requeue "$jb" >/dev/null 2>&1 && fail "alice requeued bob's job"
+err=$(as "$alice" scontrol update JobId="$jb" JobName=taken 2>&1) && fail "alice renamed bob's job"
+expect_contains "update refusal" "$err" "Access/permission denied"
+expect_eq "bob's job untouched" "PENDING JobHeldUser wrap" \
+  "$(squeue -h -j "$jb" -o '%T %r %j')"
+
+# --- Only operators change nodes, partitions, the config and accounts.
+err=$(as "$alice" scontrol update NodeName=n-1 State=DRAIN Reason=mine 2>&1) && fail "alice drained"
+expect_contains "node refusal" "$err" "Access/permission denied"
+as "$alice" scontrol update PartitionName=debug MaxTime=5 >/dev/null 2>&1 &&
+  fail "alice changed a partition"
+as "$alice" scontrol reconfigure >/dev/null 2>&1 && fail "alice reconfigured"
+err=$(as "$alice" sacctmgr -i add account evil 2>&1) && fail "alice added an account"
+expect_contains "sacctmgr refusal" "$err" "Access/permission denied"
+as "$alice" sacctmgr -i add user "$alice" Account=root AdminLevel=Admin >/dev/null 2>&1 &&
+  fail "alice made herself an administrator"
+expect_eq "node still up" "n-1 idle" "$(sinfo -h -N -o '%N %T' | grep '^n-1 ')"
+expect_eq "partition unchanged" 1:00:00 "$(sinfo -h -p debug -o %l)"
+expect_eq "no account evil" "" "$(sacctmgr -n list account evil)"
+
+# Root may; so may a user sacctmgr makes an Operator.
+sacctmgr -i add user "$alice" Account=root AdminLevel=Operator >/dev/null
+as "$alice" scontrol update JobId="$jb" JobName=renamed || fail "an operator could not update"
+as "$alice" scontrol update NodeName=n-1 State=DRAIN Reason=op || fail "an operator could not drain"
+scontrol update NodeName=n-1 State=RESUME
+scancel "$jb" || fail "root could not cancel bob's job"
+wait_for 10 job_ended "$jb"
+
+# --- Output paths: nothing is created where the job's user may not write.
+# A path in /etc, a job name that climbs there through %x, a symlink the user
+# owns that points there, and a root-owned file reached through one.
+echo keep >"$victim.target"
+ln -s "$victim" "$alice_home/link-new.out"
+ln -s "$victim.target" "$alice_home/link-old.out"
+for spec in "-o $victim" "-J ../../../../../../..$victim -o %x" "-o link-new.out" \
+  "-o link-old.out" "--chdir=/root -o in-root.out"; do
+  # shellcheck disable=SC2086 # the spec is several options
+  j=$(as "$alice" sbatch --parsable $spec --wrap 'echo written') || fail "submit $spec"
+  wait_for 20 job_ended "$j"
+  [ "$(job_state "$j")" = COMPLETED ] && fail "job with $spec completed"
+done
+[ -e "$victim" ] && fail "a job created $victim"
+expect_eq "root's file" "keep" "$(cat "$victim.target")"
+[ -e /root/in-root.out ] && fail "a job created /root/in-root.out"
+
+# --- Runs: another user's run cannot be stopped or read (alice is an operator
+# by now, bob is not).
+as "$alice" run-create --project p -- sleep 30 >/dev/null || fail "alice's run-create"
+wait_for 20 sh -c "squeue -h -n p/1 -o %T | grep -q RUNNING"
+err=$(as "$bob" run-stop p/1 2>&1) && fail "bob stopped alice's run"
+expect_eq "run-stop refusal" "run-stop: error: Access/permission denied" "$err"
+err=$(as "$bob" run-logs p/1 2>&1) && fail "bob read alice's run logs"
+expect_eq "run-logs refusal" "run-logs: error: Access/permission denied" "$err"
+as "$alice" run-logs p/1 >/dev/null || fail "alice could not read her run's logs"
+as "$alice" run-stop p/1 >/dev/null || fail "alice could not stop her run"
+
+# --- Only root (and the state directory's owner) stops the system stintd.
+err=$(as "$bob" stint daemon stop 2>&1) && fail "bob stopped stintd"
+expect_contains "stop refusal" "$err" "Access/permission denied"
+test -S "$STINT_STATE_DIR/stintd.sock" || fail "stintd is gone after bob's stop"
+
+# --- With stintd down, users still read; no user starts a stintd of their own.
+stop_stintd
+expect_eq "read while down" COMPLETED "$(as "$alice" sacct -n -X -P -o State -j "$ja")"
+as "$alice" squeue -h >/dev/null || fail "squeue as alice with stintd down"
+err=$(as "$alice" sbatch --wrap true 2>&1) && fail "alice submitted with no system stintd"
+expect_contains "no system stintd" "$err" "the system stintd is not running"
+[ -S "$STINT_STATE_DIR/stintd.sock" ] && fail "alice's sbatch started a stintd"
+
+echo "t93: 2 users, system-mode stintd: jobs as their owners, refusals as Slurm's"
