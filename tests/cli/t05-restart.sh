@@ -32,10 +32,14 @@ done
 # which may be requeued (JobRequeue=1), goes back to the queue with its id.
 lost=$(submit --wrap 'sleep 300')
 wait_for 30 sh -c "[ \"\$(squeue -h -j $lost -o %t)\" = R ]"
-stepd=$(pgrep -f "stint-stepd $STINT_STATE_DIR/spool/$lost/")
+# RUNNING is written a moment before the stepd is spawned.
+wait_for 10 pgrep -f "stint-stepd $STINT_STATE_DIR/spool/$lost/"
+stepd=$(pgrep -o -f "stint-stepd $STINT_STATE_DIR/spool/$lost/")
 wait_for 10 pgrep -P "$stepd"
 task=$(pgrep -P "$stepd")
 kill -KILL "$stepd"
+# The task dies with its stepd: the requeued attempt must not run beside it.
+wait_for 10 sh -c "! kill -0 $task"
 wait_for 30 sh -c "[ \"\$(squeue -h -j $lost -o %t)\" = PD ]"
 expect_contains "requeued after the lost stepd" "$(scontrol show job "$lost")" "Restarts=1"
 expect_eq "attempts" "NODE_FAIL PENDING" \
@@ -45,7 +49,9 @@ scancel "$lost"
 # With --no-requeue the job ends NODE_FAIL.
 fixed=$(submit --no-requeue --wrap 'sleep 300')
 wait_for 30 sh -c "[ \"\$(squeue -h -j $fixed -o %t)\" = R ]"
-stepd2=$(pgrep -f "stint-stepd $STINT_STATE_DIR/spool/$fixed/")
+# RUNNING is written a moment before the stepd is spawned.
+wait_for 10 pgrep -f "stint-stepd $STINT_STATE_DIR/spool/$fixed/"
+stepd2=$(pgrep -o -f "stint-stepd $STINT_STATE_DIR/spool/$fixed/")
 wait_for 10 pgrep -P "$stepd2"
 task2=$(pgrep -P "$stepd2")
 kill -KILL "$stepd2"

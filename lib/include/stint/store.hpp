@@ -94,10 +94,16 @@ class Store {
   static int current_schema_version();
   int schema_version();
 
+  /// How a commit reaches the disk. The database runs WAL with
+  /// synchronous=NORMAL: a power cut may lose the last commits (never corrupt
+  /// the file). A durable commit (synchronous=FULL for it) is on disk before
+  /// commit() returns: for what is acknowledged to a user, a submission.
+  enum class Sync { normal, durable };
+
   /// A write transaction (BEGIN IMMEDIATE); rolled back unless committed.
   class Transaction {
    public:
-    explicit Transaction(Store& s);
+    explicit Transaction(Store& s, Sync sync = Sync::normal);
     ~Transaction();
     void commit();
     Transaction(const Transaction&) = delete;
@@ -105,6 +111,7 @@ class Store {
 
    private:
     Store& m_store;
+    Sync m_sync;
     bool m_done = false;
   };
 

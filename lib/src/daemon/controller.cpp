@@ -198,24 +198,50 @@ bool Controller::collect() {
     std::uint32_t n = task_count(job);
     std::uint32_t ended = 0;
     bool lost = false;
+    bool started = false;  // a result, a stepd or a launch file of this attempt
     for (std::uint32_t i = 0; i < n; ++i) {
       std::string result = task_file(m_paths, id, i, "result");
       if (fs::exists(result)) {
         ++ended;
+        started = true;
         continue;
       }
-      const NodeAlloc& a = job.alloc[i];
+      NodeAlloc& a = job.alloc[i];
+      if (a.stepd_pid == 0) adopt_unrecorded_stepd(job, i);
       if (!proc::alive(a.stepd_pid, a.stepd_start_ticks)) {
         // stepd writes its result before it exits: look once more.
         if (fs::exists(result)) {
           ++ended;
+          started = true;
         } else {
           lost = true;
+          if (a.stepd_pid != 0 || !withdraw_start(id, i)) started = true;
         }
+      } else {
+        started = true;
       }
+    }
+    if (lost && !started) {
+      // stintd was killed after writing the job RUNNING and before any task
+      // was claimed by its stepd (launch() removes the last attempt's files
+      // first): nothing ran, so the job simply waits again.
+      log_info("job {}: its start was cut short by a restart of stintd; it waits again",
+               job.display_id());
+      job.state = JobState::pending;
+      job.alloc.clear();
+      job.start_time = k_no_time;
+      save(job);
+      changed = true;
+      continue;
     }
     if (lost) {
       log_error("job {}: stepd vanished without a result", job.display_id());
+      // The job's other stepds go too (their tasks die with them): the next
+      // attempt must not run beside what is left of this one.
+      for (const auto& a : job.alloc) {
+        if (a.stepd_pid > 0 && proc::alive(a.stepd_pid, a.stepd_start_ticks))
+          ::kill(static_cast<pid_t>(a.stepd_pid), SIGKILL);
+      }
       job.exit_status = 0;
       job.exit_signal = 0;
       if (job.requeue) {
@@ -230,6 +256,30 @@ bool Controller::collect() {
     }
   }
   return changed;
+}
+
+bool Controller::withdraw_start(JobId id, std::uint32_t task) {
+  // Removing the launch file settles it with a stepd that may still be on its
+  // way (spawned as stintd was killed, not yet running its own code): one
+  // that has not renamed the file to task-<n>.claimed.json never will, and
+  // never runs the task (stepd.cpp, claim_launch).
+  const std::string launch = task_file(m_paths, id, task, "launch");
+  if (::unlink(launch.c_str()) == 0) return true;
+  return !fs::exists(task_file(m_paths, id, task, "claimed"));
+}
+
+void Controller::adopt_unrecorded_stepd(Job& job, std::uint32_t task) {
+  // A stintd killed between the spawn and saving the pid: the stepd is known
+  // by its launch file. None found means none was spawned, or it died; see
+  // collect() for how each is told apart.
+  const auto pid = proc::find_process("stint-stepd", task_file(m_paths, job.id, task, "launch"));
+  if (!pid) return;
+  NodeAlloc& a = job.alloc[task];
+  a.stepd_pid = *pid;
+  a.stepd_start_ticks = proc::start_ticks(*pid).value_or(0);
+  save(job);
+  log_info("job {}: found its stepd {} (task {}), started before the last restart",
+           job.display_id(), *pid, task);
 }
 
 void Controller::stepd_exited(std::int64_t) { m_dirty = true; }

@@ -182,6 +182,9 @@ class Controller {
 
  private:
   void complete_from_results(Job& job);
+  void adopt_unrecorded_stepd(Job& job, std::uint32_t task);
+  /// Whether the start of `task` may still be called off (nothing ran).
+  bool withdraw_start(JobId id, std::uint32_t task);
   /// Back to PENDING after an attempt that ended in `attempt_state`.
   void requeue_now(Job& job, JobState attempt_state, bool hold, bool admin_hold);
   /// Dependencies, deadlines: decides which pending jobs may be considered.

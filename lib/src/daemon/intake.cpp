@@ -41,8 +41,10 @@ void share_script(const std::string& spool, const Job& owner) {
 JobId Controller::add_jobs(std::vector<Job> jobs) {
   if (jobs.empty()) throw Error(Errc::internal, "no jobs to add");
   // The ids come from the store inside the transaction that also inserts the
-  // jobs, so a refused or failed submission burns no id.
-  Store::Transaction tx(*m_store);
+  // jobs, so a refused or failed submission burns no id. The commit is
+  // durable: an id sbatch printed survives a power cut (as its spool files,
+  // synced by write_file_atomic, do).
+  Store::Transaction tx(*m_store, Store::Sync::durable);
   JobId first = 0;
   for (auto& job : jobs) {
     job.id = m_store->allocate_job_id();
@@ -56,6 +58,9 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
     fs::write_file_atomic(spool + "/script", spec.script, 0700);
     fs::write_file_atomic(spool + "/environment.json", to_json(spec).at("environment").dump(),
                           0600);
+    // The job's folder itself, new in spool/, survives a power cut only once
+    // spool/ is synced: before the commit that makes the job durable.
+    fs::sync_dir(m_paths.spool_root());
     if (system_mode()) share_script(spool, jobs.front());
     for (auto& job : jobs) {
       auto [out, err] = output_paths(job);

@@ -112,6 +112,19 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
   auto [out, err] = output_paths(job);
   job.stdout_path = out;
   job.stderr_path = err;
+  // RUNNING goes to the database before any stepd exists: a stintd killed
+  // after the spawn must not find the job PENDING and start it a second time.
+  // Killed before the pids below are saved, its successor finds each stepd
+  // by its command line, or withdraws a start no stepd has claimed
+  // (Controller::collect). What an earlier attempt left (result, launch and
+  // claimed files) goes first, so that none is taken for this attempt's.
+  for (std::uint32_t i = 0; i < task_count(job); ++i) {
+    job.alloc[i].stepd_pid = 0;
+    ::unlink(task_file(m_paths, job.id, i, "result").c_str());
+    ::unlink(task_file(m_paths, job.id, i, "launch").c_str());
+    ::unlink(task_file(m_paths, job.id, i, "claimed").c_str());
+  }
+  m_store->update_job(job);
 
   std::string scripts = script_spool(job);
   try {
@@ -183,7 +196,6 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
       l.script_timeout = t <= 0 || t >= 65534 ? k_infinite : t;
     }
     std::string launch_path = task_file(m_paths, job.id, i, "launch");
-    ::unlink(l.result_path.c_str());
 
     int rc = ENOENT;
     pid_t pid = 0;

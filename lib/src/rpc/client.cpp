@@ -25,12 +25,25 @@ extern char** environ;
 namespace stint::rpc {
 namespace {
 
+// The connection was reset before stintd read the whole request: a Unix
+// socket closed with data unread (or never accepted) resets its peer, so the
+// request was not handled and may be sent again.
+struct NotDelivered : Error {
+  using Error::Error;
+};
+
+[[noreturn]] void throw_io(const char* what, int err) {
+  std::string message = fmt::format("{}: {}", what, std::strerror(err));
+  if (err == ECONNRESET || err == EPIPE) throw NotDelivered(Errc::io, std::move(message));
+  throw Error(Errc::io, std::move(message));
+}
+
 void write_all(int fd, const char* data, std::size_t size) {
   while (size > 0) {
     ssize_t n = ::send(fd, data, size, MSG_NOSIGNAL);
     if (n < 0) {
       if (errno == EINTR) continue;
-      throw Error(Errc::io, fmt::format("Unable to send to stintd: {}", std::strerror(errno)));
+      throw_io("Unable to send to stintd", errno);
     }
     data += n;
     size -= static_cast<std::size_t>(n);
@@ -44,7 +57,7 @@ std::size_t read_all(int fd, char* data, std::size_t size) {
     ssize_t n = ::read(fd, data + done, size - done);
     if (n < 0) {
       if (errno == EINTR) continue;
-      throw Error(Errc::io, fmt::format("Unable to read from stintd: {}", std::strerror(errno)));
+      throw_io("Unable to read from stintd", errno);
     }
     if (n == 0) break;
     done += static_cast<std::size_t>(n);
@@ -215,9 +228,21 @@ std::optional<std::string> read_frame(int fd, std::size_t max) {
 }
 
 nlohmann::json call(const Paths& paths, const nlohmann::json& request, AutoStart autostart) {
-  Fd fd(connect_or_start(paths, autostart));
-  write_frame(fd.get(), request.dump());
-  auto reply_text = read_frame(fd.get());
+  // A stintd killed before it read the request (the connection is reset) did
+  // not handle it: send it again, to the stintd the next connect finds or
+  // starts. One that closes the connection after reading it may have handled
+  // it; that is reported, never retried (a submission would be made twice).
+  std::optional<std::string> reply_text;
+  for (int attempt = 1;; ++attempt) {
+    Fd fd(connect_or_start(paths, autostart));
+    try {
+      write_frame(fd.get(), request.dump());
+      reply_text = read_frame(fd.get());
+      break;
+    } catch (const NotDelivered&) {
+      if (attempt == 5) throw;
+    }
+  }
   if (!reply_text) throw Error(Errc::daemon_unavailable, "stintd closed the connection");
   nlohmann::json reply;
   try {

@@ -10,6 +10,7 @@
 #include <grp.h>
 #include <pwd.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -137,6 +138,7 @@ struct ChildPlan {
   int err_fd = -1;
   int report_fd = -1;
   int cgroup_fd = -1;  ///< the task's cgroup.procs, or -1
+  pid_t stepd_pid = 0;
 };
 
 void write_str(int fd, const char* s) { (void)!::write(fd, s, std::strlen(s)); }
@@ -190,6 +192,11 @@ void mark_fds_cloexec(int report_fd) {
         ::setgid(p.creds.gid) != 0 || ::setuid(p.creds.uid) != 0)
       child_fail(p, LaunchStage::credentials, errno);
   }
+  // A stepd killed (SIGKILL, the OOM killer) takes the task with it: its
+  // attempt ends NODE_FAIL and may be requeued, and must not go on running
+  // beside the next one. Set after the credentials, which would clear it.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != p.stepd_pid) ::_exit(1);
 
   // Slurm's choice, kept: a missing working directory is an error line in the
   // job's output and the task runs in /tmp; only a missing /tmp fails it.
@@ -328,6 +335,7 @@ Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_pro
   Fd report_w(pipe_fds[1]);
   p.report_fd = report_w.get();
 
+  p.stepd_pid = ::getpid();
   pid_t pid = ::fork();
   if (pid < 0) throw Error(Errc::io, fmt::format("fork: {}", std::strerror(errno)));
   if (pid == 0) child_main(p);

@@ -84,6 +84,20 @@ void ensure_std_fds() {
   }
 }
 
+// stintd killed before it recorded this stepd's pid leaves its successor
+// unsure whether the task started; it settles that by removing the launch
+// file, as this stepd settles it by renaming the file to task-<n>.claimed.json
+// before the task runs. Only one of the two succeeds: a start withdrawn
+// never runs, and a claimed one is this stepd's to finish.
+bool claim_launch(const std::string& launch_path) {
+  constexpr std::string_view suffix = "launch.json";
+  if (launch_path.size() < suffix.size() ||
+      launch_path.compare(launch_path.size() - suffix.size(), suffix.size(), suffix) != 0)
+    return true;  // not a spool file of stintd's: nobody to settle with
+  std::string claimed = launch_path.substr(0, launch_path.size() - suffix.size()) + "claimed.json";
+  return ::rename(launch_path.c_str(), claimed.c_str()) == 0;
+}
+
 }  // namespace
 
 void write_result(const TaskLaunch& launch, const TaskResult& result) {
@@ -201,6 +215,10 @@ int entry(int argc, char** argv) {
   }
   try {
     TaskLaunch launch = task_launch_from_json_text(fs::read_file(argv[1]));
+    if (!claim_launch(argv[1])) {
+      log("job {} node {}: start withdrawn by stintd", launch.job_id, launch.node_index);
+      return 0;
+    }
     log("job {} node {} ({}): starting {}", launch.job_id, launch.node_index, launch.node_name,
         launch.argv.front());
     TaskResult result = run_task(launch, [](const std::string& line) { log("{}", line); });

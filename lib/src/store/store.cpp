@@ -1,4 +1,6 @@
 #include <algorithm>
+#include <chrono>
+#include <thread>
 
 #include <fmt/core.h>
 #include <sys/stat.h>
@@ -181,14 +183,23 @@ std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {
       throw Error(Errc::store, fmt::format("database {} has schema version {}, newer than this "
                                            "stint ({}): upgrade stint",
                                            path, have, all.size()));
-    for (std::size_t v = static_cast<std::size_t>(have); v < all.size(); ++v) {
+    // One transaction for every step: a reader sees the schema before or
+    // after, never half of it.
+    if (have < static_cast<int>(all.size())) {
       Transaction tx(*store);
-      store->m_impl->conn.exec(all[v]);
-      store->m_impl->conn.exec(fmt::format("PRAGMA user_version={}", v + 1));
+      for (std::size_t v = static_cast<std::size_t>(have); v < all.size(); ++v)
+        store->m_impl->conn.exec(all[v]);
+      store->m_impl->conn.exec(fmt::format("PRAGMA user_version={}", all.size()));
       tx.commit();
     }
   } else {
+    // Version 0 is a database stintd has just created and not yet committed
+    // its schema to: a tool started with it waits for that (milliseconds).
     int have = store->schema_version();
+    for (int waited_ms = 0; have == 0 && waited_ms < 5000; waited_ms += 5) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+      have = store->schema_version();
+    }
     if (have != current_schema_version())
       throw Error(Errc::store, fmt::format("database {} has schema version {}, this stint reads {}",
                                            path, have, current_schema_version()));
@@ -204,8 +215,15 @@ int Store::schema_version() {
   return st.step() ? static_cast<int>(st.int64(0)) : 0;
 }
 
-Store::Transaction::Transaction(Store& s) : m_store(s) {
-  m_store.m_impl->conn.exec("BEGIN IMMEDIATE");
+Store::Transaction::Transaction(Store& s, Sync sync) : m_store(s), m_sync(sync) {
+  // SQLite takes the safety level only outside a transaction.
+  if (m_sync == Sync::durable) m_store.m_impl->conn.exec("PRAGMA synchronous=FULL");
+  try {
+    m_store.m_impl->conn.exec("BEGIN IMMEDIATE");
+  } catch (...) {
+    if (m_sync == Sync::durable) m_store.m_impl->conn.exec("PRAGMA synchronous=NORMAL");
+    throw;
+  }
 }
 
 Store::Transaction::~Transaction() {
@@ -216,9 +234,17 @@ Store::Transaction::~Transaction() {
       // Nothing more to do: SQLite rolls back an unfinished transaction on close.
     }
   }
+  if (m_sync == Sync::durable) {
+    try {
+      m_store.m_impl->conn.exec("PRAGMA synchronous=NORMAL");
+    } catch (...) {
+      // Left at FULL: slower commits, nothing lost.
+    }
+  }
 }
 
 void Store::Transaction::commit() {
+  // With FULL, the WAL is synced before COMMIT returns.
   m_store.m_impl->conn.exec("COMMIT");
   m_done = true;
 }

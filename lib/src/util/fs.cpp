@@ -59,7 +59,11 @@ void write_file_atomic(const std::string& path, const std::string& content, unsi
     throw_io("Unable to rename into", path);
   }
   // The rename is durable only once the folder itself is synced.
-  int dir = ::open(parent_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  sync_dir(parent_of(path));
+}
+
+void sync_dir(const std::string& path) {
+  int dir = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dir >= 0) {
     ::fsync(dir);
     ::close(dir);

@@ -13,5 +13,7 @@ std::string read_file(const std::string& path);
 bool exists(const std::string& path);
 /// mkdir -p with `mode` for the folders it creates.
 void make_dirs(const std::string& path, unsigned mode = 0755);
+/// fsync of a folder: makes the names created in it (files, folders) durable.
+void sync_dir(const std::string& path);
 
 }  // namespace stint::fs

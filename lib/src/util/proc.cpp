@@ -1,9 +1,12 @@
 #include "util/proc.hpp"
 
+#include <cstdlib>
 #include <fstream>
+#include <iterator>
 #include <sstream>
 #include <vector>
 
+#include <dirent.h>
 #include <pwd.h>
 #include <unistd.h>
 
@@ -24,6 +27,8 @@ std::optional<std::vector<std::string>> stat_fields(std::int64_t pid) {
   while (rest >> f) fields.push_back(f);
   return fields;
 }
+
+std::string cmdline_path(long pid) { return "/proc/" + std::to_string(pid) + "/cmdline"; }
 
 }  // namespace
 
@@ -48,6 +53,33 @@ bool alive(std::int64_t pid, std::uint64_t ticks) {
   } catch (...) {
     return false;
   }
+}
+
+std::optional<std::int64_t> find_process(std::string_view program, std::string_view argument) {
+  DIR* dir = ::opendir("/proc");
+  if (!dir) return std::nullopt;
+  std::optional<std::int64_t> found;
+  while (dirent* e = ::readdir(dir)) {
+    char* end = nullptr;
+    const long pid = std::strtol(e->d_name, &end, 10);
+    if (pid <= 0 || *end != '\0') continue;
+    std::ifstream in(cmdline_path(pid), std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    // argv[0] NUL argv[1] NUL, and nothing after.
+    const auto first = cmdline.find('\0');
+    if (first == std::string::npos) continue;
+    std::string_view exe(cmdline.data(), first);
+    if (const auto slash = exe.rfind('/'); slash != std::string_view::npos)
+      exe.remove_prefix(slash + 1);
+    if (exe != program) continue;
+    if (std::string_view(cmdline).substr(first + 1) != std::string(argument) + '\0') continue;
+    if (auto ticks = start_ticks(pid); ticks && alive(pid, *ticks)) {
+      found = pid;
+      break;
+    }
+  }
+  ::closedir(dir);
+  return found;
 }
 
 std::string user_name(std::uint32_t uid) {

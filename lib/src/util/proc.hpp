@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace stint::proc {
 
@@ -13,6 +14,11 @@ std::optional<std::uint64_t> start_ticks(std::int64_t pid);
 /// Whether `pid` is alive and is the process that started at `ticks` (a reused
 /// pid is not mistaken for it). A zombie counts as gone.
 bool alive(std::int64_t pid, std::uint64_t ticks);
+/// A live process (not a zombie) whose command line is `program` (compared by
+/// its last path component) and then exactly `argument`; nullopt when none.
+/// For stintd's recovery: a stepd it spawned but died before recording.
+std::optional<std::int64_t> find_process(std::string_view program, std::string_view argument);
+
 /// The name of a user id, or the number as text when it has none.
 std::string user_name(std::uint32_t uid);
 /// This machine's short host name.

@@ -1,5 +1,7 @@
 #include <cstdlib>
+#include <fstream>
 #include <string>
+#include <thread>
 
 #include <catch2/catch.hpp>
 #include <unistd.h>
@@ -123,6 +125,47 @@ TEST_CASE("an uncommitted transaction leaves nothing behind", "[store]") {
     store->insert_job(sample_job(1));
   }
   CHECK(store->job_count() == 0);
+}
+
+TEST_CASE("a durable transaction commits and rolls back like any other", "[store]") {
+  // SQLite refuses a change of synchronous inside a transaction: the durable
+  // one sets it before BEGIN and puts NORMAL back after, committed or not.
+  TempDir dir;
+  std::string db = dir.path + "/stint.db";
+  {
+    auto store = stint::Store::open(db, stint::Store::Mode::read_write);
+    {
+      stint::Store::Transaction tx(*store, stint::Store::Sync::durable);
+      store->insert_job(sample_job(1));
+    }
+    CHECK(store->job_count() == 0);
+    {
+      stint::Store::Transaction tx(*store, stint::Store::Sync::durable);
+      store->insert_job(sample_job(2));
+      tx.commit();
+    }
+    stint::Store::Transaction tx(*store);
+    store->insert_job(sample_job(3));
+    tx.commit();
+  }
+  auto store = stint::Store::open(db, stint::Store::Mode::read_only);
+  CHECK(store->job_count() == 2);
+}
+
+TEST_CASE("a reader waits for the schema of a database being created", "[store]") {
+  // A tool started with stintd may open the file before stintd has committed
+  // its schema (version 0): it waits, rather than failing on "version 0".
+  TempDir dir;
+  std::string db = dir.path + "/stint.db";
+  std::ofstream(db).flush();  // created, empty: as stintd's open leaves it
+  std::thread writer([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    stint::Store::open(db, stint::Store::Mode::read_write);
+  });
+  std::unique_ptr<stint::Store> reader;
+  CHECK_NOTHROW(reader = stint::Store::open(db, stint::Store::Mode::read_only));
+  writer.join();
+  CHECK(reader->schema_version() == stint::Store::current_schema_version());
 }
 
 TEST_CASE("opening a missing database read-only is an error", "[store]") {
