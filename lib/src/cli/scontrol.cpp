@@ -257,21 +257,28 @@ std::optional<std::string> update_key(std::string_view key) {
   return std::nullopt;
 }
 
+/// Whether stintd answered with a refusal (printed in Slurm's words by the
+/// caller), rather than not being reached or failing (the boundary's to print).
+bool refused_by_stintd(const Error& e) {
+  switch (e.code()) {
+    case Errc::daemon_unavailable:
+    case Errc::protocol:
+    case Errc::io:
+    case Errc::internal:
+      return false;
+    default:
+      return true;
+  }
+}
+
 /// Sends a node, partition or reconfigure request; stintd's refusal is
 /// printed as Slurm's "<call> error: <message>".
 int send_admin(nlohmann::json request, std::string_view call) {
   try {
     rpc::call(default_paths(), request);
   } catch (const Error& e) {
-    switch (e.code()) {
-      case Errc::daemon_unavailable:
-      case Errc::protocol:
-      case Errc::io:
-      case Errc::internal:
-        throw;
-      default:
-        return fail(fmt::format("{} error: {}", call, e.what()));
-    }
+    if (!refused_by_stintd(e)) throw;
+    return fail(fmt::format("{} error: {}", call, e.what()));
   }
   return 0;
 }
@@ -433,15 +440,8 @@ int write_batch_script(const ScontrolArgs& a, const std::vector<std::string>& w)
             .at("script")
             .get<std::string>();
   } catch (const Error& e) {
-    switch (e.code()) {
-      case Errc::daemon_unavailable:
-      case Errc::protocol:
-      case Errc::io:
-      case Errc::internal:
-        throw;
-      default:
-        return fail(fmt::format("job script retrieval failed: {}", e.what()));
-    }
+    if (!refused_by_stintd(e)) throw;
+    return fail(fmt::format("job script retrieval failed: {}", e.what()));
   }
   if (file == "-") {
     fmt::print("{}", script);

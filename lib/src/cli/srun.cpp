@@ -20,6 +20,7 @@
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
 #include <stint/paths.hpp>
+#include <stint/run.hpp>
 #include <stint/store.hpp>
 #include <stint/tools.hpp>
 
@@ -38,13 +39,7 @@ namespace {
 using Env = std::vector<std::pair<std::string, std::string>>;
 
 void set(Env& env, const std::string& key, std::string value) {
-  for (auto& [k, v] : env) {
-    if (k == key) {
-      v = std::move(value);
-      return;
-    }
-  }
-  env.emplace_back(key, std::move(value));
+  run::set_env(env, key, std::move(value));
 }
 
 void unset(Env& env, const std::string& key) {

@@ -120,9 +120,16 @@ void Controller::finish(Job& job, JobState state) {
     if (state == JobState::node_fail) job.reason = Reason::node_fail;
   }
   if (state == JobState::completed) job.reason = Reason::none;
-  m_store->update_job(job);
-  // Steps whose srun went down with the job never said how they ended.
-  m_store->end_running_steps(job.id, job.restart_count, JobState::cancelled, job.end_time);
+  if (ran) {
+    // Steps whose srun went down with the job never said how they ended:
+    // closed with it, in one commit, so a crash between leaves neither half.
+    Store::Transaction tx(*m_store);
+    m_store->update_job(job);
+    m_store->end_running_steps(job.id, job.restart_count, JobState::cancelled, job.end_time);
+    tx.commit();
+  } else {
+    m_store->update_job(job);
+  }
   log_info("job {} ended {} exit {}", job.display_id(), state_name(state),
            exit_code_text(job.exit_status, job.exit_signal));
   m_live.erase(job.id);
