@@ -3,7 +3,7 @@
 # slurmdbd, slurmctld and two slurmd (NodeName n1, n2: multiple-slurmd mode),
 # all with their state, sockets, pid files and ports of their own under
 # $TEST_ROOT/slurm, and stopped by their pid files when the test ends. The
-# approach is /work/shared/slurm-oracle's (setup.sh, teardown.sh).
+# approach is the shared slurm-oracle's (../shared/slurm-oracle beside the checkout) (setup.sh, teardown.sh).
 # Skips (exit 77) when it cannot be had: not root, packages not installable,
 # daemons that do not start.
 

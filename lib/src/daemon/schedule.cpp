@@ -148,7 +148,8 @@ void Controller::schedule() {
     m_priority.load(sched::usage_records(m_store->job_runs(0)), assocs, reset);
   }
   const std::vector<JobId> stopped = m_priority.stopped_running(m_live);
-  if (!stopped.empty()) m_priority.add_ended(stopped, sched::usage_records(m_store->job_runs(0, stopped)));
+  if (!stopped.empty())
+    m_priority.add_ended(stopped, sched::usage_records(m_store->job_runs(0, stopped)));
   const bool due = m_priority.due(m_live, m_config, accounting(), t, !stopped.empty());
   if (due) {
     m_priority.recompute(m_live, m_config, accounting(), t);

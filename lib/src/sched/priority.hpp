@@ -59,15 +59,15 @@ struct PriorityParams {
   std::uint32_t weight_job_size = 0;
   std::uint32_t weight_partition = 0;
   std::uint32_t weight_qos = 0;
-  std::vector<TresWeight> weight_tres;  ///< PriorityWeightTRES
-  std::string weight_tres_text;         ///< as written (sprio -w)
+  std::vector<TresWeight> weight_tres;       ///< PriorityWeightTRES
+  std::string weight_tres_text;              ///< as written (sprio -w)
   Seconds max_age = Seconds{7} * 24 * 3600;  ///< PriorityMaxAge
-  bool favor_small = false;             ///< PriorityFavorSmall
+  bool favor_small = false;                  ///< PriorityFavorSmall
   PriorityFlags flags;
   Seconds decay_half_life = Seconds{7} * 24 * 3600;  ///< PriorityDecayHalfLife; 0: no decay
-  Seconds calc_period = 300;                ///< PriorityCalcPeriod
-  std::string usage_reset_period = "NONE";  ///< PriorityUsageResetPeriod
-  std::uint32_t damping = 1;                ///< FairShareDampeningFactor
+  Seconds calc_period = 300;                         ///< PriorityCalcPeriod
+  std::string usage_reset_period = "NONE";           ///< PriorityUsageResetPeriod
+  std::uint32_t damping = 1;                         ///< FairShareDampeningFactor
   std::vector<TresWeight> billing_weights;  ///< TRESBillingWeights (all partitions); empty: CPUs
 
   bool operator==(const PriorityParams&) const = default;
