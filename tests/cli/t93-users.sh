@@ -155,8 +155,10 @@ wait_for 10 job_ended "$jb"
 echo keep >"$victim.target"
 ln -s "$victim" "$alice_home/link-new.out"
 ln -s "$victim.target" "$alice_home/link-old.out"
+# root's home, a folder a plain user may not write, wherever this system keeps it.
+root_home=$(getent passwd 0 | cut -d: -f6)
 for spec in "-o $victim" "-J ../../../../../../..$victim -o %x" "-o link-new.out" \
-  "-o link-old.out" "--chdir=/root -o in-root.out"; do
+  "-o link-old.out" "--chdir=$root_home -o in-root.out"; do
   # shellcheck disable=SC2086 # the spec is several options
   j=$(as "$alice" sbatch --parsable $spec --wrap 'echo written') || fail "submit $spec"
   wait_for 20 job_ended "$j"
@@ -164,7 +166,7 @@ for spec in "-o $victim" "-J ../../../../../../..$victim -o %x" "-o link-new.out
 done
 [ -e "$victim" ] && fail "a job created $victim"
 expect_eq "root's file" "keep" "$(cat "$victim.target")"
-[ -e /root/in-root.out ] && fail "a job created /root/in-root.out"
+[ -e "$root_home/in-root.out" ] && fail "a job created $root_home/in-root.out"
 
 # --- Runs: another user's run cannot be stopped or read (alice is an operator
 # by now, bob is not).
