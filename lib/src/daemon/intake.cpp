@@ -64,19 +64,20 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
     if (system_mode()) share_script(spool, jobs.front());
     for (auto& job : jobs) {
       auto [out, err] = output_paths(job);
-      job.stdout_path = out;
-      job.stderr_path = err;
-      m_store->insert_job(job);
+      job.stdout_path = std::move(out);
+      job.stderr_path = std::move(err);
     }
+    m_store->insert_jobs(jobs);
     tx.commit();
   } catch (...) {
     std::system(fmt::format("rm -rf '{}'", spool).c_str());
     throw;
   }
   for (auto& job : jobs) {
-    // The live copy needs neither: the launcher reads them from the spool folder.
-    job.spec.environment.clear();
-    job.spec.script.clear();
+    // The live copy needs neither: the launcher reads them from the spool
+    // folder. Freed, not cleared: clear() would keep their buffers.
+    job.spec.environment = {};
+    job.spec.script = std::string();
     JobId id = job.id;
     m_live.emplace(id, std::move(job));
   }

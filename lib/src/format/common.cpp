@@ -93,6 +93,13 @@ std::string id_ranges(const std::vector<std::uint32_t>& ids) {
 
 namespace detail {
 
+void apply_order(std::vector<Job>& jobs, const std::vector<std::size_t>& order) {
+  std::vector<Job> sorted;
+  sorted.reserve(jobs.size());
+  for (std::size_t i : order) sorted.push_back(std::move(jobs[i]));
+  jobs = std::move(sorted);
+}
+
 Layout parse_percent(std::string_view format,
                      const std::function<std::optional<std::size_t>(char)>& lookup,
                      std::string_view what, bool allow_widest) {

@@ -1,5 +1,7 @@
 #include <algorithm>
 #include <chrono>
+#include <optional>
+#include <string_view>
 #include <thread>
 
 #include <fmt/core.h>
@@ -40,7 +42,24 @@ std::string spec_for_db(const JobSpec& spec) {
   return j.dump();
 }
 
-void bind_job(sql::Statement& st, const Job& job) {
+// A job's JSON columns as text. The tasks of an array share their request,
+// spec and dependency, so a batch of them is serialised once (insert_jobs).
+struct JobTexts {
+  std::string request;
+  std::string spec;
+  std::string dependency;
+};
+
+JobTexts texts_of(const Job& job) {
+  return {to_json(job.req).dump(), spec_for_db(job.spec),
+          job.dependency.empty() ? std::string() : to_json(job.dependency).dump()};
+}
+
+std::string alloc_text(const std::vector<NodeAlloc>& alloc) {
+  return alloc.empty() ? std::string("[]") : to_json(alloc).dump();
+}
+
+void bind_job(sql::Statement& st, const Job& job, const JobTexts& texts) {
   int i = 1;
   st.bind(i++, static_cast<std::int64_t>(job.id));
   st.bind(i++, job.spec.name);
@@ -67,13 +86,13 @@ void bind_job(sql::Statement& st, const Job& job) {
   st.bind(i++, static_cast<std::int64_t>(job.restart_count));
   st.bind(i++, job.stdout_path);
   st.bind(i++, job.stderr_path);
-  st.bind(i++, to_json(job.req).dump());
-  st.bind(i++, to_json(job.alloc).dump());
-  st.bind(i++, spec_for_db(job.spec));
+  st.bind(i++, texts.request);
+  st.bind(i++, alloc_text(job.alloc));
+  st.bind(i++, texts.spec);
   st.bind(i++, static_cast<std::int64_t>(job.array_job_id));
   st.bind(i++, static_cast<std::int64_t>(job.array_task_id));
   st.bind(i++, static_cast<std::int64_t>(job.array_throttle));
-  st.bind(i++, job.dependency.empty() ? std::string() : to_json(job.dependency).dump());
+  st.bind(i++, texts.dependency);
   st.bind(i++, static_cast<std::int64_t>(job.requeue ? 1 : 0));
   st.bind(i++, static_cast<std::int64_t>(job.cancelled_by));
 }
@@ -86,7 +105,32 @@ E enum_from(std::int64_t v, E fallback, std::int64_t max) {
   return (v >= 0 && v <= max) ? static_cast<E>(v) : fallback;
 }
 
-Job read_job(const sql::Statement& st) {
+// Decodes job rows. A listing reads thousands of rows whose JSON columns are
+// often the same text (the tasks of an array share their spec and request):
+// the last text of each is kept decoded, so a run of equal ones is parsed once
+// and copied after.
+class JobReader {
+ public:
+  Job read(const sql::Statement& st);
+
+ private:
+  template <typename T, typename Decode>
+  const T& decoded(std::string_view text, std::string& cached_text, std::optional<T>& cached,
+                   Decode&& decode) {
+    if (!cached || text != cached_text) {
+      cached = decode(nlohmann::json::parse(text));
+      cached_text.assign(text);
+    }
+    return *cached;
+  }
+
+  std::string m_request_text, m_spec_text, m_dependency_text;
+  std::optional<ResourceRequest> m_request;
+  std::optional<JobSpec> m_spec;
+  std::optional<Dependency> m_dependency;
+};
+
+Job JobReader::read(const sql::Statement& st) {
   Job job;
   int i = 0;
   job.id = static_cast<JobId>(st.int64(i++));
@@ -116,14 +160,20 @@ Job read_job(const sql::Statement& st) {
   job.stdout_path = st.text(i++);
   job.stderr_path = st.text(i++);
   try {
-    job.req = resource_request_from_json(nlohmann::json::parse(st.text(i++)));
-    job.alloc = alloc_from_json(nlohmann::json::parse(st.text(i++)));
-    job.spec = job_spec_from_json(nlohmann::json::parse(st.text(i++)));
+    job.req = decoded(st.text_view(i++), m_request_text, m_request,
+                      [](const nlohmann::json& j) { return resource_request_from_json(j); });
+    std::string_view alloc = st.text_view(i++);
+    if (alloc != "[]") job.alloc = alloc_from_json(nlohmann::json::parse(alloc));
+    job.spec = decoded(st.text_view(i++), m_spec_text, m_spec,
+                       [](const nlohmann::json& j) { return job_spec_from_json(j); });
     job.array_job_id = static_cast<JobId>(st.int64(i++));
     job.array_task_id = static_cast<std::uint32_t>(st.int64(i++));
     job.array_throttle = static_cast<std::uint32_t>(st.int64(i++));
-    std::string dep = st.text(i++);
-    if (!dep.empty()) job.dependency = dependency_from_json(nlohmann::json::parse(dep));
+    std::string_view dep = st.text_view(i++);
+    if (!dep.empty()) {
+      job.dependency = decoded(dep, m_dependency_text, m_dependency,
+                               [](const nlohmann::json& j) { return dependency_from_json(j); });
+    }
     job.requeue = st.int64(i++) != 0;
     job.cancelled_by = static_cast<std::uint32_t>(st.int64(i++));
   } catch (const nlohmann::json::exception& e) {
@@ -132,6 +182,8 @@ Job read_job(const sql::Statement& st) {
   job.spec.name = std::move(name);
   return job;
 }
+
+Job read_job(const sql::Statement& st) { return JobReader().read(st); }
 
 template <typename T, typename F>
 bool matches_any(const std::vector<T>& wanted, F&& pred) {
@@ -275,13 +327,27 @@ sql::Statement& job_write(std::unique_ptr<sql::Statement>& cached, sql::Connecti
 
 void Store::insert_job(const Job& job) {
   sql::Statement& st = job_write(m_impl->insert_job, m_impl->conn, "INSERT");
-  bind_job(st, job);
+  bind_job(st, job, texts_of(job));
   st.run();
+}
+
+void Store::insert_jobs(const std::vector<Job>& jobs) {
+  JobTexts texts;
+  JobId texts_of_array = 0;  // the array whose tasks' texts `texts` holds
+  for (const Job& job : jobs) {
+    if (!job.is_array_task() || job.array_job_id != texts_of_array) {
+      texts = texts_of(job);
+      texts_of_array = job.is_array_task() ? job.array_job_id : 0;
+    }
+    sql::Statement& st = job_write(m_impl->insert_job, m_impl->conn, "INSERT");
+    bind_job(st, job, texts);
+    st.run();
+  }
 }
 
 void Store::update_job(const Job& job) {
   sql::Statement& st = job_write(m_impl->replace_job, m_impl->conn, "REPLACE");
-  bind_job(st, job);
+  bind_job(st, job, texts_of(job));
   st.run();
 }
 
@@ -312,7 +378,8 @@ std::vector<Job> Store::array_tasks(JobId array_job_id) {
                                 k_job_columns));
   st.bind(1, static_cast<std::int64_t>(array_job_id));
   std::vector<Job> out;
-  while (st.step()) out.push_back(read_job(st));
+  JobReader reader;
+  while (st.step()) out.push_back(reader.read(st));
   return out;
 }
 
@@ -328,7 +395,8 @@ std::vector<Job> Store::run_jobs(const std::string& project) {
   st.bind(1, std::string_view(project));
   st.bind(2, std::string_view(project));
   std::vector<Job> out;
-  while (st.step()) out.push_back(read_job(st));
+  JobReader reader;
+  while (st.step()) out.push_back(reader.read(st));
   return out;
 }
 
@@ -367,12 +435,13 @@ std::vector<Job> Store::jobs(const JobFilter& filter) {
   sql += " ORDER BY id";
   sql::Statement st(m_impl->conn, sql);
   std::vector<Job> out;
+  JobReader reader;
   // Sorted once: checking each row against the list would be quadratic in
   // the ids (the tasks of a 10,000-task array named by `squeue -j`).
   std::vector<JobId> ids = filter.ids;
   std::sort(ids.begin(), ids.end());
   while (st.step()) {
-    Job job = read_job(st);
+    Job job = reader.read(st);
     if (!ids.empty() && !std::binary_search(ids.begin(), ids.end(), job.id)) continue;
     if (matches(job, filter)) out.push_back(std::move(job));
   }
