@@ -405,9 +405,17 @@ std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, c
     if (options.long_list) out += date_line(ctx.now) + "\n";
     out += squeue_header(options.layout);
   }
-  auto groups = options.expand_arrays ? single_groups(std::move(jobs))
-                                      : fold_array_tasks(std::move(jobs), Fold::pending);
-  for (const JobGroup& g : groups) out += squeue_line(options.layout, g, ctx);
+  if (options.expand_arrays) {
+    // One line per job: a group at a time, not a second vector of them.
+    JobGroup g;
+    for (Job& j : jobs) {
+      g.job = std::move(j);
+      out += squeue_line(options.layout, g, ctx);
+    }
+    return out;
+  }
+  for (const JobGroup& g : fold_array_tasks(std::move(jobs), Fold::pending))
+    out += squeue_line(options.layout, g, ctx);
   return out;
 }
 

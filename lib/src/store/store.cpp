@@ -205,6 +205,31 @@ bool matches(const Job& job, const JobFilter& f) {
          matches_any(f.accounts, [&](const std::string& a) { return a == job.account; });
 }
 
+// Sorts jobs by id, moving each at most once: the rows of a few runs (one
+// per state), each already in id order.
+void sort_by_id(std::vector<Job>& jobs) {
+  const auto by_id = [](const Job& a, const Job& b) { return a.id < b.id; };
+  if (std::is_sorted(jobs.begin(), jobs.end(), by_id)) return;
+  std::vector<std::size_t> order(jobs.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return jobs[a].id < jobs[b].id; });
+  // In place, one cycle of the permutation at a time (no second vector).
+  std::vector<bool> placed(jobs.size(), false);
+  for (std::size_t start = 0; start < jobs.size(); ++start) {
+    if (placed[start] || order[start] == start) continue;
+    Job held = std::move(jobs[start]);
+    std::size_t at = start;
+    while (order[at] != start) {
+      jobs[at] = std::move(jobs[order[at]]);
+      placed[at] = true;
+      at = order[at];
+    }
+    jobs[at] = std::move(held);
+    placed[at] = true;
+  }
+}
+
 }  // namespace
 
 bool Store::exists(const std::string& path) {
@@ -431,10 +456,23 @@ std::vector<Job> Store::jobs(const JobFilter& filter) {
     }
     where.push_back(fmt::format("id IN ({})", ids));
   }
-  for (std::size_t i = 0; i < where.size(); ++i) sql += (i == 0 ? " WHERE " : " AND ") + where[i];
-  sql += " ORDER BY id";
-  sql::Statement st(m_impl->conn, sql);
+  std::string conditions;
+  for (std::size_t i = 0; i < where.size(); ++i)
+    conditions += (i == 0 ? " WHERE " : " AND ") + where[i];
+  // Reserved, since a Job is large: growing the vector moved every job
+  // read so far, into fresh pages, each time.
   std::vector<Job> out;
+  {
+    sql::Statement count(m_impl->conn, "SELECT count(*) FROM jobs" + conditions);
+    if (count.step()) out.reserve(static_cast<std::size_t>(count.int64(0)));
+  }
+  sql += conditions;
+  // By state, the rows come from the state index in (state, id) order; SQLite
+  // sorting them by id spilled 20,000 rows to a temporary file. They are put
+  // in id order below instead.
+  const bool by_state_index = filter.active_only && filter.ids.empty();
+  if (!by_state_index) sql += " ORDER BY id";
+  sql::Statement st(m_impl->conn, sql);
   JobReader reader;
   // Sorted once: checking each row against the list would be quadratic in
   // the ids (the tasks of a 10,000-task array named by `squeue -j`).
@@ -445,6 +483,7 @@ std::vector<Job> Store::jobs(const JobFilter& filter) {
     if (!ids.empty() && !std::binary_search(ids.begin(), ids.end(), job.id)) continue;
     if (matches(job, filter)) out.push_back(std::move(job));
   }
+  if (by_state_index) sort_by_id(out);
   return out;
 }
 
