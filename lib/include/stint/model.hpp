@@ -301,6 +301,7 @@ struct JobSpec {
   std::string submit_dir;
   std::string submit_host;
   Boxed<RunInfo> run;  ///< set for a run (run-create, run-clone)
+  bool operator==(const JobSpec&) const = default;
 };
 
 /// The resources a job holds on one node.
@@ -333,6 +334,7 @@ struct ResourceRequest {
   bool whole_node_mem = false;
   std::uint32_t gpus_per_node = 0;
   std::string gpu_type;
+  bool operator==(const ResourceRequest&) const = default;
 };
 
 /// A job as the controller knows it: the request, the decisions, the outcome.

@@ -45,10 +45,10 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
   // durable: an id sbatch printed survives a power cut (as its spool files,
   // synced by write_file_atomic, do).
   Store::Transaction tx(*m_store, Store::Sync::durable);
-  JobId first = 0;
+  const JobId first = m_store->allocate_job_ids(static_cast<std::uint32_t>(jobs.size()));
+  JobId next = first;
   for (auto& job : jobs) {
-    job.id = m_store->allocate_job_id();
-    if (first == 0) first = job.id;
+    job.id = next++;
     if (job.array_task_id != k_no_array_task) job.array_job_id = first;
   }
   std::string spool = m_paths.spool(first);

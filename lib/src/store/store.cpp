@@ -42,14 +42,6 @@ std::string spec_for_db(const JobSpec& spec) {
   return j.dump();
 }
 
-// A job's JSON columns as text. The tasks of an array share their request,
-// spec and dependency, so a batch of them is serialised once (insert_jobs).
-struct JobTexts {
-  std::string request;
-  std::string spec;
-  std::string dependency;
-};
-
 JobTexts texts_of(const Job& job) {
   return {to_json(job.req).dump(), spec_for_db(job.spec),
           job.dependency.empty() ? std::string() : to_json(job.dependency).dump()};
@@ -326,10 +318,12 @@ void Store::Transaction::commit() {
   m_done = true;
 }
 
-JobId Store::allocate_job_id() {
+JobId Store::allocate_job_id() { return allocate_job_ids(1); }
+
+JobId Store::allocate_job_ids(std::uint32_t count) {
   auto current = meta("next_job_id");
   JobId id = current ? static_cast<JobId>(std::stoul(*current)) : 1;
-  set_meta("next_job_id", std::to_string(id + 1));
+  set_meta("next_job_id", std::to_string(id + count));
   return id;
 }
 
@@ -371,8 +365,18 @@ void Store::insert_jobs(const std::vector<Job>& jobs) {
 }
 
 void Store::update_job(const Job& job) {
+  // A pass rewrites the rows of many jobs with the same request and spec
+  // (an array's tasks, each given its reason): their JSON is serialised once.
+  Impl::LastTexts& last = m_impl->last_texts;
+  if (!last.texts || !(last.request == job.req) || !(last.spec == job.spec) ||
+      !(last.dependency == job.dependency)) {
+    last.texts = texts_of(job);
+    last.request = job.req;
+    last.spec = job.spec;
+    last.dependency = job.dependency;
+  }
   sql::Statement& st = job_write(m_impl->replace_job, m_impl->conn, "REPLACE");
-  bind_job(st, job, texts_of(job));
+  bind_job(st, job, *last.texts);
   st.run();
 }
 

@@ -171,7 +171,9 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   job.eligible_time = std::max(job.submit_time, spec.begin_time.value_or(0));
   job.state = JobState::pending;
   job.reason = Reason::none;
-  if (spec.hold) job.hold_reason = Reason::job_held_user;
+  // A held job's reason is its hold from the start, as the first pass would
+  // set it: that pass then rewrites no row (10,000 for a held array).
+  if (spec.hold) job.hold_reason = job.reason = Reason::job_held_user;
   // A fixed priority is an operator's to give; the site factor is set after
   // submission only (scontrol update SiteFactor=).
   if (spec.fixed_priority && !c.is_operator(caller))
