@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Projects and run-delete: run-project create/list, a project made by its
 # first run, run numbers that survive a deletion, a deleted run gone from the
-# run tools but kept by sacct, and the refusals (a live run, another user's
-# run is covered by t93's access rules, a bad name, a second project).
+# run tools but kept by sacct, and the refusals (a live run, an unknown run,
+# a bad name, a second project; another user's run is t93's).
 source "$(dirname "$0")/lib.sh"
 write_config <<'YAML'
 node_pools:
