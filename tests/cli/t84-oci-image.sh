@@ -66,17 +66,30 @@ expect_eq "rank 1's variables" "1 2 $port" "$(cat rank-1.txt)"
 expect_eq "rank 0 read the storage" "from the storage" "$(cat read-0.txt)"
 expect_eq "rank 1 ran in the image" "container" "$(cat where-1.txt)"
 
+# --- a node's exit status comes out of its container ------------------------------------
+run-create --project oci --image "$image" -- sh -c 'exit 3' >/dev/null
+failed() { run-list --project oci --json | grep -q '"run":"oci/2","state":"FAILED"'; }
+wait_for 60 failed
+expect_eq "exit code" "3:0" "$(run-show oci/2 | awk '$1 == "0" {print $4}')"
+
 # --- run-stop stops a running container, and none is left -------------------------------
 run-create --project oci --image "$image" -- sleep 300 >/dev/null
-running() { run-list --project oci --json | grep -q '"run":"oci/2","state":"RUNNING"'; }
+running() { run-list --project oci --json | grep -q '"run":"oci/3","state":"RUNNING"'; }
 wait_for 30 running
-job=$(sacct -n -X -P -o JobID,JobName | awk -F'|' '$2 == "oci/2" {print $1}')
+job=$(sacct -n -X -P -o JobID,JobName | awk -F'|' '$2 == "oci/3" {print $1}')
 # The test's image is its own: its containers are this run's.
 up() { "$podman" ps --filter "ancestor=$image" --format '{{.Names}}' | grep -q "^stint-$job-0-"; }
 wait_for 30 up
-expect_eq "stop" "oci/2 stopped" "$(run-stop oci/2)"
+expect_eq "stop" "oci/3 stopped" "$(run-stop oci/3)"
 gone() { [ -z "$("$podman" ps -a --filter "ancestor=$image" --format '{{.Names}}')" ]; }
-wait_for 30 gone
-stopped() { run-list --project oci --json | grep -q '"run":"oci/2","state":"STOPPED"'; }
+deadline=$((SECONDS + 30))
+until gone || [ $SECONDS -ge $deadline ]; do sleep 0.1; done
+if ! gone; then
+  "$podman" ps -a --filter "ancestor=$image"
+  ps -ef | grep -E "podman|conmon|catatonit|sleep 300" | grep -v grep
+  tail -n 20 "$STINT_STATE_DIR/log/stepd.log"
+  fail "container left"
+fi
+stopped() { run-list --project oci --json | grep -q '"run":"oci/3","state":"STOPPED"'; }
 wait_for 30 stopped
 echo "ok"

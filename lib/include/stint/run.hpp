@@ -157,9 +157,9 @@ std::vector<std::string> bubblewrap_argv(
 /// host's network (MASTER_PORT as without an image), the working directory
 /// bound at its own path and entered, `binds` bound read-write, and each of
 /// `env_names` passed from podman's environment (the node's) into it, but for
-/// the few that belong to the image (PATH, HOME, ...). podman forwards the
-/// signals stepd sends (cancel, time limit) to the container and returns its
-/// exit status.
+/// the few that belong to the image (PATH, HOME, ...). `podman run` runs
+/// under /bin/sh, which passes a SIGTERM (cancel, time limit) on to the
+/// container by name and exits with podman's status (the container's).
 std::vector<std::string> podman_argv(const std::string& podman, const std::string& image,
                                      const std::string& name, const std::string& work_dir,
                                      const std::vector<std::string>& command,

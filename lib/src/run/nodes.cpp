@@ -104,8 +104,23 @@ std::vector<std::string> podman_argv(const std::string& podman, const std::strin
   // would kill podman alone, leaving the container running.
   // --log-driver=none: the output reaches stepd's files through the attached
   // client already; conmon need not keep a second copy.
-  std::vector<std::string> argv{podman,   "run", "--rm",           "--init",
-                                "--name", name,  "--network=host", "--log-driver=none"};
+  // The podman client runs under a shell that, on the SIGTERM stepd sends
+  // the task's process group (cancel, time limit, run-stop), also asks podman
+  // to signal the container by name: the client forwards signals only once
+  // it has attached, and a client killed before that leaves its container
+  // running.
+  static constexpr const char* k_supervise =
+      "podman=$1; name=$2; shift 2\n"
+      "\"$podman\" run \"$@\" &\n"
+      "pid=$!\n"
+      "trap '\"$podman\" kill --signal TERM \"$name\" >/dev/null 2>&1' TERM INT HUP\n"
+      "while :; do\n"
+      "  wait \"$pid\"; rc=$?\n"
+      "  kill -0 \"$pid\" 2>/dev/null || exit \"$rc\"\n"
+      "done\n";
+  std::vector<std::string> argv{"/bin/sh", "-c", k_supervise,      "stint-podman",
+                                podman,    name, "--rm",           "--init",
+                                "--name",  name, "--network=host", "--log-driver=none"};
   argv.insert(argv.end(), {"-v", work_dir + ":" + work_dir, "-w", work_dir});
   for (const auto& [host, inside] : binds) argv.insert(argv.end(), {"-v", host + ":" + inside});
   for (const auto& env_name : env_names) {
