@@ -62,6 +62,9 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
     // spool/ is synced: before the commit that makes the job durable.
     fs::sync_dir(m_paths.spool_root());
     if (system_mode()) share_script(spool, jobs.front());
+    // A run's project exists from its first run on (run-project list).
+    if (const auto& run = jobs.front().spec.run)
+      m_store->add_project({run->project, jobs.front().user_id, jobs.front().user_name, "", now()});
     for (auto& job : jobs) {
       auto [out, err] = output_paths(job);
       job.stdout_path = std::move(out);
