@@ -262,6 +262,10 @@ std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {
       tx.commit();
     }
   } else {
+    // A tool reads the database once through: mapped, its pages are read
+    // without a pread and a copy each (a sixth of sprio's time at 20,000
+    // jobs). stintd never shrinks the file, which mapping would not survive.
+    store->m_impl->conn.exec("PRAGMA mmap_size=1073741824");
     // Version 0 is a database stintd has just created and not yet committed
     // its schema to: a tool started with it waits for that (milliseconds).
     int have = store->schema_version();
