@@ -35,9 +35,15 @@ std::pair<pid_t, int> spawn_stepd(const std::string& exe, const std::string& lau
   posix_spawnattr_init(&attr);
   // Its own session: the job outlives stintd, and stintd's signals are not its.
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
-  sigset_t none;
-  sigemptyset(&none);
-  posix_spawnattr_setsigmask(&attr, &none);
+  // It starts with the signals it reads through its signalfd already blocked:
+  // a cancel sent before its main() blocked them would kill it without a
+  // result, and the job would be taken for a lost node and requeued. Pending,
+  // the SIGTERM reaches its supervision loop instead. (stepd unblocks them
+  // for the task.)
+  sigset_t supervised;
+  sigemptyset(&supervised);
+  for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGUSR1}) sigaddset(&supervised, s);
+  posix_spawnattr_setsigmask(&attr, &supervised);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
