@@ -241,28 +241,41 @@ bool Controller::collect() {
       changed = true;
       continue;
     }
-    if (lost) {
-      log_error("job {}: stepd vanished without a result", job.display_id());
-      // The job's other stepds go too (their tasks die with them): the next
-      // attempt must not run beside what is left of this one.
-      for (const auto& a : job.alloc) {
-        if (a.stepd_pid > 0 && proc::alive(a.stepd_pid, a.stepd_start_ticks))
-          ::kill(static_cast<pid_t>(a.stepd_pid), SIGKILL);
-      }
-      job.exit_status = 0;
-      job.exit_signal = 0;
-      if (job.requeue) {
-        requeue_now(job, JobState::node_fail, false, false);
-      } else {
-        finish(job, JobState::node_fail);
-      }
-      changed = true;
-    } else if (ended == n) {
-      complete_from_results(job);
-      changed = true;
+    // What follows changes the live job and then writes it; a write that
+    // fails (a full disk) must leave the live job as the database has it, or
+    // the next collect would skip a job it took for ended and never retry.
+    if (!lost && ended != n) continue;
+    const Job before = job;
+    try {
+      end_collected(job, lost);
+    } catch (...) {
+      if (auto it = m_live.find(id); it != m_live.end()) it->second = before;
+      throw;
     }
+    changed = true;
   }
   return changed;
+}
+
+void Controller::end_collected(Job& job, bool lost) {
+  if (!lost) {
+    complete_from_results(job);
+    return;
+  }
+  log_error("job {}: stepd vanished without a result", job.display_id());
+  // The job's other stepds go too (their tasks die with them): the next
+  // attempt must not run beside what is left of this one.
+  for (const auto& a : job.alloc) {
+    if (a.stepd_pid > 0 && proc::alive(a.stepd_pid, a.stepd_start_ticks))
+      ::kill(static_cast<pid_t>(a.stepd_pid), SIGKILL);
+  }
+  job.exit_status = 0;
+  job.exit_signal = 0;
+  if (job.requeue) {
+    requeue_now(job, JobState::node_fail, false, false);
+  } else {
+    finish(job, JobState::node_fail);
+  }
 }
 
 bool Controller::withdraw_start(JobId id, std::uint32_t task) {

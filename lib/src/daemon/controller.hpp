@@ -182,6 +182,9 @@ class Controller {
 
  private:
   void complete_from_results(Job& job);
+  /// collect()'s end of one job: every task ended, or (lost) a stepd gone
+  /// without a result.
+  void end_collected(Job& job, bool lost);
   void adopt_unrecorded_stepd(Job& job, std::uint32_t task);
   /// Whether the start of `task` may still be called off (nothing ran).
   bool withdraw_start(JobId id, std::uint32_t task);
