@@ -83,9 +83,11 @@ class PriorityState {
   Accounting m_accounting;
   PriorityContext m_ctx;
   Seconds m_calc_time = k_no_time;
-  std::set<JobId> m_running;
-  std::set<JobId> m_waiting;
-  std::map<JobId, std::uint32_t> m_assigned;
+  // By job id, in order: assign() walks them beside the live jobs (a map,
+  // also in id order), so each job costs no lookup.
+  std::vector<JobId> m_running;
+  std::vector<JobId> m_waiting;
+  std::vector<std::pair<JobId, std::uint32_t>> m_assigned;  ///< the priority this state gave
 };
 
 /// A live job's run so far, as fair share charges it.
