@@ -84,6 +84,11 @@ class Controller {
   /// Ends a job in `state` (pending or running): persists it and drops it from
   /// the live set.
   void finish(Job& job, JobState state);
+  /// Ends pending jobs CANCELLED by `by` (a uid), as finish() would one by
+  /// one, in one commit (scancel of a deep queue): the rows are written
+  /// first, and the jobs leave the live set only once they are committed; a
+  /// failed commit leaves every one as it was, and throws.
+  void cancel_pending(const std::vector<Job*>& jobs, std::uint32_t by);
   /// Asks the stepds of a running job to cancel it (SIGTERM; they report back).
   void cancel_running(Job& job);
   /// Puts a job back in the queue with the same id: an ended one at once, a
@@ -195,13 +200,13 @@ class Controller {
   void preempt(Job& victim, const sched::Preemption& p);
   /// Kills the preempted jobs whose GraceTime is over.
   void end_grace_times();
-  /// Resumes the suspended jobs whose preemptor has ended, where their
-  /// resources are free again; takes them in `cluster`.
-  void resume_suspended(sched::Cluster& cluster);
+  /// Resumes the suspended jobs (`suspended`: every one) whose preemptor has
+  /// ended, where their resources are free again; takes them in `cluster`.
+  void resume_suspended(sched::Cluster& cluster, std::vector<Job*> suspended);
   /// After a restart: the preemptions and suspensions under way, from the spool.
   void recover_preemptions();
-  /// Pending jobs' expected starts from the pass (squeue --start).
-  void save_planned_starts(const sched::Decision& d);
+  /// Pending jobs' reasons and expected starts (squeue --start) from the pass.
+  void save_reasons_and_planned_starts(const sched::Decision& d);
   std::string script_spool(const Job& job) const;
 
   Paths m_paths;

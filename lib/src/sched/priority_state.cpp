@@ -123,6 +123,12 @@ bool advance_to(It& it, It end, JobId id, Key key) {
 std::vector<JobId> PriorityState::assign(std::map<JobId, Job>& live,
                                          const std::set<JobId>& eligible, Seconds now,
                                          bool recomputed) {
+  return assign(live, std::vector<JobId>(eligible.begin(), eligible.end()), now, recomputed);
+}
+
+std::vector<JobId> PriorityState::assign(std::map<JobId, Job>& live,
+                                         const std::vector<JobId>& eligible, Seconds now,
+                                         bool recomputed) {
   std::vector<JobId> changed;
   std::vector<JobId> running;
   std::vector<JobId> waiting;

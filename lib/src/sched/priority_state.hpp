@@ -62,6 +62,9 @@ class PriorityState {
   /// Returns the jobs that changed, to be saved.
   std::vector<JobId> assign(std::map<JobId, Job>& live, const std::set<JobId>& eligible,
                             Seconds now, bool recomputed);
+  /// The same, with `eligible` sorted by id (what stintd has at hand).
+  std::vector<JobId> assign(std::map<JobId, Job>& live, const std::vector<JobId>& eligible,
+                            Seconds now, bool recomputed);
 
   Seconds calc_time() const { return m_calc_time; }
   /// The runs that ended, as known (the limits over time count them in every

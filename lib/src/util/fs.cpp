@@ -70,6 +70,39 @@ void sync_dir(const std::string& path) {
   }
 }
 
+SyncedWrites::~SyncedWrites() {
+  for (const auto& [fd, path] : m_files) ::close(fd);
+}
+
+void SyncedWrites::write(const std::string& path, const std::string& content, unsigned mode) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
+  if (fd < 0) throw_io("Unable to create", path);
+  m_files.emplace_back(fd, path);
+  write_all(fd, content, path);
+}
+
+void SyncedWrites::add_dir(const std::string& path) { m_dirs.push_back(path); }
+
+void SyncedWrites::sync() {
+  // Every file's writeback under way first, so that their blocks are
+  // allocated in the journal transaction the first wait commits.
+  for (const auto& [fd, path] : m_files) ::sync_file_range(fd, 0, 0, SYNC_FILE_RANGE_WRITE);
+  // fsync, not fdatasync: the file's owner and mode matter too (a system
+  // stintd gives the script to its owner).
+  for (const auto& [fd, path] : m_files) {
+    if (::fsync(fd) != 0) throw_io("Unable to sync", path);
+  }
+  for (const std::string& path : m_dirs) {
+    int dir = ::open(path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir < 0) throw_io("Unable to open folder", path);
+    const int synced = ::fsync(dir);
+    const int saved = errno;
+    ::close(dir);
+    errno = saved;
+    if (synced != 0) throw_io("Unable to sync", path);
+  }
+}
+
 std::string read_file(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw_io("Unable to open file", path);
