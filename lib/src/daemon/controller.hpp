@@ -3,6 +3,7 @@
 // jobs that are not finished) and every change to it, each written through to
 // the store before the request that caused it is answered.
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <set>
@@ -50,6 +51,9 @@ class Controller {
   void recover();
   /// Runs a scheduling pass and starts what fits.
   void schedule();
+  /// How long the last pass took to decide, up to the starts (which it then
+  /// carries out): what grows with the queue (server.cpp spaces passes by it).
+  std::chrono::steady_clock::duration last_decision_cost() const { return m_decision_cost; }
   /// Collects the results of ended tasks; true if any job changed.
   bool collect();
   /// A stepd this process started has exited (from SIGCHLD).
@@ -221,6 +225,7 @@ class Controller {
   std::optional<Accounting> m_accounting;  ///< see accounting()
   bool m_shutdown = false;
   bool m_dirty = true;
+  std::chrono::steady_clock::duration m_decision_cost{};  ///< see last_decision_cost()
   sched::PriorityState m_priority;  ///< multifactor priority between passes (schedule.cpp)
   /// Running jobs being preempted: when their GraceTime ends (they are then killed).
   std::map<JobId, Seconds> m_preempting;

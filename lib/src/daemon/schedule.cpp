@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <chrono>
 #include <set>
 
 #include <stint/parse.hpp>
@@ -120,6 +121,7 @@ std::vector<const Job*> Controller::eligible_pending() {
 }
 
 void Controller::schedule() {
+  const auto pass_began = std::chrono::steady_clock::now();
   m_dirty = false;
   end_grace_times();
   // A suspended job holds no resources (its preemptor has them) until it resumes.
@@ -182,7 +184,10 @@ void Controller::schedule() {
   cluster.take_jobs(active);
   mark_unavailable(cluster);  // nodes down or drained (daemon/nodes.cpp)
   resume_suspended(cluster, std::move(suspended));
-  if (pending.empty()) return;
+  if (pending.empty()) {
+    m_decision_cost = std::chrono::steady_clock::now() - pass_began;
+    return;
+  }
   // Association and QOS run limits (issue 4), when AccountingStorageEnforce
   // has "limits": counted over the live jobs, consulted by the pass.
   std::optional<sched::LimitTracker> limits;
@@ -200,6 +205,7 @@ void Controller::schedule() {
   for (const auto& [id, kill_at] : m_preempting) ctx.preempting.push_back(id);
   sched::Decision d = sched::schedule(pending, cluster, m_config, now(), std::move(ctx));
   save_reasons_and_planned_starts(d);
+  m_decision_cost = std::chrono::steady_clock::now() - pass_began;
   for (const auto& p : d.preemptions) preempt(m_live.at(p.victim), p);
   for (auto& [id, alloc] : d.starts) {
     Job& job = m_live.at(id);

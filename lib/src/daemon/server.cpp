@@ -140,12 +140,14 @@ int serve(const Paths& paths, const ServerOptions& options) {
   using SteadyClock = std::chrono::steady_clock;
   auto last_pass = SteadyClock::now();
   // A pass after every request would make each client that comes during one
-  // wait for all of it, and a deep queue makes a pass take many milliseconds:
-  // a pass that a request asks for waits until as long as the last pass took
-  // has gone by since it ended (never longer than k_max_pass_gap). At most
-  // half of stintd's time then goes to passes, the requests in between are
-  // answered at once, and one pass covers them all. A short pass (a shallow
-  // queue) leaves no gap: a job submitted to an idle cluster starts at once.
+  // wait for all of it, and a deep queue makes a pass take many milliseconds
+  // to decide: a pass that a request asks for waits until as long as the last
+  // one took to decide has gone by since it ended (never longer than
+  // k_max_pass_gap). Then at most about half of stintd's time goes to
+  // deciding, the requests in between are answered at once, and one pass
+  // covers them all. A shallow queue leaves no gap worth the name: a job
+  // submitted to an idle cluster starts at once. Starting jobs (spawning,
+  // syncing launch files) is not counted: it does not grow with the queue.
   constexpr auto k_max_pass_gap = std::chrono::milliseconds(500);
   auto last_pass_end = SteadyClock::now();
   SteadyClock::duration last_pass_cost{};
@@ -207,7 +209,7 @@ int serve(const Paths& paths, const ServerOptions& options) {
       }
       last_pass = now;
       last_pass_end = SteadyClock::now();
-      last_pass_cost = last_pass_end - now;
+      last_pass_cost = controller.last_decision_cost();
     }
     if (!controller.idle()) idle_since = now;
     // A reconfigure may change StintIdleExit.
