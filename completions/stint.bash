@@ -366,7 +366,7 @@ _stint_complete() {
       _stint_reply "$(_stint_run squeue -h -o %i --me)"
       _stint_comma_list=0
       ;;
-    run-stop | run-show | run-logs | run-clone | run-exec)
+    run-stop | run-show | run-logs | run-clone | run-exec | run-delete)
       _stint_no_files
       _stint_reply "$(_stint_run run-list | awk 'NR > 1 { print $1 }')"
       ;;
@@ -397,4 +397,4 @@ _stint_complete() {
 }
 
 complete -o bashdefault -o default -F _stint_complete sbatch srun squeue scancel sinfo scontrol sacct sacctmgr sprio sshare stint stintd \
-  run-create run-clone run-stop run-list run-show run-logs run-exec run-storage
+  run-create run-clone run-stop run-list run-show run-logs run-exec run-storage run-project run-delete

@@ -8,13 +8,48 @@
 #
 # Sizes come from the environment so a quick mode exists (BENCH_QUICK=1 picks
 # small defaults; each BENCH_* variable below overrides one size).
+#
+# BENCH_TARGET=slurm runs the same workloads against a real Slurm instead
+# (comparison mode, bench/run-all --slurm): Debian's slurm-wlm brought up on
+# loopback by tests/cli/slurm-cluster.sh (root; packages installed if
+# missing), one slurmd per virtual node, each with this machine's CPUs. The
+# result keys get a "slurm:" prefix.
 set -euo pipefail
 
-: "${STINT_BIN:?STINT_BIN must name the folder with the built binaries}"
-export PATH="$STINT_BIN:$PATH"
+BENCH_TARGET=${BENCH_TARGET:-stint}
 BENCH_NAME=$(basename "$0" .sh)
 BENCH_ROOT=$(mktemp -d "${TMPDIR:-/tmp}/stint-bench-$BENCH_NAME-XXXXXX")
 BENCH_QUICK=${BENCH_QUICK:-0}
+case $BENCH_TARGET in
+  stint)
+    : "${STINT_BIN:?STINT_BIN must name the folder with the built binaries}"
+    export PATH="$STINT_BIN:$PATH"
+    RESULT_PREFIX=
+    ;;
+  slurm)
+    # The real tools: /usr/bin ahead of any stint folder.
+    export PATH="/usr/bin:/usr/sbin:$PATH"
+    export STINT_TEST_SLURM_PORT_BASE=${STINT_TEST_SLURM_PORT_BASE:-26900}
+    TEST_ROOT=$BENCH_ROOT
+    # shellcheck source=../../tests/cli/slurm-cluster.sh
+    source "$(dirname "${BASH_SOURCE[0]}")/../../tests/cli/slurm-cluster.sh"
+    # Room for the issue's queues, and sprio's plugin.
+    export SLURM_CONF_EXTRA="MaxJobCount=200000
+MaxArraySize=100001
+PriorityType=priority/multifactor"
+    SLURM_UP_NODES=
+    RESULT_PREFIX=slurm:
+    # A real Slurm runs trivial jobs at 1-2 per second here: the full sizes
+    # would take hours, so the rates and latencies come from smaller runs
+    # (each still overridable; the command text names the size used).
+    if [ "$BENCH_QUICK" != 1 ]; then
+      : "${BENCH_E2E_JOBS:=100}" "${BENCH_E2E_ARRAY:=200}" "${BENCH_SCALE:=5000 20000}"
+      : "${BENCH_RUNS:=1}" "${BENCH_SCALE_REPS:=3}" "${BENCH_REPS:=10}" "${BENCH_SEQ:=200}"
+      : "${BENCH_ARRAY:=10000}"
+    fi
+    ;;
+  *) echo "BENCH_TARGET must be stint or slurm" >&2; exit 2 ;;
+esac
 
 # size NAME FULL QUICK: the value of $NAME if set, else FULL or QUICK.
 size() {
@@ -33,7 +68,9 @@ STATE_DIRS=()
 # bottleneck; "small": one node of 2 CPUs, the shape of the real Slurm
 # here), exported as STINT_STATE_DIR, with the work directory as cwd.
 new_state() {
+  if [ "$BENCH_TARGET" = slurm ]; then new_slurm_state "$@"; return; fi
   local name=$1 shape=$2
+  shape_size "$shape"
   export STINT_STATE_DIR="$BENCH_ROOT/$name/state"
   mkdir -p "$STINT_STATE_DIR" "$BENCH_ROOT/$name/work"
   chmod 700 "$STINT_STATE_DIR"
@@ -60,10 +97,61 @@ YAML
   scontrol ping >/dev/null || { echo "stintd did not start" >&2; return 1; }
 }
 
-stintd_pid() { cat "$STINT_STATE_DIR/stintd.lock" 2>/dev/null || true; }
+# The shape of the cluster new_state set up: BLOCK_NODES nodes of BLOCK_CPUS
+# CPUs (a job that holds all of it: -N BLOCK_NODES -n BLOCK_NODES -c BLOCK_CPUS).
+shape_size() {
+  case "$1" in
+    large) BLOCK_NODES=4 BLOCK_CPUS=64 ;;
+    small) BLOCK_NODES=1 BLOCK_CPUS=2 ;;
+  esac
+}
+
+# The Slurm side of new_state: the cluster of that shape (4 or 1 slurmd, each
+# with this machine's CPUs), brought up once per shape and emptied of jobs
+# between measurements; STINT_STATE_DIR names slurmctld's state (its size).
+new_slurm_state() {
+  local name=$1 shape=$2 nodes
+  shape_size "$shape"
+  nodes=$BLOCK_NODES
+  BLOCK_CPUS=$(nproc)
+  if [ "$SLURM_UP_NODES" != "$nodes" ]; then
+    [ -n "$SLURM_UP_NODES" ] && slurm_down
+    SLURM_DIR="$BENCH_ROOT/slurm-$nodes"
+    export SLURM_CONF="$SLURM_DIR/slurm.conf"
+    SLURM_NODES=$nodes slurm_up
+    SLURM_UP_NODES=$nodes
+  fi
+  drain_slurm
+  # The cluster outlives a measurement: sacct counts from here on (a second
+  # later than anything the last one ran).
+  sleep 1
+  BENCH_SINCE=$(date +%Y-%m-%dT%H:%M:%S)
+  export STINT_STATE_DIR="$SLURM_DIR/ctld"
+  mkdir -p "$BENCH_ROOT/$name/work"
+  cd "$BENCH_ROOT/$name/work"
+}
+
+# Cancels every job of the Slurm cluster and waits until none is left unfinished.
+drain_slurm() {
+  scancel --me >/dev/null 2>&1 || true
+  local deadline=$((SECONDS + 120))
+  while [ -n "$(squeue -h -t PD,R,CG,S -o %i 2>/dev/null | head -n 1)" ]; do
+    [ $SECONDS -lt $deadline ] || { echo "slurm: jobs left after scancel" >&2; return 1; }
+    sleep 0.2
+  done
+}
+
+stintd_pid() {
+  if [ "$BENCH_TARGET" = slurm ]; then
+    tr -dc '0-9' <"$SLURM_DIR/run/slurmctld.pid"
+  else
+    cat "$STINT_STATE_DIR/stintd.lock" 2>/dev/null || true
+  fi
+}
 
 # stop_state DIR: cancels its jobs, stops its stintd, waits for its stepds.
 stop_state() {
+  if [ "$BENCH_TARGET" = slurm ]; then drain_slurm; return; fi
   local dir=$1 pid d kept=()
   for d in "${STATE_DIRS[@]+"${STATE_DIRS[@]}"}"; do [ "$d" = "$dir" ] || kept+=("$d"); done
   STATE_DIRS=("${kept[@]+"${kept[@]}"}")
@@ -86,6 +174,7 @@ bench_cleanup() {
   fi
   # stop_state shortens the list, so walk a copy.
   for dir in "${STATE_DIRS[@]+"${STATE_DIRS[@]}"}"; do stop_state "$dir"; done
+  if [ "$BENCH_TARGET" = slurm ] && [ -n "$SLURM_UP_NODES" ]; then slurm_down || true; fi
   cd /
   rm -rf "$BENCH_ROOT"
   exit $rc
@@ -109,13 +198,13 @@ time_ms() {
 # summary KEY UNIT COMMAND-TEXT < values: prints median (min-max) of the values.
 summary() {
   local key=$1 unit=$2 cmd="$BENCH_NAME.sh: $3"
-  sort -g | awk -v key="$key" -v unit="$unit" -v cmd="$cmd" '
+  sort -g | awk -v key="$key" -v unit="$unit" -v cmd="$cmd" -v prefix="$RESULT_PREFIX" '
     { v[NR] = $1 }
     END {
       if (NR == 0) { print "no values for " key > "/dev/stderr"; exit 1 }
       med = (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
       printf "%-40s %10.3f %s  (%.3f-%.3f, n=%d)\n", key, med, unit, v[1], v[NR], NR
-      printf "RESULT|%s|%.3f|%.3f|%.3f|%s|%d|%s\n", key, med, v[1], v[NR], unit, NR, cmd
+      printf "RESULT|%s%s|%.3f|%.3f|%.3f|%s|%d|%s\n", prefix, key, med, v[1], v[NR], unit, NR, cmd
     }'
 }
 
@@ -142,7 +231,16 @@ wait_done() {
 }
 
 # count_state STATE: jobs (allocations, array tasks included) in that state, per sacct.
-count_state() { sacct -a -X -n -P -o State -s "$1" -S 2000-01-01 | grep -c "^$1" || true; }
+BENCH_SINCE=2000-01-01
+count_state() { sacct -a -X -n -P -o State -s "$1" -S "$BENCH_SINCE" -E now | grep -c "^$1" || true; }
+
+# count_settled STATE EXPECTED: count_state, waiting up to a minute for it to
+# reach EXPECTED (a real Slurm's accounting lags behind its queue).
+count_settled() {
+  local n deadline=$((SECONDS + 60))
+  while n=$(count_state "$1"); [ "$n" != "$2" ] && [ $SECONDS -lt $deadline ]; do sleep 0.5; done
+  echo "$n"
+}
 
 # expect_count WHAT EXPECTED ACTUAL: a benchmark that did not do its work fails.
 expect_count() {

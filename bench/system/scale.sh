@@ -19,8 +19,9 @@ CHUNK=10000
 
 for n in $SIZES; do
   new_state "scale$n" large
-  # Every CPU of the 4 nodes, for longer than the benchmark.
-  blocker=$(sbatch --parsable -N 4 -n 4 -c 64 --mem=1G --wrap "sleep 100000")
+  # Every CPU of the cluster, for longer than the benchmark.
+  blocker=$(sbatch --parsable -N "$BLOCK_NODES" -n "$BLOCK_NODES" -c "$BLOCK_CPUS" --mem=1G \
+    --wrap "sleep 100000")
   for ((left = n; left > 0; left -= CHUNK)); do
     k=$((left < CHUNK ? left : CHUNK))
     sbatch -c 1 --array=0-$((k - 1)) --wrap true >/dev/null

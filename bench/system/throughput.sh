@@ -29,12 +29,12 @@ for shape in $SHAPES; do
   for ((run = 0; run < RUNS; run++)); do
     new_state "jobs-$shape-$run" "$shape"
     jobs_ms+=("$(time_ms one_by_one)")
-    expect_count "COMPLETED jobs ($shape)" "$JOBS" "$(count_state COMPLETED)"
+    expect_count "COMPLETED jobs ($shape)" "$JOBS" "$(count_settled COMPLETED "$JOBS")"
     stop_state "$STINT_STATE_DIR"
 
     new_state "array-$shape-$run" "$shape"
     array_ms+=("$(time_ms array)")
-    expect_count "COMPLETED array tasks ($shape)" "$ARRAY" "$(count_state COMPLETED)"
+    expect_count "COMPLETED array tasks ($shape)" "$ARRAY" "$(count_settled COMPLETED "$ARRAY")"
     stop_state "$STINT_STATE_DIR"
   done
   rate "e2e_jobs_$shape" "$JOBS" \

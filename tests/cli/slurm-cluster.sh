@@ -1,13 +1,15 @@
 # A real Slurm 22.05 from Debian's packages on this machine, loopback only,
 # for the slurm backend's tests (sourced after lib.sh): munged, mariadbd,
-# slurmdbd, slurmctld and two slurmd (NodeName n1, n2: multiple-slurmd mode),
+# slurmdbd, slurmctld and SLURM_NODES slurmd (default 2, NodeName n1, n2, ...:
+# multiple-slurmd mode; SLURM_CONF_EXTRA: more slurm.conf lines),
 # all with their state, sockets, pid files and ports of their own under
 # $TEST_ROOT/slurm, and stopped by their pid files when the test ends. The
 # approach is the shared slurm-oracle's (../shared/slurm-oracle beside the checkout) (setup.sh, teardown.sh).
 # Skips (exit 77) when it cannot be had: not root, packages not installable,
 # daemons that do not start.
 
-SLURM_DIR="$TEST_ROOT/slurm"
+SLURM_DIR=${SLURM_DIR:-$TEST_ROOT/slurm}
+SLURM_NODES=${SLURM_NODES:-2}
 export SLURM_CONF="$SLURM_DIR/slurm.conf"  # read by the real tools this test runs
 SLURM_PORT_BASE=${STINT_TEST_SLURM_PORT_BASE:-26800}
 SLURM_CLUSTER=stinttest
@@ -195,8 +197,9 @@ AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=localhost
 AccountingStoragePort=$((p + 19))
 JobCompType=jobcomp/none
-NodeName=n[1-2] NodeHostname=$host NodeAddr=127.0.0.1 Port=[$((p + 21))-$((p + 22))] CPUs=$cpus RealMemory=$rmem State=UNKNOWN
-PartitionName=$SLURM_PARTITION Nodes=n[1-2] Default=YES MaxTime=INFINITE State=UP
+NodeName=n[1-$SLURM_NODES] NodeHostname=$host NodeAddr=127.0.0.1 Port=[$((p + 21))-$((p + 20 + SLURM_NODES))] CPUs=$cpus RealMemory=$rmem State=UNKNOWN
+PartitionName=$SLURM_PARTITION Nodes=n[1-$SLURM_NODES] Default=YES MaxTime=INFINITE State=UP
+${SLURM_CONF_EXTRA:-}
 EOF
   # slurmdbd.conf is read from slurm.conf's folder.
   cat >"$SLURM_DIR/slurmdbd.conf" <<EOF
@@ -220,9 +223,11 @@ EOF
   real sacctmgr -i add cluster "$SLURM_CLUSTER" >/dev/null
   /usr/sbin/slurmctld || skip "slurmctld did not start"
   wait_up 60 slurmctld sh -c "/usr/bin/scontrol ping | grep -q 'is UP'"
-  /usr/sbin/slurmd -N n1 || skip "slurmd n1 did not start"
-  /usr/sbin/slurmd -N n2 || skip "slurmd n2 did not start"
-  wait_up 60 "the nodes" sh -c "[ \"\$(/usr/bin/sinfo -h -N -o '%N %t' | grep -c idle)\" = 2 ]"
+  local n
+  for ((n = 1; n <= SLURM_NODES; n++)); do
+    /usr/sbin/slurmd -N "n$n" || skip "slurmd n$n did not start"
+  done
+  wait_up 60 "the nodes" sh -c "[ \"\$(/usr/bin/sinfo -h -N -o '%N %t' | grep -c idle)\" = $SLURM_NODES ]"
   # Until slurmctld has registered with slurmdbd, a job's record there may be
   # a placeholder (JobName "allocation", one node).
   wait_up 60 "slurmctld's registration with slurmdbd" sh -c \

@@ -168,7 +168,7 @@ done
 expect_eq "root's file" "keep" "$(cat "$victim.target")"
 [ -e "$root_home/in-root.out" ] && fail "a job created $root_home/in-root.out"
 
-# --- Runs: another user's run cannot be stopped or read (alice is an operator
+# --- Runs: another user's run cannot be stopped, read or deleted (alice is an operator
 # by now, bob is not).
 as "$alice" run-create --project p -- sleep 30 >/dev/null || fail "alice's run-create"
 wait_for 20 sh -c "squeue -h -n p/1 -o %T | grep -q RUNNING"
@@ -178,6 +178,11 @@ err=$(as "$bob" run-logs p/1 2>&1) && fail "bob read alice's run logs"
 expect_eq "run-logs refusal" "run-logs: error: Access/permission denied" "$err"
 as "$alice" run-logs p/1 >/dev/null || fail "alice could not read her run's logs"
 as "$alice" run-stop p/1 >/dev/null || fail "alice could not stop her run"
+wait_for 20 sh -c "squeue -h -n p/1 | grep -q . && exit 1 || exit 0"
+expect_eq "project owner" "p $alice" "$(as "$bob" run-project list -n | awk '{print $1, $2}')"
+err=$(as "$bob" run-delete p/1 2>&1) && fail "bob deleted alice's run"
+expect_eq "run-delete refusal" "run-delete: error: Access/permission denied" "$err"
+expect_eq "alice deletes her run" "p/1 deleted" "$(as "$alice" run-delete --keep-logs p/1)"
 
 # --- Only root (and the state directory's owner) stops the system stintd.
 err=$(as "$bob" stint daemon stop 2>&1) && fail "bob stopped stintd"

@@ -152,6 +152,19 @@ std::vector<std::string> bubblewrap_argv(
     const std::string& bwrap, const std::string& image, const std::string& work_dir,
     const std::vector<std::string>& command,
     const std::vector<std::pair<std::string, std::string>>& binds = {});
+/// The command line that runs `command` in an OCI image with podman: a
+/// container named `name` (stint-<job>-<rank>), removed when it ends, on the
+/// host's network (MASTER_PORT as without an image), the working directory
+/// bound at its own path and entered, `binds` bound read-write, and each of
+/// `env_names` passed from podman's environment (the node's) into it, but for
+/// the few that belong to the image (PATH, HOME, ...). `podman run` runs
+/// under /bin/sh, which passes a SIGTERM (cancel, time limit) on to the
+/// container by name and exits with podman's status (the container's).
+std::vector<std::string> podman_argv(const std::string& podman, const std::string& image,
+                                     const std::string& name, const std::string& work_dir,
+                                     const std::vector<std::string>& command,
+                                     const std::vector<std::pair<std::string, std::string>>& binds,
+                                     const std::vector<std::string>& env_names);
 
 }  // namespace run
 }  // namespace stint

@@ -51,6 +51,17 @@ struct ClusterRun {
   bool live() const { return !is_terminal(state) || !settled; }
 };
 
+/// A project of runs (run-project): made by run-project create or by its
+/// first run.
+struct Project {
+  std::string name;
+  std::uint32_t owner_id = 0;
+  std::string owner_name;
+  std::string description;
+  Seconds created = k_no_time;
+  bool operator==(const Project&) const = default;
+};
+
 /// Which jobs to read. Empty lists match everything.
 struct JobFilter {
   std::vector<JobId> ids;
@@ -141,6 +152,17 @@ class Store {
   std::vector<ClusterRun> cluster_runs(const std::string& project);
   /// The cluster runs that have not ended (stintd follows them).
   std::vector<ClusterRun> live_cluster_runs();
+
+  // Projects and deleted runs (store/projects.cpp).
+  /// Inserts `project` unless one of that name exists; returns whether it did.
+  bool add_project(const Project& project);
+  std::optional<Project> project(const std::string& name);
+  /// Every project, by name.
+  std::vector<Project> projects();
+  /// Marks a run deleted: run_jobs and cluster_runs leave it out from now on;
+  /// its job stays (sacct, usage, run numbers).
+  void delete_run(const std::string& project, std::uint32_t number, std::uint32_t deleted_by,
+                  Seconds at);
   /// Matching jobs in id order.
   std::vector<Job> jobs(const JobFilter& filter);
   std::size_t job_count();

@@ -33,5 +33,7 @@ int run_show(int argc, char** argv);
 int run_logs(int argc, char** argv);
 int run_storage(int argc, char** argv);  ///< create|list|delete named folders kept across runs
 int run_exec(int argc, char** argv);     ///< a command inside a run's node
+int run_project(int argc, char** argv);  ///< create|list the projects runs belong to
+int run_delete(int argc, char** argv);   ///< ended runs leave the run tools
 }  // namespace tools
 }  // namespace stint

@@ -104,7 +104,7 @@ std::string find_bin_dir(const std::string& name, const std::string& path) {
   while (start <= path.size()) {
     std::size_t end = path.find(':', start);
     if (end == std::string::npos) end = path.size();
-    const std::string dir = path.substr(start, end - start);
+    std::string dir = path.substr(start, end - start);
     start = end + 1;
     if (dir.empty()) continue;
     const auto candidate = std::filesystem::path(dir) / name;

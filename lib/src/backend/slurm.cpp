@@ -109,7 +109,7 @@ void cancel(const CommandTarget& target, std::uint64_t job_id) {
   }
 }
 
-void refresh(const CommandTarget& target, std::vector<ClusterRun*> runs, Seconds now) {
+void refresh(const CommandTarget& target, const std::vector<ClusterRun*>& runs, Seconds now) {
   if (runs.empty()) return;
   std::vector<std::string> ids;
   for (const ClusterRun* r : runs) ids.push_back(std::to_string(r->cluster_job_id));

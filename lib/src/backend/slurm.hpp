@@ -88,6 +88,6 @@ void cancel(const CommandTarget& target, std::uint64_t job_id);
 /// Asks the cluster about `runs` (all of one target) and updates them:
 /// sacct, else scontrol; a job neither knows is lost ("vanished"). Throws
 /// Errc::daemon_unavailable when the cluster cannot be asked.
-void refresh(const CommandTarget& target, std::vector<ClusterRun*> runs, Seconds now);
+void refresh(const CommandTarget& target, const std::vector<ClusterRun*>& runs, Seconds now);
 
 }  // namespace stint::backend

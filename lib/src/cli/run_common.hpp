@@ -17,7 +17,7 @@ JobSpec run_job_spec(const RunSettings& s, const std::string& cloned_from);
 /// Submits it; returns the run's name.
 std::string submit_run(const JobSpec& spec);
 /// A directory image must exist (made absolute) and bubblewrap be installed;
-/// OCI images are refused until they are supported.
+/// an OCI image must be in the user's podman store.
 void check_containers(RunSettings& s);
 /// Whether a server type is the CPU (notebook) type: the partition "cpu".
 inline bool is_cpu_server(const std::string& server_type) { return server_type == "cpu"; }

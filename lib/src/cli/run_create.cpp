@@ -15,6 +15,7 @@
 #include <stint/run.hpp>
 #include <stint/tools.hpp>
 
+#include "backend/command.hpp"
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
 #include "cli/run_common.hpp"
@@ -70,18 +71,24 @@ std::string submit_run(const JobSpec& spec) {
 void check_containers(RunSettings& s) {
   if (!s.image.empty()) {
     if (!run::is_directory_image(s.image)) {
-      // An OCI image needs podman; running one comes with a later version.
+      std::string podman;
       try {
-        find_helper("podman");
+        podman = find_helper("podman");
       } catch (const Error&) {
         throw Error(
             Errc::invalid_argument,
             fmt::format("--image {}: an OCI image needs podman, which is not installed", s.image));
       }
-      throw Error(Errc::invalid_argument,
-                  fmt::format("--image {}: OCI images are not supported yet; give a directory "
-                              "image (a root file system) instead",
-                              s.image));
+      // As the user whose nodes will run it: podman's image store is theirs.
+      backend::CommandTarget here;
+      here.timeout_s = 60;
+      const auto exists = backend::run_command(here, {podman, "image", "exists", s.image});
+      if (exists.timed_out || exists.exit_code != 0)
+        throw Error(Errc::invalid_argument,
+                    fmt::format("--image {}: no such OCI image in podman's store (podman pull "
+                                "or podman load it first)",
+                                s.image));
+      return;
     }
     std::error_code ec;
     const auto dir = std::filesystem::absolute(s.image, ec);

@@ -65,16 +65,25 @@ int run_exec(int argc, char** argv) {
     o.chdir = daemon::work_dir(job);
     const RunInfo& r = *job.spec.run;
     o.command = command;
+    // The node's environment as its command got it, over run-exec's own.
+    o.environment = daemon::job_environment(job, query::read_config(paths), rank,
+                                            proc::short_hostname(), paths.state_dir);
     if (!r.image.empty()) {
       std::vector<std::pair<std::string, std::string>> binds;
       for (const auto& [storage, mount] : r.storages)
         binds.emplace_back(run::storage_path(paths.state_dir, storage),
                            run::storage_mount(StorageMount{storage, mount}));
-      o.command = run::bubblewrap_argv(find_helper("bwrap"), r.image, *o.chdir, command, binds);
+      if (run::is_directory_image(r.image)) {
+        o.command = run::bubblewrap_argv(find_helper("bwrap"), r.image, *o.chdir, command, binds);
+      } else {
+        // A container of its own beside the node's (which may have ended, kept alive).
+        std::vector<std::string> names;
+        for (const auto& variable : o.environment) names.push_back(variable.first);
+        o.command = run::podman_argv(find_helper("podman"), r.image,
+                                     fmt::format("stint-{}-{}-exec-{}", job.id, rank, ::getpid()),
+                                     *o.chdir, command, binds, names);
+      }
     }
-    // The node's environment as its command got it, over run-exec's own.
-    o.environment = daemon::job_environment(job, query::read_config(paths), rank,
-                                            proc::short_hostname(), paths.state_dir);
     return cli::run_step(o, job.id);
   });
 }

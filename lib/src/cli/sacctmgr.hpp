@@ -45,7 +45,7 @@ struct SacctmgrCommand {
 /// "sacctmgr: error: "), exiting 1.
 class SacctmgrError : public Error {
  public:
-  explicit SacctmgrError(std::string message) : Error(Errc::invalid_argument, std::move(message)) {}
+  explicit SacctmgrError(const std::string& message) : Error(Errc::invalid_argument, message) {}
 };
 
 /// Parses the words after the options. Verbs and entities may be abbreviated

@@ -48,7 +48,7 @@ Error with_prefixed_lines(const Error& e) {
     out += c;
     if (c == '\n') out += fmt::format("{}: error: ", k_tool);
   }
-  return Error(e.code(), std::move(out));
+  return Error(e.code(), out);
 }
 
 // A getopt error, printed as Slurm's getopt prints it: no "error:", a hint.
@@ -79,7 +79,7 @@ bool readable(const std::string& path) { return ::access(path.c_str(), R_OK) == 
 // $PATH.
 std::string resolve_script(const std::string& name, const std::string& cwd) {
   if (!name.empty() && name.front() == '/') return name;
-  const std::string local = cwd + "/" + name;
+  std::string local = cwd + "/" + name;
   if ((!name.empty() && name.front() == '.') || readable(local)) return local;
   if (const char* path = std::getenv("PATH")) {
     std::string_view dirs = path;
@@ -88,7 +88,7 @@ std::string resolve_script(const std::string& name, const std::string& cwd) {
       const std::string dir(dirs.substr(0, colon));
       dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
       if (dir.empty()) continue;
-      const std::string candidate = dir + "/" + name;
+      std::string candidate = dir + "/" + name;
       if (readable(candidate)) return candidate;
     }
   }
@@ -133,7 +133,7 @@ Error submission_failed(const Error& e) {
   if (detail == reason) detail.clear();  // the reason alone, never twice
   std::string text = detail.empty() ? std::string() : detail + "\n";
   text += fmt::format("Batch job submission failed: {}", reason);
-  return Error(e.code(), std::move(text));
+  return Error(e.code(), text);
 }
 
 // The job's exit status as -W gives it: a job killed by a signal gives 1.

@@ -32,7 +32,7 @@ using EnvList = std::vector<std::pair<std::string, std::string>>;
 /// "error:" prefix.
 class UsageError : public Error {
  public:
-  explicit UsageError(std::string message) : Error(Errc::usage, std::move(message)) {}
+  explicit UsageError(const std::string& message) : Error(Errc::usage, message) {}
 };
 
 /// Every option sbatch knows.

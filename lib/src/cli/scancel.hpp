@@ -16,7 +16,7 @@ namespace stint::cli {
 /// these with a plain fprintf), exiting 1.
 class PlainError : public Error {
  public:
-  explicit PlainError(std::string message) : Error(Errc::invalid_argument, std::move(message)) {}
+  explicit PlainError(const std::string& message) : Error(Errc::invalid_argument, message) {}
 };
 
 /// One job named on the command line, as the cancel request names it

@@ -273,7 +273,7 @@ bool refused_by_stintd(const Error& e) {
 
 /// Sends a node, partition or reconfigure request; stintd's refusal is
 /// printed as Slurm's "<call> error: <message>".
-int send_admin(nlohmann::json request, std::string_view call) {
+int send_admin(const nlohmann::json& request, std::string_view call) {
   try {
     rpc::call(default_paths(), request);
   } catch (const Error& e) {

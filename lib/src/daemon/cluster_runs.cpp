@@ -80,7 +80,12 @@ nlohmann::json Controller::submit_cluster_run(JobSpec spec, const Caller& caller
   run.cluster_job_id =
       backend::submit(target, backend::slurm_submission(run, config, target.bin_dir));
   run.cluster_state = "PENDING";
-  m_store->save_cluster_run(run);
+  {
+    Store::Transaction tx(*m_store);
+    m_store->add_project({run.project, run.user_id, run.user_name, "", run.submit_time});
+    m_store->save_cluster_run(run);
+    tx.commit();
+  }
   ++m_live_cluster_runs;
   const std::string name = RunName{run.project, run.number}.text();
   log_info("run {} submitted to slurm as job {} ({})", name, run.cluster_job_id,

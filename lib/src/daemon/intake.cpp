@@ -66,6 +66,9 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
     files.add_dir(spool);
     files.add_dir(m_paths.spool_root());
     files.sync();
+    // A run's project exists from its first run on (run-project list).
+    if (const auto& run = jobs.front().spec.run)
+      m_store->add_project({run->project, jobs.front().user_id, jobs.front().user_name, "", now()});
     for (auto& job : jobs) {
       auto [out, err] = output_paths(job);
       job.stdout_path = out;

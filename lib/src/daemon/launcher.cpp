@@ -35,9 +35,15 @@ std::pair<pid_t, int> spawn_stepd(const std::string& exe, const std::string& lau
   posix_spawnattr_init(&attr);
   // Its own session: the job outlives stintd, and stintd's signals are not its.
   posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
-  sigset_t none;
-  sigemptyset(&none);
-  posix_spawnattr_setsigmask(&attr, &none);
+  // It starts with the signals it reads through its signalfd already blocked:
+  // a cancel sent before its main() blocked them would kill it without a
+  // result, and the job would be taken for a lost node and requeued. Pending,
+  // the SIGTERM reaches its supervision loop instead. (stepd unblocks them
+  // for the task.)
+  sigset_t supervised;
+  sigemptyset(&supervised);
+  for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGUSR1}) sigaddset(&supervised, s);
+  posix_spawnattr_setsigmask(&attr, &supervised);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
@@ -142,11 +148,13 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
   } catch (const Error& e) {
     log_error("job {}: {}", job.display_id(), e.what());
   }
-  // A run with a directory image runs each node's command in it with bubblewrap.
-  std::string bwrap;
+  // A run with an image runs each node's command in it: a directory image
+  // with bubblewrap, an OCI image with podman.
+  std::string container_tool;
   if (job.spec.run && !job.spec.run->image.empty()) {
     try {
-      bwrap = find_helper("bwrap");
+      container_tool =
+          find_helper(run::is_directory_image(job.spec.run->image) ? "bwrap" : "podman");
     } catch (const Error& e) {
       log_error("job {}: image {}: {}", job.display_id(), job.spec.run->image, e.what());
       stepd_exe.clear();  // every node fails to launch, with the reason logged
@@ -160,18 +168,29 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
     l.node_index = i;
     l.node_name = job.alloc[i].node;
     l.work_dir = work_dir(job);
-    if (!bwrap.empty()) {
+    l.env = job_environment(job, m_config, i, host, m_paths.state_dir);
+    if (!container_tool.empty()) {
       std::vector<std::pair<std::string, std::string>> binds;
       for (const auto& [name, mount] : job.spec.run->storages)
         binds.emplace_back(run::storage_path(m_paths.state_dir, name),
                            run::storage_mount(StorageMount{name, mount}));
-      l.argv = run::bubblewrap_argv(bwrap, job.spec.run->image, l.work_dir, job.spec.run->command,
-                                    binds);
+      const RunInfo& r = *job.spec.run;
+      if (run::is_directory_image(r.image)) {
+        l.argv = run::bubblewrap_argv(container_tool, r.image, l.work_dir, r.command, binds);
+      } else {
+        std::vector<std::string> names;
+        for (const auto& [name, value] : l.env) names.push_back(name);
+        // Job ids are per state directory: its hash keeps two stints apart.
+        const std::string name =
+            fmt::format("stint-{}-{}-{:06x}", job.id, i,
+                        std::hash<std::string>{}(m_paths.state_dir) & 0xffffffU);
+        l.argv =
+            run::podman_argv(container_tool, r.image, name, l.work_dir, r.command, binds, names);
+      }
     } else {
       l.argv.push_back(scripts + "/script");
       for (const auto& a : job.spec.script_args) l.argv.push_back(a);
     }
-    l.env = job_environment(job, m_config, i, host, m_paths.state_dir);
     std::tie(l.stdout_path, l.stderr_path) = output_paths(job, i);
     // A requeued job adds to the output of its earlier attempts unless told.
     l.open_append = job.spec.open_append.value_or(job.restart_count > 0);

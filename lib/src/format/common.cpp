@@ -173,7 +173,7 @@ std::string timestamp_or(Seconds t, std::string_view none) {
 }
 
 std::string squeue_secs(Seconds s) {
-  if (s < 0 || s > 365 * 24 * 3600) return "INVALID";
+  if (s < 0 || s > Seconds{365} * 24 * 3600) return "INVALID";
   return parse::format_duration(s);
 }
 

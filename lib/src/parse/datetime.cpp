@@ -18,7 +18,7 @@
 namespace stint::parse {
 namespace {
 
-constexpr Seconds k_day = 24 * 60 * 60;
+constexpr Seconds k_day = Seconds{24} * 60 * 60;
 
 [[noreturn]] void invalid_date(std::string_view text) {
   throw Error(Errc::invalid_time, fmt::format("Invalid time specification \"{}\"", text));

@@ -34,8 +34,8 @@ struct NotDelivered : Error {
 
 [[noreturn]] void throw_io(const char* what, int err) {
   std::string message = fmt::format("{}: {}", what, std::strerror(err));
-  if (err == ECONNRESET || err == EPIPE) throw NotDelivered(Errc::io, std::move(message));
-  throw Error(Errc::io, std::move(message));
+  if (err == ECONNRESET || err == EPIPE) throw NotDelivered(Errc::io, message);
+  throw Error(Errc::io, message);
 }
 
 void write_all(int fd, const char* data, std::size_t size) {

@@ -3,6 +3,7 @@
 
 #include <cctype>
 #include <charconv>
+#include <set>
 
 #include <fmt/core.h>
 
@@ -85,6 +86,47 @@ std::vector<std::string> bubblewrap_argv(
     argv.insert(argv.end(), {"--bind", host, inside});
   }
   argv.insert(argv.end(), {"--chdir", work_dir, "--die-with-parent", "--"});
+  argv.insert(argv.end(), command.begin(), command.end());
+  return argv;
+}
+
+std::vector<std::string> podman_argv(const std::string& podman, const std::string& image,
+                                     const std::string& name, const std::string& work_dir,
+                                     const std::vector<std::string>& command,
+                                     const std::vector<std::pair<std::string, std::string>>& binds,
+                                     const std::vector<std::string>& env_names) {
+  // The image's own: the host's values would point at the host's files.
+  static const std::set<std::string, std::less<>> k_image_owned{
+      "PATH",       "HOME", "PWD", "OLDPWD", "SHELL", "TMPDIR", "HOSTNAME", "LD_LIBRARY_PATH",
+      "LD_PRELOAD", "_"};
+  // --init: the command is not the container's PID 1, which would ignore
+  // the SIGTERM of a cancel or a time limit, and the SIGKILL that follows
+  // would kill podman alone, leaving the container running.
+  // --log-driver=none: the output reaches stepd's files through the attached
+  // client already; conmon need not keep a second copy.
+  // The podman client runs under a shell that, on the SIGTERM stepd sends
+  // the task's process group (cancel, time limit, run-stop), also asks podman
+  // to signal the container by name: the client forwards signals only once
+  // it has attached, and a client killed before that leaves its container
+  // running.
+  static constexpr const char* k_supervise =
+      "podman=$1; name=$2; shift 2\n"
+      "\"$podman\" run \"$@\" &\n"
+      "pid=$!\n"
+      "trap '\"$podman\" kill --signal TERM \"$name\" >/dev/null 2>&1' TERM INT HUP\n"
+      "while :; do\n"
+      "  wait \"$pid\"; rc=$?\n"
+      "  kill -0 \"$pid\" 2>/dev/null || exit \"$rc\"\n"
+      "done\n";
+  std::vector<std::string> argv{"/bin/sh", "-c", k_supervise,      "stint-podman",
+                                podman,    name, "--rm",           "--init",
+                                "--name",  name, "--network=host", "--log-driver=none"};
+  argv.insert(argv.end(), {"-v", work_dir + ":" + work_dir, "-w", work_dir});
+  for (const auto& [host, inside] : binds) argv.insert(argv.end(), {"-v", host + ":" + inside});
+  for (const auto& env_name : env_names) {
+    if (!k_image_owned.contains(env_name)) argv.insert(argv.end(), {"-e", env_name});
+  }
+  argv.push_back(image);
   argv.insert(argv.end(), command.begin(), command.end());
   return argv;
 }

@@ -27,7 +27,7 @@ bool iequals(std::string_view a, std::string_view b) {
   return a.size() == b.size() && lower(a) == lower(b);
 }
 
-Error bad(std::string message) { return Error(Errc::invalid_argument, std::move(message)); }
+Error bad(const std::string& message) { return Error(Errc::invalid_argument, message); }
 
 // A count: a whole number >= 0, or -1 (clear). Slurm's wording for junk.
 std::optional<std::int64_t> count_value(const Setting& s) {

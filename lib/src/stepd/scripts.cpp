@@ -17,7 +17,7 @@ namespace {
 
 // Enough for a site script's messages; more is cut so a chatty script cannot
 // fill stintd's log or memory.
-constexpr std::size_t k_max_output = 64 * 1024;
+constexpr std::size_t k_max_output = std::size_t{64} * 1024;
 
 struct One {
   bool ok = false;
@@ -68,7 +68,7 @@ One run_one(const std::vector<std::string>& argv,
   ::close(pipe_fds[1]);
 
   using Clock = std::chrono::steady_clock;
-  const bool limited = timeout != k_infinite && timeout >= 0;
+  const bool limited = timeout >= 0;  // k_infinite (-1) is not
   const auto deadline = Clock::now() + std::chrono::seconds(limited ? timeout : 0);
   bool timed_out = false;
   bool reaped = false;

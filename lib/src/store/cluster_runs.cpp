@@ -97,7 +97,9 @@ void Store::save_cluster_run(const ClusterRun& run) {
 
 std::vector<ClusterRun> Store::cluster_runs(const std::string& project) {
   sql::Statement st(m_impl->conn,
-                    fmt::format("SELECT {} FROM cluster_runs WHERE (?1 = '' OR project = ?1) "
+                    fmt::format("SELECT {} FROM cluster_runs c WHERE (?1 = '' OR project = ?1) "
+                                "AND NOT EXISTS (SELECT 1 FROM deleted_runs d WHERE "
+                                "d.project = c.project AND d.number = c.number) "
                                 "ORDER BY project, number",
                                 k_columns));
   st.bind(1, std::string_view(project));

@@ -174,6 +174,35 @@ CREATE TABLE cluster_runs (
 ) WITHOUT ROWID;
 CREATE INDEX cluster_runs_live ON cluster_runs (live);
 )sql",
+      // 7: projects (run-project) and deleted runs (run-delete). A project is
+      // made by run-project create or by its first run; the projects runs
+      // already name get a row, owned by the user of their first run. A
+      // deleted run keeps its job (sacct, fair share and the run numbers
+      // still count it); the run tools no longer show it.
+      R"sql(
+CREATE TABLE projects (
+  name        TEXT    PRIMARY KEY,
+  owner_id    INTEGER NOT NULL,
+  owner_name  TEXT    NOT NULL,
+  description TEXT    NOT NULL,
+  created     INTEGER NOT NULL
+) WITHOUT ROWID;
+INSERT OR IGNORE INTO projects (name, owner_id, owner_name, description, created)
+  SELECT project, user_id, user_name, '', MIN(submit_time) FROM (
+    SELECT json_extract(spec, '$.run.project') AS project, user_id, user_name, submit_time
+      FROM jobs WHERE json_extract(spec, '$.run.project') IS NOT NULL
+    UNION ALL
+    SELECT project, user_id, json_extract(record, '$.user_name'),
+           json_extract(record, '$.submit_time') FROM cluster_runs)
+  GROUP BY project;
+CREATE TABLE deleted_runs (
+  project    TEXT    NOT NULL,
+  number     INTEGER NOT NULL,
+  deleted_by INTEGER NOT NULL,
+  deleted_at INTEGER NOT NULL,
+  PRIMARY KEY (project, number)
+) WITHOUT ROWID;
+)sql",
   };
   return k_migrations;
 }

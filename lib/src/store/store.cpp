@@ -322,6 +322,9 @@ std::vector<Job> Store::run_jobs(const std::string& project) {
       m_impl->conn,
       fmt::format("SELECT {} FROM jobs WHERE json_extract(spec, '$.run.project') IS NOT NULL "
                   "AND (? = '' OR json_extract(spec, '$.run.project') = ?) "
+                  "AND NOT EXISTS (SELECT 1 FROM deleted_runs d "
+                  "WHERE d.project = json_extract(spec, '$.run.project') "
+                  "AND d.number = json_extract(spec, '$.run.number')) "
                   "ORDER BY json_extract(spec, '$.run.project'), "
                   "json_extract(spec, '$.run.number')",
                   k_job_columns));

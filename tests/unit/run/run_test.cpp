@@ -218,3 +218,37 @@ TEST_CASE("storages are bound into a directory image and named in the environmen
   CHECK(run::storage_env_name("imagenet-1k.v2") == "STINT_STORAGE_IMAGENET_1K_V2");
   CHECK(run::storage_path("/s", "data") == "/s/storages/data");
 }
+
+TEST_CASE("OCI images run with podman, the node's variables passed in", "[run]") {
+  auto argv = run::podman_argv("/usr/bin/podman", "localhost/torch:2", "stint-12-1", "/home/a/exp",
+                               {"python3", "t.py"}, {{"/state/storages/data", "/storage/data"}},
+                               {"RANK", "PATH", "MASTER_PORT", "HOME", "SLURM_JOB_ID"});
+  REQUIRE(argv.size() > 6);
+  // Under a shell that signals the container by name: sh -c SCRIPT $0 PODMAN NAME ARGS...
+  CHECK(argv[0] == "/bin/sh");
+  CHECK(argv[4] == "/usr/bin/podman");
+  CHECK(argv[5] == "stint-12-1");
+  CHECK(std::find(argv.begin(), argv.end(), "--rm") != argv.end());
+  CHECK(std::find(argv.begin(), argv.end(), "--network=host") != argv.end());
+  auto after = [&](const std::string& flag, const std::string& value) {
+    for (std::size_t i = 0; i + 1 < argv.size(); ++i) {
+      if (argv[i] == flag && argv[i + 1] == value) return true;
+    }
+    return false;
+  };
+  CHECK(after("--name", "stint-12-1"));
+  CHECK(after("-v", "/home/a/exp:/home/a/exp"));
+  CHECK(after("-w", "/home/a/exp"));
+  CHECK(after("-v", "/state/storages/data:/storage/data"));
+  CHECK(after("-e", "RANK"));
+  CHECK(after("-e", "MASTER_PORT"));
+  CHECK(after("-e", "SLURM_JOB_ID"));
+  // The image keeps its own PATH and HOME.
+  CHECK_FALSE(after("-e", "PATH"));
+  CHECK_FALSE(after("-e", "HOME"));
+  // The image, then the command, last.
+  REQUIRE(argv.size() >= 3);
+  CHECK(argv[argv.size() - 3] == "localhost/torch:2");
+  CHECK(argv[argv.size() - 2] == "python3");
+  CHECK(argv.back() == "t.py");
+}

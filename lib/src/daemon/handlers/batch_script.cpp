@@ -19,7 +19,7 @@ namespace {
 
 // Slurm's default max_script_size: a larger file is not a script sbatch took
 // (its owner may have written to it since).
-constexpr off_t k_max_script_size = 4 * 1024 * 1024;
+constexpr off_t k_max_script_size = off_t{4} * 1024 * 1024;
 
 std::optional<std::string> read_script(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);

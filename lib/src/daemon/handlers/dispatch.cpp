@@ -29,6 +29,8 @@ constexpr Route k_routes[] = {
     {"top", handle_top},
     {"run_stop", handle_run_stop},
     {"run_refresh", handle_run_refresh},
+    {"run_delete", handle_run_delete},
+    {"project_create", handle_project_create},
     {"batch_script", handle_batch_script},
     {"storage_create", handle_storage_create},
     {"storage_delete", handle_storage_delete},

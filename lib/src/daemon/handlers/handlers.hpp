@@ -28,6 +28,9 @@ Json handle_requeue(Controller& c, const Json& req, const Caller& caller);
 Json handle_top(Controller& c, const Json& req, const Caller& caller);
 Json handle_run_stop(Controller& c, const Json& req, const Caller& caller);
 Json handle_run_refresh(Controller& c, const Json& req, const Caller& caller);
+// Projects and run-delete (handlers/project.cpp).
+Json handle_run_delete(Controller& c, const Json& req, const Caller& caller);
+Json handle_project_create(Controller& c, const Json& req, const Caller& caller);
 Json handle_batch_script(Controller& c, const Json& req, const Caller& caller);
 // Storages, named folders kept across runs (handlers/storage.cpp).
 Json handle_storage_create(Controller& c, const Json& req, const Caller& caller);

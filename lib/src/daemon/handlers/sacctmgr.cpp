@@ -95,7 +95,7 @@ std::vector<std::string> condition_values(const std::vector<sched::Setting>& whe
   return out;
 }
 
-Error refusal(std::string text) { return Error(Errc::invalid_argument, std::move(text)); }
+Error refusal(const std::string& text) { return Error(Errc::invalid_argument, text); }
 
 Request read_request(const Json& req) {
   Request r;

@@ -31,7 +31,7 @@ Request read_request(const Json& req);
 
 /// An error sacctmgr prints as it is (Slurm's own lines, leading space
 /// included), exiting 1.
-Error refusal(std::string text);
+Error refusal(const std::string& text);
 
 /// The caller's admin level: root and the state directory's owner are
 /// administrators; others as their user record says.

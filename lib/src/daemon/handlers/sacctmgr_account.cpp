@@ -24,7 +24,7 @@ void check_cluster(const Controller& c, const sched::Setting& s) {
 Error unknown_option(const sched::Setting& s, bool modify) {
   std::string text = fmt::format(" Unknown option: {}{}{}", s.key, s.op, s.value);
   if (modify) text += "\n Use keyword 'where' to modify condition";
-  return refusal(std::move(text));
+  return refusal(text);
 }
 
 bool valid_name(const std::string& name) {

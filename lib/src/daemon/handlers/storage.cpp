@@ -24,7 +24,7 @@ namespace stint::daemon {
 namespace {
 
 std::string storage_name(const Json& req) {
-  const std::string name = req.at("name").get<std::string>();
+  std::string name = req.at("name").get<std::string>();
   if (!run::valid_project_name(name))
     throw Error(Errc::invalid_argument, fmt::format("Invalid storage name: {}", name));
   return name;

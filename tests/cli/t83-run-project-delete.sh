@@ -1,0 +1,74 @@
+#!/usr/bin/env bash
+# Projects and run-delete: run-project create/list, a project made by its
+# first run, run numbers that survive a deletion, a deleted run gone from the
+# run tools but kept by sacct, and the refusals (a live run, an unknown run,
+# a bad name, a second project; another user's run is t93's).
+source "$(dirname "$0")/lib.sh"
+write_config <<'YAML'
+node_pools:
+  - {id: c, count: 2, cpus: 2, memory: 2G}
+partitions:
+  - {id: main, node_pool_ids: [c]}
+config:
+  StintRunPorts: "31200-31219"
+YAML
+
+# --- run-project ---------------------------------------------------------------------
+expect_eq "create" "vision" "$(run-project create vision -d 'image models')"
+err=$(run-project create vision 2>&1) && fail "a second project 'vision' was made"
+expect_contains "existing project" "$err" "run-project: error: Project vision already exists"
+err=$(run-project create 'bad/name' 2>&1) && fail "a bad project name was taken"
+expect_contains "bad name" "$err" "Invalid project name"
+err=$(run-project 2>&1) && fail "run-project without a subcommand succeeded"
+
+# A run makes its project on first use.
+expect_eq "first run" "nlp/1" "$(run-create --project nlp -- true)"
+expect_eq "second run" "nlp/2" "$(run-create --project nlp -- sh -c 'echo rank $RANK')"
+ended() { [ "$(run-list --project nlp --json | grep -o '"state":"COMPLETED"' | wc -l)" = 2 ]; }
+wait_for 30 ended
+me=$(id -un)
+listing=$(run-project list -n)
+expect_eq "projects" "nlp $me 2 0
+vision $me 0 0" "$(awk '{print $1, $2, $3, $4}' <<<"$listing")"
+expect_contains "description" "$(run-project list | grep '^vision')" "image models"
+expect_contains "header" "$(run-project list | head -1)" "PROJECT"
+expect_contains "json" "$(run-project list --json)" '"project":"vision"'
+
+# --- run-delete ----------------------------------------------------------------------
+job_of() { sacct -n -X -P -o JobID,JobName | awk -F'|' -v run="$1" '$2 == run {print $1}'; }
+job2=$(job_of nlp/2)
+[ -f "run-$job2.0.out" ] || fail "run nlp/2 wrote no output file"
+long=$(run-create --project nlp -- sleep 300)
+expect_eq "third run" "nlp/3" "$long"
+running() { run-list --project nlp --json | grep -q '"run":"nlp/3"[^}]*"RUNNING"'; }
+wait_for 30 running
+err=$(run-delete nlp/3 2>&1) && fail "a running run was deleted"
+expect_contains "live run" "$err" "run-delete: error: Run nlp/3 has not ended: stop it first (run-stop)"
+err=$(run-delete nlp/9 2>&1) && fail "a run that never was got deleted"
+expect_contains "no run" "$err" "No run nlp/9"
+
+expect_eq "delete" "nlp/2 deleted" "$(run-delete nlp/2)"
+[ ! -e "run-$job2.0.out" ] || fail "run-delete left the run's output file"
+expect_eq "run-list without it" "nlp/1 nlp/3" "$(run-list --project nlp | awk 'NR > 1 {print $1}' | xargs)"
+err=$(run-show nlp/2 2>&1) && fail "run-show showed a deleted run"
+expect_contains "run-show" "$err" "No run nlp/2"
+err=$(run-delete nlp/2 2>&1) && fail "a run was deleted twice"
+expect_contains "twice" "$err" "No run nlp/2"
+expect_eq "sacct keeps it" "nlp/2|COMPLETED" "$(sacct -n -X -P -j "$job2" -o JobName,State)"
+# Numbers are never reused.
+expect_eq "next number" "nlp/4" "$(run-create --project nlp -- true)"
+expect_eq "project counts" "nlp 3" "$(run-project list -n | awk '$1 == "nlp" {print $1, $3}')"
+
+# --keep-logs leaves the files; several runs at once, one refused: status 1.
+job1=$(job_of nlp/1)
+rc=0
+out=$(run-delete --keep-logs nlp/1 nlp/3 2>"$TEST_ROOT/err") || rc=$?
+expect_eq "partial status" 1 "$rc"
+expect_eq "partial out" "nlp/1 deleted" "$out"
+expect_contains "partial err" "$(cat "$TEST_ROOT/err")" "Run nlp/3 has not ended"
+[ -e "run-$job1.0.out" ] || fail "--keep-logs removed the output file"
+run-stop nlp/3 >/dev/null
+stopped() { run-list --project nlp --json | grep -q '"run":"nlp/3"[^}]*"STOPPED"'; }
+wait_for 30 stopped
+expect_eq "delete stopped" "nlp/3 deleted" "$(run-delete nlp/3)"
+echo "ok"

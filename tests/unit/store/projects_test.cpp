@@ -1,0 +1,122 @@
+// Projects and deleted runs (migration 7).
+
+#include <cstdlib>
+#include <string>
+
+#include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <stint/store.hpp>
+
+namespace {
+
+struct ProjectDir {
+  std::string path;
+  ProjectDir() {
+    char tmpl[] = "/tmp/stint-projects-XXXXXX";
+    path = ::mkdtemp(tmpl);
+  }
+  ~ProjectDir() { std::system(("rm -rf '" + path + "'").c_str()); }
+};
+
+stint::Job run_job(stint::JobId id, const std::string& project, std::uint32_t number,
+                   std::uint32_t uid, const std::string& user, stint::Seconds submitted) {
+  stint::Job job;
+  job.id = id;
+  job.user_id = uid;
+  job.user_name = user;
+  job.partition = "main";
+  job.state = stint::JobState::completed;
+  job.submit_time = submitted;
+  stint::RunInfo run;
+  run.project = project;
+  run.number = number;
+  run.command = {"true"};
+  job.spec.run = run;
+  job.spec.name = project + "/" + std::to_string(number);
+  return job;
+}
+
+}  // namespace
+
+TEST_CASE("a project is added once and listed by name", "[store][projects]") {
+  ProjectDir dir;
+  auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+  CHECK(store->projects().empty());
+  CHECK(store->add_project({"zeta", 1000, "alice", "z", 50}));
+  CHECK(store->add_project({"alpha", 1001, "bob", "", 60}));
+  CHECK_FALSE(store->add_project({"zeta", 1001, "bob", "other", 70}));
+  const auto all = store->projects();
+  REQUIRE(all.size() == 2);
+  CHECK(all[0].name == "alpha");
+  CHECK(all[1] == stint::Project{"zeta", 1000, "alice", "z", 50});
+  CHECK(store->project("alpha")->owner_name == "bob");
+  CHECK_FALSE(store->project("nope"));
+}
+
+TEST_CASE("a deleted run leaves the run listings, not the jobs or the numbering",
+          "[store][projects]") {
+  ProjectDir dir;
+  auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+  store->insert_job(run_job(1, "p", 1, 1000, "alice", 10));
+  store->insert_job(run_job(2, "p", 2, 1000, "alice", 20));
+  store->insert_job(run_job(3, "q", 1, 1000, "alice", 30));
+  store->delete_run("p", 2, 1000, 40);
+  const auto p = store->run_jobs("p");
+  REQUIRE(p.size() == 1);
+  CHECK(p[0].id == 1);
+  CHECK(store->run_jobs("").size() == 2);
+  CHECK(store->job(2));  // accounting keeps it
+  CHECK(store->max_run_number("p") == 2);
+  // A cluster run is hidden the same way.
+  stint::ClusterRun cr;
+  cr.project = "q";
+  cr.number = 2;
+  cr.state = stint::JobState::completed;
+  cr.settled = true;
+  stint::RunInfo info;
+  info.project = "q";
+  info.number = 2;
+  cr.spec.run = info;
+  store->save_cluster_run(cr);
+  CHECK(store->cluster_runs("q").size() == 1);
+  store->delete_run("q", 2, 0, 50);
+  CHECK(store->cluster_runs("q").empty());
+  CHECK(store->max_run_number("q") == 2);
+}
+
+TEST_CASE("migration 7 makes a project for each project runs already name", "[store][projects]") {
+  ProjectDir dir;
+  const std::string db = dir.path + "/stint.db";
+  {
+    auto store = stint::Store::open(db, stint::Store::Mode::read_write);
+    store->insert_job(run_job(1, "p", 1, 1001, "bob", 20));
+    store->insert_job(run_job(2, "p", 2, 1000, "alice", 10));
+    store->insert_job(run_job(3, "q", 1, 1000, "alice", 30));
+    stint::ClusterRun cr;
+    cr.project = "slurmy";
+    cr.number = 1;
+    cr.user_id = 1002;
+    cr.user_name = "carol";
+    cr.submit_time = 5;
+    stint::RunInfo info;
+    info.project = "slurmy";
+    info.number = 1;
+    cr.spec.run = info;
+    store->save_cluster_run(cr);
+  }
+  // Back to schema 6 as an older stint left it: no projects, no deletions.
+  const std::string downgrade = "sqlite3 '" + db +
+                                "' 'DROP TABLE projects; DROP TABLE deleted_runs; "
+                                "PRAGMA user_version = 6;'";
+  REQUIRE(std::system(downgrade.c_str()) == 0);
+  auto store = stint::Store::open(db, stint::Store::Mode::read_write);
+  CHECK(store->schema_version() == stint::Store::current_schema_version());
+  const auto all = store->projects();
+  REQUIRE(all.size() == 3);
+  // The owner is the user of the project's first run.
+  CHECK(all[0] == stint::Project{"p", 1000, "alice", "", 10});
+  CHECK(all[1] == stint::Project{"q", 1000, "alice", "", 30});
+  CHECK(all[2] == stint::Project{"slurmy", 1002, "carol", "", 5});
+  CHECK(store->run_jobs("p").size() == 2);
+}
