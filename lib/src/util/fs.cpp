@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string_view>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -108,12 +109,19 @@ void SyncedWrites::sync() {
   // fsync, not fdatasync: a file's owner and mode matter too (a system
   // stintd gives the script to its owner).
   std::vector<int> failed(targets.size(), 0);
+  const auto sync_one = [&](std::size_t i) {
+    failed[i] = ::fsync(targets[i].first) == 0 ? 0 : errno;
+  };
   {
     std::vector<std::thread> threads;
-    threads.reserve(targets.size() - 1);
-    for (std::size_t i = 1; i < targets.size(); ++i)
-      threads.emplace_back([&, i] { failed[i] = ::fsync(targets[i].first) == 0 ? 0 : errno; });
-    if (!targets.empty()) failed[0] = ::fsync(targets[0].first) == 0 ? 0 : errno;
+    std::size_t spawned = 1;  // targets[0] is this thread's
+    try {
+      for (; spawned < targets.size(); ++spawned) threads.emplace_back(sync_one, spawned);
+    } catch (const std::system_error&) {
+      // No thread to be had: the rest are synced here, one after another.
+    }
+    for (std::size_t i = spawned; i < targets.size(); ++i) sync_one(i);
+    if (!targets.empty()) sync_one(0);
     for (std::thread& t : threads) t.join();
   }
   for (int d : dirs) ::close(d);
