@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -194,6 +195,43 @@ struct SignalSpec {
   bool operator==(const SignalSpec&) const = default;
 };
 
+/// An optional value kept on the heap, with a value's copies: for a member that
+/// is large and that most objects lack (a job's RunInfo, nearly 300 bytes, in
+/// every job stintd holds and every row a listing reads). Used as std::optional.
+template <typename T>
+class Boxed {
+ public:
+  Boxed() = default;
+  Boxed(const T& v) : m_value(std::make_unique<T>(v)) {}
+  Boxed(T&& v) : m_value(std::make_unique<T>(std::move(v))) {}
+  Boxed(const Boxed& o) : m_value(o.m_value ? std::make_unique<T>(*o.m_value) : nullptr) {}
+  Boxed(Boxed&&) noexcept = default;
+  Boxed& operator=(const Boxed& o) {
+    if (this != &o) m_value = o.m_value ? std::make_unique<T>(*o.m_value) : nullptr;
+    return *this;
+  }
+  Boxed& operator=(Boxed&&) noexcept = default;
+  Boxed& operator=(T v) {
+    m_value = std::make_unique<T>(std::move(v));
+    return *this;
+  }
+  ~Boxed() = default;
+
+  explicit operator bool() const { return m_value != nullptr; }
+  bool has_value() const { return m_value != nullptr; }
+  void reset() { m_value.reset(); }
+  T& operator*() { return *m_value; }
+  const T& operator*() const { return *m_value; }
+  T* operator->() { return m_value.get(); }
+  const T* operator->() const { return m_value.get(); }
+  bool operator==(const Boxed& o) const {
+    return has_value() == o.has_value() && (!m_value || *m_value == *o.m_value);
+  }
+
+ private:
+  std::unique_ptr<T> m_value;
+};
+
 /// What makes a job a run (NSML's model, issue 6): its command starts on
 /// every node of its allocation, rank 0..N-1, each with ports of its own.
 struct RunInfo {
@@ -262,7 +300,8 @@ struct JobSpec {
   std::vector<std::pair<std::string, std::string>> environment;
   std::string submit_dir;
   std::string submit_host;
-  std::optional<RunInfo> run;  ///< set for a run (run-create, run-clone)
+  Boxed<RunInfo> run;  ///< set for a run (run-create, run-clone)
+  bool operator==(const JobSpec&) const = default;
 };
 
 /// The resources a job holds on one node.
@@ -295,6 +334,7 @@ struct ResourceRequest {
   bool whole_node_mem = false;
   std::uint32_t gpus_per_node = 0;
   std::string gpu_type;
+  bool operator==(const ResourceRequest&) const = default;
 };
 
 /// A job as the controller knows it: the request, the decisions, the outcome.

@@ -129,7 +129,13 @@ class Store {
   // Writes (stintd only).
   /// The next job id (kept in the meta table; first id is 1).
   JobId allocate_job_id();
+  /// `count` consecutive ids at once (the tasks of an array); the first.
+  JobId allocate_job_ids(std::uint32_t count);
   void insert_job(const Job& job);
+  /// Inserts jobs submitted together. The tasks of one array (consecutive,
+  /// same array_job_id) must share their request, spec and dependency, as the
+  /// tasks of one submission do: those are serialised once, from the first.
+  void insert_jobs(const std::vector<Job>& jobs);
   void update_job(const Job& job);
   void set_meta(const std::string& key, const std::string& value);
   /// Keeps an ended attempt of a job that is about to be requeued (its

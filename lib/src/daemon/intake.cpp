@@ -45,10 +45,10 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
   // durable: an id sbatch printed survives a power cut, as its spool files,
   // synced before it, do.
   Store::Transaction tx(*m_store, Store::Sync::durable);
-  JobId first = 0;
+  const JobId first = m_store->allocate_job_ids(static_cast<std::uint32_t>(jobs.size()));
+  JobId next = first;
   for (auto& job : jobs) {
-    job.id = m_store->allocate_job_id();
-    if (first == 0) first = job.id;
+    job.id = next++;
     if (job.array_task_id != k_no_array_task) job.array_job_id = first;
   }
   std::string spool = m_paths.spool(first);
@@ -71,19 +71,20 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
       m_store->add_project({run->project, jobs.front().user_id, jobs.front().user_name, "", now()});
     for (auto& job : jobs) {
       auto [out, err] = output_paths(job);
-      job.stdout_path = out;
-      job.stderr_path = err;
-      m_store->insert_job(job);
+      job.stdout_path = std::move(out);
+      job.stderr_path = std::move(err);
     }
+    m_store->insert_jobs(jobs);
     tx.commit();
   } catch (...) {
     std::system(fmt::format("rm -rf '{}'", spool).c_str());
     throw;
   }
   for (auto& job : jobs) {
-    // The live copy needs neither: the launcher reads them from the spool folder.
-    job.spec.environment.clear();
-    job.spec.script.clear();
+    // The live copy needs neither: the launcher reads them from the spool
+    // folder. Freed, not cleared: clear() would keep their buffers.
+    job.spec.environment = {};
+    job.spec.script = std::string();
     JobId id = job.id;
     m_live.emplace(id, std::move(job));
   }

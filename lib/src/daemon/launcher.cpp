@@ -237,7 +237,7 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
     job.alloc[i].stepd_pid = pid;
     job.alloc[i].stepd_start_ticks = proc::start_ticks(pid).value_or(0);
   }
-  job.spec.environment.clear();
+  job.spec.environment = {};  // freed: the spool folder keeps it
   m_store->update_job(job);
   log_info("job {} started on {}", job.display_id(), parse::compress_hostlist(job.node_names()));
 }

@@ -435,10 +435,12 @@ std::vector<SacctField> parse_sacct_format(std::string_view format) {
 }
 
 void sort_sacct(std::vector<Job>& jobs) {
-  std::stable_sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) {
-    return std::tuple(a.submit_time, a.array_job_id, a.array_task_id, a.id) <
-           std::tuple(b.submit_time, b.array_job_id, b.array_task_id, b.id);
-  });
+  std::vector<std::size_t> order = detail::identity_order(jobs.size());
+  std::stable_sort(order.begin(), order.end(), detail::by_job(jobs, [](const Job& a, const Job& b) {
+                     return std::tuple(a.submit_time, a.array_job_id, a.array_task_id, a.id) <
+                            std::tuple(b.submit_time, b.array_job_id, b.array_task_id, b.id);
+                   }));
+  detail::apply_order(jobs, order);
 }
 
 std::string render_sacct(std::vector<Job> jobs, const SacctOptions& options, const Context& ctx,

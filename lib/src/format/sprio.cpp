@@ -162,6 +162,8 @@ int compare(char key, const SprioRecord& a, const SprioRecord& b, const SprioWei
 
 void sort_records(std::vector<SprioRecord>& records, std::string_view spec, const SprioWeights& w) {
   if (spec.empty()) spec = "i";
+  std::vector<std::size_t> order(records.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
   // Keys apply from the last to the first, each a stable sort, so the first
   // key decides and the later ones break its ties.
   for (std::size_t i = spec.size(); i-- > 0;) {
@@ -169,12 +171,16 @@ void sort_records(std::vector<SprioRecord>& records, std::string_view spec, cons
     if (key == ',' || key == '-' || key == '+') continue;
     const bool descending = i > 0 && spec[i - 1] == '-';
     compare(key, SprioRecord{}, SprioRecord{}, w);  // an unknown letter throws before sorting
-    std::stable_sort(records.begin(), records.end(),
-                     [&](const SprioRecord& a, const SprioRecord& b) {
-                       int c = compare(key, a, b, w);
-                       return descending ? c > 0 : c < 0;
-                     });
+    std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      int c = compare(key, records[a], records[b], w);
+      return descending ? c > 0 : c < 0;
+    });
   }
+  // The records are sorted by index and moved once: each holds four strings.
+  std::vector<SprioRecord> sorted;
+  sorted.reserve(records.size());
+  for (std::size_t i : order) sorted.push_back(std::move(records[i]));
+  records = std::move(sorted);
 }
 
 }  // namespace

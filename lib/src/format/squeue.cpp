@@ -360,46 +360,62 @@ void sort_squeue(std::vector<Job>& jobs, std::string_view spec, const Context& c
   // job first, an array's tasks in task order where its job id is), then a
   // stable sort by start time, latest first, where a pending job without a
   // start counts as starting soon.
-  std::sort(jobs.begin(), jobs.end(), [](const Job& a, const Job& b) {
-    const JobId ka = detail::array_key(a), kb = detail::array_key(b);
-    if (ka != kb) return ka > kb;
-    return a.array_task_id < b.array_task_id;
-  });
+  std::vector<std::size_t> order = detail::identity_order(jobs.size());
+  std::sort(order.begin(), order.end(), detail::by_job(jobs, [](const Job& a, const Job& b) {
+              const JobId ka = detail::array_key(a), kb = detail::array_key(b);
+              if (ka != kb) return ka > kb;
+              return a.array_task_id < b.array_task_id;
+            }));
   auto start_key = [&](const Job& j) {
     if (j.start_time == k_no_time) return ctx.now + 100;
     if (j.state == JobState::pending && j.start_time < ctx.now) return ctx.now;
     return j.start_time;
   };
-  std::stable_sort(jobs.begin(), jobs.end(),
-                   [&](const Job& a, const Job& b) { return start_key(a) > start_key(b); });
-  std::stable_sort(jobs.begin(), jobs.end(), [&](const Job& a, const Job& b) {
-    for (const SortKey& k : keys) {
-      int c = compare_by(k.key, a, b, ctx);
-      if (k.reverse) c = -c;
-      if (c != 0) return c < 0;
-    }
-    return false;
-  });
+  std::stable_sort(order.begin(), order.end(),
+                   detail::by_job(jobs, [&](const Job& a, const Job& b) {
+                     return start_key(a) > start_key(b);
+                   }));
+  std::stable_sort(order.begin(), order.end(),
+                   detail::by_job(jobs, [&](const Job& a, const Job& b) {
+                     for (const SortKey& k : keys) {
+                       int c = compare_by(k.key, a, b, ctx);
+                       if (k.reverse) c = -c;
+                       if (c != 0) return c < 0;
+                     }
+                     return false;
+                   }));
+  detail::apply_order(jobs, order);
 }
 
 std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, const Context& ctx) {
   sort_squeue(jobs, options.sort, ctx);
   if (options.start && options.sort.empty()) {
     // --start: the jobs with an expected start first, soonest first.
-    std::stable_sort(jobs.begin(), jobs.end(), [&](const Job& a, const Job& b) {
-      const Seconds sa = expected_start(a, ctx.now), sb = expected_start(b, ctx.now);
-      if ((sa == k_no_time) != (sb == k_no_time)) return sb == k_no_time;
-      return sa < sb;
-    });
+    std::vector<std::size_t> order = detail::identity_order(jobs.size());
+    std::stable_sort(
+        order.begin(), order.end(), detail::by_job(jobs, [&](const Job& a, const Job& b) {
+          const Seconds sa = expected_start(a, ctx.now), sb = expected_start(b, ctx.now);
+          if ((sa == k_no_time) != (sb == k_no_time)) return sb == k_no_time;
+          return sa < sb;
+        }));
+    detail::apply_order(jobs, order);
   }
   std::string out;
   if (!options.no_header) {
     if (options.long_list) out += date_line(ctx.now) + "\n";
     out += squeue_header(options.layout);
   }
-  auto groups = options.expand_arrays ? single_groups(std::move(jobs))
-                                      : fold_array_tasks(std::move(jobs), Fold::pending);
-  for (const JobGroup& g : groups) out += squeue_line(options.layout, g, ctx);
+  if (options.expand_arrays) {
+    // One line per job: a group at a time, not a second vector of them.
+    JobGroup g;
+    for (Job& j : jobs) {
+      g.job = std::move(j);
+      out += squeue_line(options.layout, g, ctx);
+    }
+    return out;
+  }
+  for (const JobGroup& g : fold_array_tasks(std::move(jobs), Fold::pending))
+    out += squeue_line(options.layout, g, ctx);
   return out;
 }
 

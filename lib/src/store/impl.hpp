@@ -3,6 +3,7 @@
 // (store.cpp: jobs and meta; accounts.cpp: accounts, users, associations, QOS).
 
 #include <memory>
+#include <optional>
 #include <string>
 
 #include <stint/store.hpp>
@@ -10,6 +11,14 @@
 #include "store/sqlite.hpp"
 
 namespace stint {
+
+// A job's JSON columns as text. The tasks of an array share their request,
+// spec and dependency, so a batch of them is serialised once (insert_jobs).
+struct JobTexts {
+  std::string request;
+  std::string spec;
+  std::string dependency;
+};
 
 struct Store::Impl {
   sql::Connection conn;
@@ -19,6 +28,13 @@ struct Store::Impl {
   // Declared after conn, so they are finalized before it closes.
   std::unique_ptr<sql::Statement> insert_job;
   std::unique_ptr<sql::Statement> replace_job;
+  // The JSON texts update_job wrote last, with what they were made from.
+  struct LastTexts {
+    std::optional<JobTexts> texts;
+    ResourceRequest request;
+    JobSpec spec;
+    Dependency dependency;
+  } last_texts;
 
   Impl(const std::string& path, bool ro) : conn(path, ro), read_only(ro) {}
 };

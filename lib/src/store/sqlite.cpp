@@ -79,4 +79,11 @@ std::string Statement::text(int col) const {
                      static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, col)));
 }
 
+std::string_view Statement::text_view(int col) const {
+  const auto* p = sqlite3_column_text(m_stmt, col);
+  if (!p) return {};
+  return {reinterpret_cast<const char*>(p),
+          static_cast<std::size_t>(sqlite3_column_bytes(m_stmt, col))};
+}
+
 }  // namespace stint::sql

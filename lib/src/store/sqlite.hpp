@@ -44,6 +44,8 @@ class Statement {
 
   std::int64_t int64(int col) const { return sqlite3_column_int64(m_stmt, col); }
   std::string text(int col) const;
+  /// The column's text without a copy, valid until the next step or reset.
+  std::string_view text_view(int col) const;
 
  private:
   Connection& m_conn;

@@ -171,7 +171,9 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   job.eligible_time = std::max(job.submit_time, spec.begin_time.value_or(0));
   job.state = JobState::pending;
   job.reason = Reason::none;
-  if (spec.hold) job.hold_reason = Reason::job_held_user;
+  // A held job's reason is its hold from the start, as the first pass would
+  // set it: that pass then rewrites no row (10,000 for a held array).
+  if (spec.hold) job.hold_reason = job.reason = Reason::job_held_user;
   // A fixed priority is an operator's to give; the site factor is set after
   // submission only (scontrol update SiteFactor=).
   if (spec.fixed_priority && !c.is_operator(caller))
@@ -197,11 +199,17 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
     } catch (const Error& e) {
       throw Error(Errc::invalid_argument, e.what());
     }
+    // Only the first task carries the script and the environment (add_jobs
+    // writes them to the spool folder the tasks share): a copy of the
+    // environment in each of 10,000 tasks was most of an array's memory.
+    Job lean = job;
+    lean.spec.script = std::string();
+    lean.spec.environment = {};
+    jobs.reserve(array.task_ids.size());
     for (std::uint32_t task : array.task_ids) {
-      Job t = job;
-      t.array_task_id = task;
-      t.array_throttle = array.throttle;
-      jobs.push_back(std::move(t));
+      jobs.push_back(jobs.empty() ? job : lean);
+      jobs.back().array_task_id = task;
+      jobs.back().array_throttle = array.throttle;
     }
   } else {
     jobs.push_back(std::move(job));

@@ -1,0 +1,134 @@
+// The store's paths for many jobs at once: an array inserted with one
+// serialised spec, rows decoded with a cache of the last JSON texts, update_job
+// reusing the texts it wrote last, and the rows of the state index put in id
+// order. Each must give the same jobs as the one-at-a-time path.
+
+#include <cstdlib>
+#include <string>
+
+#include <catch2/catch.hpp>
+#include <unistd.h>
+
+#include <stint/store.hpp>
+
+namespace {
+
+struct TempDir {
+  std::string path;
+  TempDir() {
+    char tmpl[] = "/tmp/stint-bulk-XXXXXX";
+    path = ::mkdtemp(tmpl);
+  }
+  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
+};
+
+stint::Job task(stint::JobId id, stint::JobId array, std::uint32_t index) {
+  stint::Job job;
+  job.id = id;
+  job.array_job_id = array;
+  job.array_task_id = index;
+  job.spec.name = "sweep";
+  job.spec.array_spec = "0-2";
+  job.spec.comment = "shared";
+  job.spec.cpus_per_task = 2;
+  job.req.cpus_per_node = 2;
+  job.user_name = "alice";
+  job.partition = "batch";
+  job.state = stint::JobState::pending;
+  return job;
+}
+
+stint::Job plain(stint::JobId id, const std::string& comment, stint::JobState state) {
+  stint::Job job;
+  job.id = id;
+  job.spec.name = "plain";
+  job.spec.comment = comment;
+  job.req.cpus_per_node = id;
+  job.user_name = "bob";
+  job.partition = "batch";
+  job.state = state;
+  return job;
+}
+
+}  // namespace
+
+TEST_CASE("ids allocated in a block follow one another", "[store]") {
+  TempDir dir;
+  auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+  CHECK(store->allocate_job_ids(3) == 1);
+  CHECK(store->allocate_job_id() == 4);
+  CHECK(store->allocate_job_ids(10000) == 5);
+  CHECK(store->allocate_job_id() == 10005);
+}
+
+TEST_CASE("an array inserted at once reads back as its tasks, between other jobs", "[store]") {
+  TempDir dir;
+  auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+  store->insert_job(plain(1, "before", stint::JobState::pending));
+  std::vector<stint::Job> tasks = {task(2, 2, 0), task(3, 2, 1), task(4, 2, 2)};
+  tasks[0].spec.environment = {{"ONLY", "first"}};  // never stored
+  store->insert_jobs(tasks);
+  store->insert_jobs({plain(5, "after", stint::JobState::pending)});
+
+  auto jobs = store->jobs(stint::JobFilter{});
+  REQUIRE(jobs.size() == 5);
+  CHECK(jobs[0].spec.comment == "before");
+  CHECK(jobs[0].req.cpus_per_node == 1);
+  for (int i = 1; i <= 3; ++i) {
+    CHECK(jobs[i].id == static_cast<stint::JobId>(i + 1));
+    CHECK(jobs[i].array_task_id == static_cast<std::uint32_t>(i - 1));
+    CHECK(jobs[i].spec.comment == "shared");
+    CHECK(jobs[i].spec.cpus_per_task == 2u);
+    CHECK(jobs[i].spec.environment.empty());
+    CHECK(jobs[i].req.cpus_per_node == 2);
+  }
+  // A row after a run of equal texts is decoded afresh, not taken from the cache.
+  CHECK(jobs[4].spec.comment == "after");
+  CHECK(jobs[4].req.cpus_per_node == 5);
+  CHECK(store->array_tasks(2).size() == 3);
+}
+
+TEST_CASE("update_job writes each job's own texts, alternating or repeated", "[store]") {
+  TempDir dir;
+  auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+  for (stint::JobId id = 1; id <= 4; ++id)
+    store->insert_job(plain(id, "c" + std::to_string(id), stint::JobState::pending));
+  for (stint::JobId id : {1u, 2u, 2u, 1u, 3u, 4u}) {
+    stint::Job job = plain(id, "new" + std::to_string(id), stint::JobState::pending);
+    job.reason = stint::Reason::priority;
+    store->update_job(job);
+  }
+  // Same spec and request, another dependency: the dependency is its own.
+  stint::Job dep = plain(4, "new4", stint::JobState::pending);
+  dep.reason = stint::Reason::priority;
+  dep.dependency.terms.push_back({stint::DependencyType::afterok, 1});
+  store->update_job(dep);
+  for (stint::JobId id = 1; id <= 4; ++id) {
+    auto job = store->job(id);
+    REQUIRE(job);
+    CHECK(job->spec.comment == "new" + std::to_string(id));
+    CHECK(job->req.cpus_per_node == id);
+    CHECK(job->reason == stint::Reason::priority);
+  }
+  CHECK(store->job(4)->dependency.terms.size() == 1);
+  CHECK(store->job(3)->dependency.empty());
+}
+
+TEST_CASE("active jobs come in id order whatever their states", "[store]") {
+  TempDir dir;
+  auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+  const stint::JobState states[] = {stint::JobState::running,   stint::JobState::pending,
+                                    stint::JobState::completed, stint::JobState::suspended,
+                                    stint::JobState::pending,   stint::JobState::running,
+                                    stint::JobState::completing};
+  stint::JobId id = 0;
+  for (stint::JobState s : states) store->insert_job(plain(++id, "x", s));
+  stint::JobFilter active;
+  active.active_only = true;
+  auto jobs = store->jobs(active);
+  std::vector<stint::JobId> ids;
+  for (const auto& j : jobs) ids.push_back(j.id);
+  CHECK(ids == std::vector<stint::JobId>{1, 2, 4, 5, 6, 7});
+  CHECK(jobs[0].req.cpus_per_node == 1);
+  CHECK(jobs[5].req.cpus_per_node == 7);
+}
