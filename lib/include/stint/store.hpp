@@ -187,6 +187,10 @@ class Store {
   /// Writes a job's priority and eligible (accrue) time only: what stintd's
   /// priority calculation changes, without rewriting the whole row.
   void update_job_priority(JobId id, std::uint32_t priority, Seconds eligible_time);
+  /// Writes what ending pending jobs changes (state, reason, start and end
+  /// times, cancelled_by) and nothing else of their rows: scancel of a deep
+  /// queue need not encode every job's spec again. One statement for all.
+  void update_ended_pending(const std::vector<const Job*>& jobs);
 
   // Job steps (srun; store/steps.cpp).
   /// The next step id of the job's current attempt (0 for the first).

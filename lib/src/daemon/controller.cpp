@@ -136,6 +136,46 @@ void Controller::finish(Job& job, JobState state) {
   m_dirty = true;
 }
 
+void Controller::cancel_pending(const std::vector<Job*>& jobs, std::uint32_t by) {
+  if (jobs.empty()) return;
+  struct Before {
+    JobState state;
+    Seconds start_time;
+    Seconds end_time;
+    std::uint32_t cancelled_by;
+  };
+  std::vector<Before> before;
+  before.reserve(jobs.size());
+  const Seconds t = now();
+  try {
+    for (Job* job : jobs) {
+      before.push_back({job->state, job->start_time, job->end_time, job->cancelled_by});
+      // As finish(): a pending job's start time was only the plan's guess.
+      job->cancelled_by = by;
+      job->state = JobState::cancelled;
+      job->end_time = t;
+      job->start_time = t;
+    }
+    Store::Transaction tx(*m_store);
+    m_store->update_ended_pending({jobs.begin(), jobs.end()});
+    tx.commit();
+  } catch (...) {
+    for (std::size_t i = 0; i < before.size(); ++i) {
+      jobs[i]->state = before[i].state;
+      jobs[i]->start_time = before[i].start_time;
+      jobs[i]->end_time = before[i].end_time;
+      jobs[i]->cancelled_by = before[i].cancelled_by;
+    }
+    throw;
+  }
+  for (Job* job : jobs) {
+    log_info("job {} ended {} exit {}", job->display_id(), state_name(job->state),
+             exit_code_text(job->exit_status, job->exit_signal));
+    m_live.erase(job->id);
+  }
+  m_dirty = true;
+}
+
 namespace {
 
 // A run whose command has ended on every node while its nodes stay its own.

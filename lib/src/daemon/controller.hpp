@@ -3,6 +3,7 @@
 // jobs that are not finished) and every change to it, each written through to
 // the store before the request that caused it is answered.
 
+#include <chrono>
 #include <map>
 #include <memory>
 #include <set>
@@ -50,6 +51,9 @@ class Controller {
   void recover();
   /// Runs a scheduling pass and starts what fits.
   void schedule();
+  /// How long the last pass took to decide, up to the starts (which it then
+  /// carries out): what grows with the queue (server.cpp spaces passes by it).
+  std::chrono::steady_clock::duration last_decision_cost() const { return m_decision_cost; }
   /// Collects the results of ended tasks; true if any job changed.
   bool collect();
   /// A stepd this process started has exited (from SIGCHLD).
@@ -84,6 +88,11 @@ class Controller {
   /// Ends a job in `state` (pending or running): persists it and drops it from
   /// the live set.
   void finish(Job& job, JobState state);
+  /// Ends pending jobs CANCELLED by `by` (a uid), as finish() would one by
+  /// one, in one commit (scancel of a deep queue): the rows are written
+  /// first, and the jobs leave the live set only once they are committed; a
+  /// failed commit leaves every one as it was, and throws.
+  void cancel_pending(const std::vector<Job*>& jobs, std::uint32_t by);
   /// Asks the stepds of a running job to cancel it (SIGTERM; they report back).
   void cancel_running(Job& job);
   /// Puts a job back in the queue with the same id: an ended one at once, a
@@ -198,13 +207,13 @@ class Controller {
   void preempt(Job& victim, const sched::Preemption& p);
   /// Kills the preempted jobs whose GraceTime is over.
   void end_grace_times();
-  /// Resumes the suspended jobs whose preemptor has ended, where their
-  /// resources are free again; takes them in `cluster`.
-  void resume_suspended(sched::Cluster& cluster);
+  /// Resumes the suspended jobs (`suspended`: every one) whose preemptor has
+  /// ended, where their resources are free again; takes them in `cluster`.
+  void resume_suspended(sched::Cluster& cluster, std::vector<Job*> suspended);
   /// After a restart: the preemptions and suspensions under way, from the spool.
   void recover_preemptions();
-  /// Pending jobs' expected starts from the pass (squeue --start).
-  void save_planned_starts(const sched::Decision& d);
+  /// Pending jobs' reasons and expected starts (squeue --start) from the pass.
+  void save_reasons_and_planned_starts(const sched::Decision& d);
   std::string script_spool(const Job& job) const;
 
   Paths m_paths;
@@ -219,6 +228,7 @@ class Controller {
   std::optional<Accounting> m_accounting;  ///< see accounting()
   bool m_shutdown = false;
   bool m_dirty = true;
+  std::chrono::steady_clock::duration m_decision_cost{};  ///< see last_decision_cost()
   sched::PriorityState m_priority;  ///< multifactor priority between passes (schedule.cpp)
   /// Running jobs being preempted: when their GraceTime ends (they are then killed).
   std::map<JobId, Seconds> m_preempting;

@@ -42,8 +42,8 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
   if (jobs.empty()) throw Error(Errc::internal, "no jobs to add");
   // The ids come from the store inside the transaction that also inserts the
   // jobs, so a refused or failed submission burns no id. The commit is
-  // durable: an id sbatch printed survives a power cut (as its spool files,
-  // synced by write_file_atomic, do).
+  // durable: an id sbatch printed survives a power cut, as its spool files,
+  // synced before it, do.
   Store::Transaction tx(*m_store, Store::Sync::durable);
   const JobId first = m_store->allocate_job_ids(static_cast<std::uint32_t>(jobs.size()));
   JobId next = first;
@@ -55,13 +55,17 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
   fs::make_dirs(spool, 0700);
   try {
     const JobSpec& spec = jobs.front().spec;
-    fs::write_file_atomic(spool + "/script", spec.script, 0700);
-    fs::write_file_atomic(spool + "/environment.json", to_json(spec).at("environment").dump(),
-                          0600);
-    // The job's folder itself, new in spool/, survives a power cut only once
-    // spool/ is synced: before the commit that makes the job durable.
-    fs::sync_dir(m_paths.spool_root());
+    // Written in place: nothing reads the folder before the commit (a crash
+    // before it leaves a folder the id's next owner overwrites). Synced all
+    // at once, before the commit: the files (with the script's owner), their
+    // names in the job's folder, and the folder's own name in spool/.
+    fs::SyncedWrites files;
+    files.write(spool + "/script", spec.script, 0700);
+    files.write(spool + "/environment.json", to_json(spec).at("environment").dump(), 0600);
     if (system_mode()) share_script(spool, jobs.front());
+    files.add_dir(spool);
+    files.add_dir(m_paths.spool_root());
+    files.sync();
     // A run's project exists from its first run on (run-project list).
     if (const auto& run = jobs.front().spec.run)
       m_store->add_project({run->project, jobs.front().user_id, jobs.front().user_name, "", now()});

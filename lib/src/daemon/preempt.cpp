@@ -59,11 +59,7 @@ void Controller::end_grace_times() {
   }
 }
 
-void Controller::resume_suspended(sched::Cluster& cluster) {
-  std::vector<Job*> suspended;
-  for (auto& [id, job] : m_live) {
-    if (job.state == JobState::suspended) suspended.push_back(&job);
-  }
+void Controller::resume_suspended(sched::Cluster& cluster, std::vector<Job*> suspended) {
   std::sort(suspended.begin(), suspended.end(),
             [](const Job* a, const Job* b) { return a->priority > b->priority; });
   for (Job* job : suspended) {
@@ -91,18 +87,6 @@ void Controller::recover_preemptions() {
     if (!is_active(job.state)) continue;
     auto marker = read_requeue_marker(m_paths, id);
     if (marker && marker->preempted) m_preempting[id] = marker->kill_at;
-  }
-}
-
-void Controller::save_planned_starts(const sched::Decision& d) {
-  for (auto& [id, job] : m_live) {
-    if (job.state != JobState::pending) continue;
-    auto it = d.planned_starts.find(id);
-    const Seconds planned = it == d.planned_starts.end() ? k_no_time : it->second.start;
-    if (job.start_time != planned) {
-      job.start_time = planned;
-      m_store->update_job(job);
-    }
   }
 }
 

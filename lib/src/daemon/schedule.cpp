@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <chrono>
 #include <set>
 
 #include <stint/parse.hpp>
@@ -74,8 +75,13 @@ std::vector<const Job*> Controller::eligible_pending() {
       continue;
     }
     if (!job.dependency.empty() && job.hold_reason == Reason::none) {
+      // Only a singleton term asks: the walk over every live job is for it alone.
+      const bool singleton = std::any_of(
+          job.dependency.terms.begin(), job.dependency.terms.end(),
+          [](const DependencyTerm& term) { return term.type == DependencyType::singleton; });
       bool singleton_blocked = false;
-      for (const auto& [oid, other] : m_live) {
+      for (auto it = singleton ? m_live.begin() : m_live.end(); it != m_live.end(); ++it) {
+        const auto& [oid, other] = *it;
         if (oid != id && other.user_id == job.user_id && other.spec.name == job.spec.name &&
             (is_active(other.state) || (other.state == JobState::pending && oid < id))) {
           singleton_blocked = true;
@@ -115,14 +121,21 @@ std::vector<const Job*> Controller::eligible_pending() {
 }
 
 void Controller::schedule() {
+  const auto pass_began = std::chrono::steady_clock::now();
   m_dirty = false;
   end_grace_times();
   // A suspended job holds no resources (its preemptor has them) until it resumes.
+  // A deep queue makes every walk of the live jobs cost (each is a cache
+  // miss or two): the pass takes what it needs of them in few walks.
   std::vector<const Job*> active;
+  std::vector<Job*> suspended;
   std::map<JobId, std::uint32_t> array_running;
-  for (const auto& [id, job] : m_live) {
+  for (auto& [id, job] : m_live) {
     if (is_active(job.state)) {
-      if (job.state != JobState::suspended) active.push_back(&job);
+      if (job.state != JobState::suspended)
+        active.push_back(&job);
+      else
+        suspended.push_back(&job);
       if (job.is_array_task()) ++array_running[job.array_job_id];
     }
   }
@@ -155,8 +168,9 @@ void Controller::schedule() {
     m_priority.recompute(m_live, m_config, accounting(), t);
     m_store->set_meta("priority_calc_time", std::to_string(t));
   }
-  std::set<JobId> eligible;
-  for (const Job* job : pending) eligible.insert(job->id);
+  std::vector<JobId> eligible;  // by id, as `pending` is
+  eligible.reserve(pending.size());
+  for (const Job* job : pending) eligible.push_back(job->id);
   if (auto changed = m_priority.assign(m_live, eligible, t, due); !changed.empty()) {
     Store::Transaction tx(*m_store);
     for (JobId id : changed) {
@@ -169,8 +183,11 @@ void Controller::schedule() {
   sched::Cluster cluster(m_config.nodes());
   cluster.take_jobs(active);
   mark_unavailable(cluster);  // nodes down or drained (daemon/nodes.cpp)
-  resume_suspended(cluster);
-  if (pending.empty()) return;
+  resume_suspended(cluster, std::move(suspended));
+  if (pending.empty()) {
+    m_decision_cost = std::chrono::steady_clock::now() - pass_began;
+    return;
+  }
   // Association and QOS run limits (issue 4), when AccountingStorageEnforce
   // has "limits": counted over the live jobs, consulted by the pass.
   std::optional<sched::LimitTracker> limits;
@@ -187,19 +204,8 @@ void Controller::schedule() {
   if (rules.enabled()) ctx.preempt = &rules;
   for (const auto& [id, kill_at] : m_preempting) ctx.preempting.push_back(id);
   sched::Decision d = sched::schedule(pending, cluster, m_config, now(), std::move(ctx));
-  {
-    Store::Transaction tx(*m_store);
-    for (auto& [id, pass_reason] : d.reasons) {
-      Job& job = m_live.at(id);
-      const Reason reason = unavailable_reason(job, pass_reason);
-      if (job.reason != reason) {
-        job.reason = reason;
-        m_store->update_job(job);
-      }
-    }
-    save_planned_starts(d);
-    tx.commit();
-  }
+  save_reasons_and_planned_starts(d);
+  m_decision_cost = std::chrono::steady_clock::now() - pass_began;
   for (const auto& p : d.preemptions) preempt(m_live.at(p.victim), p);
   for (auto& [id, alloc] : d.starts) {
     Job& job = m_live.at(id);
@@ -221,6 +227,40 @@ void Controller::schedule() {
       }
     }
   }
+}
+
+void Controller::save_reasons_and_planned_starts(const sched::Decision& d) {
+  // One walk of the live jobs beside the decision's reasons and expected
+  // starts, all by id; a job whose reason or expected start (squeue --start;
+  // none when the plan has none) changed is written once.
+  std::vector<sched::JobReasons::Item> reasons(d.reasons.begin(), d.reasons.end());
+  std::sort(reasons.begin(), reasons.end(),
+            [](const auto& a, const auto& b) { return a.first < b.first; });
+  auto reason = reasons.cbegin();
+  auto planned = d.planned_starts.cbegin();
+  Store::Transaction tx(*m_store);
+  for (auto& [id, job] : m_live) {
+    if (job.state != JobState::pending) continue;
+    bool changed = false;
+    while (reason != reasons.cend() && reason->first < id) ++reason;
+    if (reason != reasons.cend() && reason->first == id) {
+      const Reason r = unavailable_reason(job, reason->second);
+      if (job.reason != r) {
+        job.reason = r;
+        changed = true;
+      }
+    }
+    while (planned != d.planned_starts.cend() && planned->first < id) ++planned;
+    const Seconds start = planned != d.planned_starts.cend() && planned->first == id
+                              ? planned->second.start
+                              : k_no_time;
+    if (job.start_time != start) {
+      job.start_time = start;
+      changed = true;
+    }
+    if (changed) m_store->update_job(job);
+  }
+  tx.commit();
 }
 
 }  // namespace stint::daemon

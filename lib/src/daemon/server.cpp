@@ -1,5 +1,6 @@
 #include "daemon/server.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <csignal>
@@ -138,6 +139,18 @@ int serve(const Paths& paths, const ServerOptions& options) {
 
   using SteadyClock = std::chrono::steady_clock;
   auto last_pass = SteadyClock::now();
+  // A pass after every request would make each client that comes during one
+  // wait for all of it, and a deep queue makes a pass take many milliseconds
+  // to decide: a pass that a request asks for waits until as long as the last
+  // one took to decide has gone by since it ended (never longer than
+  // k_max_pass_gap). Then at most about half of stintd's time goes to
+  // deciding, the requests in between are answered at once, and one pass
+  // covers them all. A shallow queue leaves no gap worth the name: a job
+  // submitted to an idle cluster starts at once. Starting jobs (spawning,
+  // syncing launch files) is not counted: it does not grow with the queue.
+  constexpr auto k_max_pass_gap = std::chrono::milliseconds(500);
+  auto last_pass_end = SteadyClock::now();
+  SteadyClock::duration last_pass_cost{};
   auto idle_since = SteadyClock::now();
   Connections clients(controller);
   std::vector<pollfd> fds;
@@ -145,7 +158,14 @@ int serve(const Paths& paths, const ServerOptions& options) {
   while (!stop && !controller.shutdown_requested()) {
     fds = {{listener.get(), POLLIN, 0}, {signals.get(), POLLIN, 0}};
     clients.add_poll_fds(fds);
-    int n = ::poll(fds.data(), fds.size(), clients.poll_timeout_ms(1000));
+    const auto pass_due =
+        last_pass_end + std::min<SteadyClock::duration>(last_pass_cost, k_max_pass_gap);
+    int timeout_ms = clients.poll_timeout_ms(1000);
+    if (controller.dirty()) {
+      const auto wait = std::chrono::ceil<std::chrono::milliseconds>(pass_due - SteadyClock::now());
+      timeout_ms = std::clamp(static_cast<int>(wait.count()), 0, timeout_ms);
+    }
+    int n = ::poll(fds.data(), fds.size(), timeout_ms);
     if (n < 0 && errno != EINTR) {
       log_error("poll: {}", std::strerror(errno));
       break;
@@ -177,7 +197,7 @@ int serve(const Paths& paths, const ServerOptions& options) {
     if (clients.take_activity()) idle_since = SteadyClock::now();
     auto now = SteadyClock::now();
     bool periodic = now - last_pass >= std::chrono::seconds(1);
-    if (controller.dirty() || periodic) {
+    if ((controller.dirty() && now >= pass_due) || periodic) {
       // A failure here is a bug or a full disk; it must not take the daemon
       // (and with it every later request) down. The next pass tries again.
       try {
@@ -188,6 +208,8 @@ int serve(const Paths& paths, const ServerOptions& options) {
         log_error("scheduling pass failed: {}", e.what());
       }
       last_pass = now;
+      last_pass_end = SteadyClock::now();
+      last_pass_cost = controller.last_decision_cost();
     }
     if (!controller.idle()) idle_since = now;
     // A reconfigure may change StintIdleExit.

@@ -8,13 +8,6 @@
 
 namespace stint::sched {
 
-bool goes_before(const QueueKey& a, const QueueKey& b) {
-  if (a.priority_tier != b.priority_tier) return a.priority_tier > b.priority_tier;
-  if (a.priority != b.priority) return a.priority > b.priority;
-  if (a.submit_time != b.submit_time) return a.submit_time < b.submit_time;
-  return a.id < b.id;
-}
-
 std::uint32_t job_priority(const Job& job) {
   constexpr std::int64_t k_base = 10000;
   return static_cast<std::uint32_t>(std::max<std::int64_t>(1, k_base - job.spec.nice));
@@ -37,6 +30,19 @@ std::optional<Reason> ineligible(const Job& job, const PartitionConfig* part, Se
 }
 
 }  // namespace
+
+const std::unordered_map<JobId, std::size_t>& JobReasons::index() const {
+  if (m_index.size() != m_items.size()) {
+    m_index.clear();
+    m_index.reserve(m_items.size());
+    for (std::size_t i = 0; i < m_items.size(); ++i) m_index.emplace(m_items[i].first, i);
+  }
+  return m_index;
+}
+
+Reason JobReasons::at(JobId id) const { return m_items[index().at(id)].second; }
+
+bool JobReasons::contains(JobId id) const { return index().count(id) > 0; }
 
 PassOptions pass_options(const Config& config) {
   PassOptions o;
@@ -69,11 +75,38 @@ PassOptions pass_options(const Config& config) {
 
 namespace {
 
-struct Entry {
-  QueueKey key;
-  const Job* job;
-  const PartitionConfig* part;
+// What the pass knows of a partition: its nodes (names for fit, a mask for
+// the plan), built when its first job is tried, and whether a job of it waits.
+struct PartitionPass {
+  const PartitionConfig* config = nullptr;
+  bool prepared = false;
+  bool waits = false;  ///< a job of it waits: the first got Resources, the later ones Priority
+  std::vector<std::string> nodes;
+  std::vector<bool> mask;
 };
+
+// One pending job, with what decides its fate without the plan, read once
+// in the jobs' memory order: the walk in queue order then touches the job
+// itself only for the jobs it tries (in a deep queue most are a cache miss).
+struct Entry {
+  const Job* job;
+  std::uint32_t part;  ///< index into the pass's partitions; k_no_partition: none
+  Reason ineligible;   ///< Reason::none: may be considered
+  bool throttled;      ///< an array task under a %N throttle
+};
+
+// Where an entry goes in the queue: goes_before as PriorityTier and priority
+// (both higher first) in one word, then submit time and id. Small, so that
+// sorting a deep queue moves little.
+struct SortKey {
+  std::uint64_t rank;
+  Seconds submit_time;
+  JobId id;
+  std::uint32_t entry;  ///< index into the entries
+};
+
+constexpr std::uint32_t k_no_partition = ~std::uint32_t{0};
+constexpr std::size_t k_prefetch_ahead = 8;
 
 // Tries to make room for `job` now by preempting lower jobs. Returns true
 // when the job is to wait for jobs being preempted (new ones or earlier ones).
@@ -126,65 +159,94 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
 Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, const Config& config,
                   Seconds now, PassContext ctx) {
   const PassOptions options = pass_options(config);
-  std::vector<Entry> queue;
+  std::vector<PartitionPass> parts;
+  auto partition_index = [&](const PartitionConfig* part) {
+    for (std::uint32_t i = 0; i < parts.size(); ++i)
+      if (parts[i].config == part) return i;
+    parts.emplace_back().config = part;
+    return static_cast<std::uint32_t>(parts.size() - 1);
+  };
+  std::vector<Entry> entries;
+  entries.reserve(pending.size());
+  std::vector<SortKey> queue;
   queue.reserve(pending.size());
-  for (const Job* job : pending) {
-    const PartitionConfig* part = config.find_partition(job->partition);
-    queue.push_back(
-        {QueueKey{part ? part->priority_tier : 0, job->priority, job->submit_time, job->id}, job,
-         part});
+  // Most jobs name the partition the one before them names: one compare.
+  const std::string* last_name = nullptr;
+  const PartitionConfig* last_part = nullptr;
+  std::uint32_t last_index = k_no_partition;
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    const Job* job = pending[i];
+    // The jobs are far apart in memory (each over a kilobyte, in a map):
+    // ask for the fields read here a few jobs ahead, so their cache misses overlap.
+    if (i + k_prefetch_ahead < pending.size()) {
+      const Job* next = pending[i + k_prefetch_ahead];
+      __builtin_prefetch(&next->id);
+      __builtin_prefetch(&next->partition);
+      __builtin_prefetch(&next->eligible_time);
+      __builtin_prefetch(&next->hold_reason);
+    }
+    if (!last_name || job->partition != *last_name) {
+      last_name = &job->partition;
+      last_part = config.find_partition(job->partition);
+      last_index = last_part ? partition_index(last_part) : k_no_partition;
+    }
+    const std::uint32_t tier = last_part ? last_part->priority_tier : 0;
+    queue.push_back({(std::uint64_t{~tier} << 32) | ~job->priority, job->submit_time, job->id,
+                     static_cast<std::uint32_t>(i)});
+    entries.push_back({job, last_index, ineligible(*job, last_part, now).value_or(Reason::none),
+                       job->is_array_task() && job->array_throttle > 0});
   }
-  std::sort(queue.begin(), queue.end(),
-            [](const Entry& a, const Entry& b) { return goes_before(a.key, b.key); });
+  std::sort(queue.begin(), queue.end(), [](const SortKey& a, const SortKey& b) {
+    if (a.rank != b.rank) return a.rank < b.rank;
+    if (a.submit_time != b.submit_time) return a.submit_time < b.submit_time;
+    return a.id < b.id;
+  });
 
   Decision d;
   d.reasons.reserve(queue.size());
   Plan plan(cluster, now, options.resolution);
-  std::set<std::string> waiting_partitions;  // those with a job that waits: Resources given
   std::set<JobId> preempting(ctx.preempting.begin(), ctx.preempting.end());
-  std::map<std::string, std::vector<std::string>> partition_nodes;
-  std::map<std::string, std::vector<bool>> partition_masks;
   std::uint32_t tested = 0;
-  for (const auto& e : queue) {
-    const Job& job = *e.job;
-    if (auto why = ineligible(job, e.part, now)) {
-      d.reasons[job.id] = *why;
+  for (const SortKey& k : queue) {
+    const Entry& e = entries[k.entry];
+    if (e.ineligible != Reason::none) {
+      d.reasons.add(k.id, e.ineligible);
       continue;
     }
-    if (job.is_array_task() && job.array_throttle > 0 &&
-        ctx.array_running[job.array_job_id] >= job.array_throttle) {
-      d.reasons[job.id] = Reason::job_array_task_limit;
+    const Job& job = *e.job;
+    if (e.throttled && ctx.array_running[job.array_job_id] >= job.array_throttle) {
+      d.reasons.add(job.id, Reason::job_array_task_limit);
       continue;
     }
     if (ctx.limits) {
       if (auto why = ctx.limits->run_blocker(job)) {
-        d.reasons[job.id] = *why;
+        d.reasons.add(job.id, *why);
         continue;
       }
     }
-    const bool partition_waits = waiting_partitions.count(e.part->id) > 0;
+    PartitionPass& part = parts[e.part];
+    const bool partition_waits = part.waits;
     // Past bf_max_job_test only the main scheduler's rule is left: strict
     // order, so behind a waiting job nothing more is tried (and a deep queue
     // costs next to nothing).
     const bool plans = options.backfill && tested < options.max_job_test;
     if (!plans && partition_waits) {
-      d.reasons[job.id] = Reason::priority;
+      d.reasons.add(k.id, Reason::priority);
       continue;
     }
-    auto [nodes_it, inserted] = partition_nodes.try_emplace(e.part->id);
-    if (inserted) {
-      for (const auto& n : config.partition_nodes(*e.part)) nodes_it->second.push_back(n.name);
-      partition_masks[e.part->id] = plan.allowed_mask(nodes_it->second);
+    if (!part.prepared) {
+      for (const auto& n : config.partition_nodes(*part.config)) part.nodes.push_back(n.name);
+      part.mask = plan.allowed_mask(part.nodes);
+      part.prepared = true;
     }
-    const std::vector<std::string>& allowed = nodes_it->second;
+    const std::vector<std::string>& allowed = part.nodes;
     const Seconds duration = job.time_limit == k_infinite ? k_plan_forever : job.time_limit;
 
     // Where the plan places it: now, later (reserved), or nowhere in the window.
     std::optional<Plan::Place> place;
     if (options.backfill) {
       ++tested;
-      place = plan.earliest(job.req, partition_masks.at(e.part->id), duration,
-                            plans ? now + options.window : now);
+      place = plan.earliest(job.req, part.mask, duration, plans ? now + options.window : now);
     } else if (auto alloc = fit(job.req, cluster, allowed)) {
       place = Plan::Place{now, {}};
       for (const auto& a : *alloc) place->nodes.push_back(a.node);
@@ -203,16 +265,16 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
     }
     if (ctx.preempt && ctx.preempt->enabled() &&
         try_preempt(job, allowed, cluster, ctx, preempting, now, d)) {
-      d.reasons[job.id] = Reason::resources;
-      waiting_partitions.insert(e.part->id);
+      d.reasons.add(job.id, Reason::resources);
+      part.waits = true;
       continue;
     }
     if (place) {
       plan.add(job.req, place->nodes, place->start, duration);
       d.planned_starts[job.id] = {place->start, place->nodes};
     }
-    d.reasons[job.id] = partition_waits ? Reason::priority : Reason::resources;
-    waiting_partitions.insert(e.part->id);
+    d.reasons.add(job.id, partition_waits ? Reason::priority : Reason::resources);
+    part.waits = true;
   }
   return d;
 }

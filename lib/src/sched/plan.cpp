@@ -74,28 +74,27 @@ bool Plan::eligible(const Node& n, const ResourceRequest& req) const {
          mem_wanted(req, def) <= def.memory_mb;
 }
 
-bool Plan::room(const Node& n, const ResourceRequest& req, Seconds start, Seconds end) const {
+bool Plan::fits(const Node& n, const Step& s, const ResourceRequest& req) {
   const NodeDef& def = n.usage->def;
-  const std::uint64_t mem = mem_wanted(req, def);
-  // The step in force at `start`, then every step that begins before `end`.
-  auto it = std::upper_bound(n.steps.begin(), n.steps.end(), start,
-                             [](Seconds t, const Step& s) { return t < s.time; });
-  if (it != n.steps.begin()) --it;
-  for (; it != n.steps.end() && it->time < end; ++it) {
-    if (req.whole_node_mem && it->mem_mb > 0) return false;
-    if (it->cpus + req.cpus_per_node > def.cpus || it->gpus + req.gpus_per_node > def.gpus ||
-        it->mem_mb + mem > def.memory_mb)
-      return false;
-  }
-  return true;
+  if (req.whole_node_mem && s.mem_mb > 0) return false;
+  return s.cpus + req.cpus_per_node <= def.cpus && s.gpus + req.gpus_per_node <= def.gpus &&
+         s.mem_mb + mem_wanted(req, def) <= def.memory_mb;
 }
 
 std::optional<Seconds> Plan::node_earliest(const Node& n, const ResourceRequest& req,
                                            Seconds duration, Seconds latest) const {
-  // Room only ever opens where a step begins: try each, soonest first.
-  for (const Step& s : n.steps) {
-    if (s.time > latest) break;
-    if (room(n, req, s.time, end_of(s.time, duration))) return s.time;
+  // Room only ever opens where a step begins: the soonest step from which
+  // every step before its end has room. A step without room rules out every
+  // start whose time span holds it, which is every start from the candidate
+  // up to that step: the next candidate is the step after it. One walk.
+  const std::vector<Step>& steps = n.steps;
+  std::size_t candidate = 0;
+  std::size_t i = 0;
+  while (candidate < steps.size() && steps[candidate].time <= latest) {
+    const Seconds end = end_of(steps[candidate].time, duration);
+    while (i < steps.size() && steps[i].time < end && fits(n, steps[i], req)) ++i;
+    if (i == steps.size() || steps[i].time >= end) return steps[candidate].time;
+    candidate = ++i;  // steps[i] has no room
   }
   return std::nullopt;
 }
@@ -143,11 +142,37 @@ std::optional<Plan::Place> Plan::earliest(const ResourceRequest& req,
   }
   std::sort(times.begin(), times.end());
   times.erase(std::unique(times.begin(), times.end()), times.end());
+  // A node has room for [t, end) when none of its steps from the one in force
+  // at t to the last that begins before end lacks room. Both ends only move
+  // forward as t grows: each node keeps a cursor, and counts the steps
+  // without room before each index (prefix sums), so each test is O(1).
+  struct Cursor {
+    std::size_t first = 0;    ///< the step in force at t
+    std::size_t last = 0;     ///< the first step at or after end
+    std::size_t lacking = 0;  ///< offset of the node's prefix sums in `lacking_before`
+  };
+  std::vector<Cursor> cursors(candidates.size());
+  std::vector<std::uint32_t> lacking_before;
+  for (std::size_t j = 0; j < candidates.size(); ++j) {
+    cursors[j].lacking = lacking_before.size();
+    std::uint32_t count = 0;
+    lacking_before.push_back(0);
+    for (const Step& s : candidates[j]->steps) {
+      count += fits(*candidates[j], s, req) ? 0 : 1;
+      lacking_before.push_back(count);
+    }
+  }
   for (Seconds t : times) {
     const Seconds end = end_of(t, duration);
     Place place{t, {}};
-    for (const Node* n : candidates) {
-      if (room(*n, req, t, end)) place.nodes.push_back(n->usage->def.name);
+    for (std::size_t j = 0; j < candidates.size(); ++j) {
+      const std::vector<Step>& steps = candidates[j]->steps;
+      Cursor& c = cursors[j];
+      while (c.first + 1 < steps.size() && steps[c.first + 1].time <= t) ++c.first;
+      while (c.last < steps.size() && steps[c.last].time < end) ++c.last;
+      const bool has_room = c.last <= c.first || lacking_before[c.lacking + c.last] ==
+                                                     lacking_before[c.lacking + c.first];
+      if (has_room) place.nodes.push_back(candidates[j]->usage->def.name);
       if (place.nodes.size() == req.nodes) return place;
     }
   }

@@ -53,7 +53,8 @@ class Plan {
     std::vector<Step> steps;  ///< sorted by time; the first is at the plan's now
   };
   bool eligible(const Node& n, const ResourceRequest& req) const;
-  bool room(const Node& n, const ResourceRequest& req, Seconds start, Seconds end) const;
+  /// Whether `req` has room on `n` while step `s` is in force.
+  static bool fits(const Node& n, const Step& s, const ResourceRequest& req);
   /// The earliest start at or after `from` at which `n` has room for
   /// [start, start + duration), no later than `latest`.
   std::optional<Seconds> node_earliest(const Node& n, const ResourceRequest& req, Seconds duration,

@@ -1,6 +1,7 @@
 #include "sched/priority_state.hpp"
 
 #include <limits>
+#include <optional>
 
 #include "sched/sched.hpp"
 
@@ -73,8 +74,13 @@ bool PriorityState::due(const std::map<JobId, Job>& live, const Config& config,
   if (now - m_calc_time >= params.calc_period) return true;
   if (params.weight_fairshare == 0) return false;
   if (stopped) return true;
+  // Every pass asks this over every live job: jobs in a row mostly share
+  // their association, which is then looked up once.
+  const Job* last = nullptr;
   for (const auto& [id, job] : live) {
+    if (last && job.user_name == last->user_name && job.account == last->account) continue;
     if (!m_assocs.count({job.user_name, job.account})) return true;
+    last = &job;
   }
   return false;
 }
@@ -84,8 +90,12 @@ void PriorityState::recompute(const std::map<JobId, Job>& live, const Config& co
   std::vector<UsageRecord> records;
   records.reserve(m_ended.size() + live.size());
   for (const auto& [key, r] : m_ended) records.push_back(r);
+  const Job* last = nullptr;
   for (const auto& [id, job] : live) {
-    m_assocs.insert({job.user_name, job.account});
+    if (!last || job.user_name != last->user_name || job.account != last->account) {
+      m_assocs.insert({job.user_name, job.account});
+      last = &job;
+    }
     if (is_active(job.state) && job.start_time != k_no_time) records.push_back(running_record(job));
   }
   m_ctx =
@@ -97,48 +107,81 @@ void PriorityState::recompute(const std::map<JobId, Job>& live, const Config& co
   m_computed = true;
 }
 
+namespace {
+
+// Moves `it` to the first element of a sorted range not below `id`, and
+// says whether it is `id`: for walking a sorted container beside the live
+// jobs, which come in id order.
+template <typename It, typename Key>
+bool advance_to(It& it, It end, JobId id, Key key) {
+  while (it != end && key(*it) < id) ++it;
+  return it != end && key(*it) == id;
+}
+
+}  // namespace
+
 std::vector<JobId> PriorityState::assign(std::map<JobId, Job>& live,
                                          const std::set<JobId>& eligible, Seconds now,
                                          bool recomputed) {
+  return assign(live, std::vector<JobId>(eligible.begin(), eligible.end()), now, recomputed);
+}
+
+std::vector<JobId> PriorityState::assign(std::map<JobId, Job>& live,
+                                         const std::vector<JobId>& eligible, Seconds now,
+                                         bool recomputed) {
   std::vector<JobId> changed;
-  std::set<JobId> running;
-  std::set<JobId> waiting;
+  std::vector<JobId> running;
+  std::vector<JobId> waiting;
+  std::vector<std::pair<JobId, std::uint32_t>> assigned;
+  assigned.reserve(m_assigned.size());
+  auto next_eligible = eligible.begin();
+  auto next_waited = m_waiting.cbegin();
+  auto next_known = m_assigned.cbegin();
+  const auto self = [](JobId id) { return id; };
   for (auto& [id, job] : live) {
+    const bool is_known =
+        advance_to(next_known, m_assigned.cend(), id, [](const auto& e) { return e.first; });
+    const std::optional<std::uint32_t> known =
+        is_known ? std::optional(next_known->second) : std::nullopt;
     const bool active = is_active(job.state);
-    if (active) running.insert(id);
+    if (active) running.push_back(id);
     const bool pending = job.state == JobState::pending;
-    if (!pending && !(job.state == JobState::running && m_params.flags.calculate_running)) continue;
+    if (!pending && !(job.state == JobState::running && m_params.flags.calculate_running)) {
+      if (known) assigned.emplace_back(id, *known);
+      continue;
+    }
     bool touched = false;
     const bool held = pending && job.hold_reason != Reason::none;
-    const bool waits = pending && (held || !eligible.count(id));
-    const bool waited = m_waiting.count(id) > 0;
-    if (waits) waiting.insert(id);
+    const bool waits = pending && (held || !advance_to(next_eligible, eligible.end(), id, self));
+    const bool waited = advance_to(next_waited, m_waiting.cend(), id, self);
+    if (waits) waiting.push_back(id);
     if (waited && !waits && job.eligible_time < now) {
       // Its wait counts from now on (Slurm's accrue time).
       job.eligible_time = now;
       touched = true;
     }
-    auto known = m_assigned.find(id);
+    std::optional<std::uint32_t> given = known;
     if (!held && job.spec.fixed_priority) {
       if (job.priority != *job.spec.fixed_priority) {
         job.priority = *job.spec.fixed_priority;
         touched = true;
       }
-    } else if (!held && (recomputed || known == m_assigned.end() || job.priority != known->second ||
-                         waited != waits)) {
+    } else if (!held && (recomputed || !known || job.priority != *known || waited != waits)) {
       const std::uint32_t p =
           priority_factors(job, m_ctx, m_calc_time, waits ? Accruing::no : Accruing::yes).priority;
-      m_assigned[id] = p;
+      given = p;
       if (job.priority != p) {
         job.priority = p;
         touched = true;
       }
     }
+    if (given) assigned.emplace_back(id, *given);
     if (touched) changed.push_back(id);
   }
+  // Built in the live jobs' order: sorted, and without the jobs no longer live.
   m_running = std::move(running);
   m_waiting = std::move(waiting);
-  std::erase_if(m_assigned, [&](const auto& e) { return !live.count(e.first); });
+  m_assigned = std::move(assigned);
   return changed;
 }
 

@@ -62,6 +62,9 @@ class PriorityState {
   /// Returns the jobs that changed, to be saved.
   std::vector<JobId> assign(std::map<JobId, Job>& live, const std::set<JobId>& eligible,
                             Seconds now, bool recomputed);
+  /// The same, with `eligible` sorted by id (what stintd has at hand).
+  std::vector<JobId> assign(std::map<JobId, Job>& live, const std::vector<JobId>& eligible,
+                            Seconds now, bool recomputed);
 
   Seconds calc_time() const { return m_calc_time; }
   /// The runs that ended, as known (the limits over time count them in every
@@ -83,9 +86,11 @@ class PriorityState {
   Accounting m_accounting;
   PriorityContext m_ctx;
   Seconds m_calc_time = k_no_time;
-  std::set<JobId> m_running;
-  std::set<JobId> m_waiting;
-  std::map<JobId, std::uint32_t> m_assigned;
+  // By job id, in order: assign() walks them beside the live jobs (a map,
+  // also in id order), so each job costs no lookup.
+  std::vector<JobId> m_running;
+  std::vector<JobId> m_waiting;
+  std::vector<std::pair<JobId, std::uint32_t>> m_assigned;  ///< the priority this state gave
 };
 
 /// A live job's run so far, as fair share charges it.

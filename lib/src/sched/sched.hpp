@@ -82,7 +82,13 @@ struct QueueKey {
   Seconds submit_time = 0;
   JobId id = 0;
 };
-bool goes_before(const QueueKey& a, const QueueKey& b);
+// Inline: the pass sorts the whole queue by it, a deep queue calls it millions of times.
+inline bool goes_before(const QueueKey& a, const QueueKey& b) {
+  if (a.priority_tier != b.priority_tier) return a.priority_tier > b.priority_tier;
+  if (a.priority != b.priority) return a.priority > b.priority;
+  if (a.submit_time != b.submit_time) return a.submit_time < b.submit_time;
+  return a.id < b.id;
+}
 
 /// The placeholder priority the request handlers give a job whose priority
 /// must be computed again (submitted, released, requeued, nice changed): a
@@ -102,9 +108,33 @@ struct Preemption {
   Seconds grace_time = 0;
 };
 
+/// The reason of each pending job a pass did not start, in queue order. A
+/// deep queue gives one per job (100k in a pass), so they are appended to a
+/// vector rather than a node per job; a lookup by id (tests, --test-only)
+/// builds an index on first use.
+class JobReasons {
+ public:
+  using Item = std::pair<JobId, Reason>;
+  void reserve(std::size_t n) { m_items.reserve(n); }
+  /// Each job at most once a pass.
+  void add(JobId id, Reason reason) { m_items.emplace_back(id, reason); }
+  /// Throws std::out_of_range when the job has none.
+  Reason at(JobId id) const;
+  bool contains(JobId id) const;
+  std::size_t size() const { return m_items.size(); }
+  bool empty() const { return m_items.empty(); }
+  std::vector<Item>::const_iterator begin() const { return m_items.begin(); }
+  std::vector<Item>::const_iterator end() const { return m_items.end(); }
+
+ private:
+  const std::unordered_map<JobId, std::size_t>& index() const;
+  std::vector<Item> m_items;
+  mutable std::unordered_map<JobId, std::size_t> m_index;  ///< built by index()
+};
+
 struct Decision {
   std::vector<std::pair<JobId, std::vector<NodeAlloc>>> starts;
-  std::unordered_map<JobId, Reason> reasons;  ///< for every pending job that does not start
+  JobReasons reasons;  ///< for every pending job that does not start
   /// The expected start of pending jobs the backfill plan placed within
   /// bf_window (squeue --start); others have none.
   struct Planned {

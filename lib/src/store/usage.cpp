@@ -78,6 +78,21 @@ void Store::update_job_priority(JobId id, std::uint32_t priority, Seconds eligib
   st.run();
 }
 
+void Store::update_ended_pending(const std::vector<const Job*>& jobs) {
+  sql::Statement st(m_impl->conn,
+                    "UPDATE jobs SET state = ?, reason = ?, start_time = ?, end_time = ?, "
+                    "cancelled_by = ? WHERE id = ?");
+  for (const Job* job : jobs) {
+    st.bind(1, static_cast<std::int64_t>(job->state));
+    st.bind(2, static_cast<std::int64_t>(job->reason));
+    st.bind(3, job->start_time);
+    st.bind(4, job->end_time);
+    st.bind(5, static_cast<std::int64_t>(job->cancelled_by));
+    st.bind(6, static_cast<std::int64_t>(job->id));
+    st.run();
+  }
+}
+
 std::vector<std::pair<std::string, std::string>> Store::job_associations() {
   sql::Statement st(m_impl->conn,
                     "SELECT DISTINCT user_name, account FROM jobs ORDER BY user_name, account");

@@ -2,6 +2,8 @@
 // Small file helpers used across modules.
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace stint::fs {
 
@@ -15,5 +17,29 @@ bool exists(const std::string& path);
 void make_dirs(const std::string& path, unsigned mode = 0755);
 /// fsync of a folder: makes the names created in it (files, folders) durable.
 void sync_dir(const std::string& path);
+
+/// New files made durable together, with the folders that name them. Each
+/// file is written in place, without a temporary: for files no reader looks
+/// at until the caller's commit (a new job's spool folder). sync() starts the
+/// writeback of every file before it waits for any, then syncs each file and
+/// each folder: on ext4 the first wait commits the journal for all of them,
+/// where a file-then-folder sync per file (write_file_atomic) costs a commit
+/// each. Throws Errc::io naming the path on any failure.
+class SyncedWrites {
+ public:
+  SyncedWrites() = default;
+  ~SyncedWrites();
+  SyncedWrites(const SyncedWrites&) = delete;
+  SyncedWrites& operator=(const SyncedWrites&) = delete;
+  /// Creates (or truncates) `path` with `mode` and writes `content`.
+  void write(const std::string& path, const std::string& content, unsigned mode);
+  /// A folder to sync after the files: one that names a new file or folder.
+  void add_dir(const std::string& path);
+  void sync();
+
+ private:
+  std::vector<std::pair<int, std::string>> m_files;  ///< open descriptors and their paths
+  std::vector<std::string> m_dirs;
+};
 
 }  // namespace stint::fs

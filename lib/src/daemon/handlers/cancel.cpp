@@ -59,16 +59,43 @@ std::optional<Error> act(Controller& c, Job& job, int signal, const Caller& call
   return std::nullopt;
 }
 
+// Whether `act` would cancel `job` as a pending job: those are ended
+// together (Controller::cancel_pending), in one commit.
+bool cancels_pending(Controller& c, const Job& job, int signal, const Caller& caller) {
+  return signal == 0 && job.state == JobState::pending && c.may_act_for(caller, job.user_id);
+}
+
 }  // namespace
 
 Json handle_cancel(Controller& c, const Json& req, const Caller& caller) {
   int signal = req.value("signal", 0);
   if (signal < 0 || signal > 64) throw Error(Errc::invalid_argument, "Invalid signal");
   if (req.contains("job_ids") && !req["job_ids"].empty()) {
-    return for_each_job(c, req, [&](Job& job) -> std::optional<Error> {
-      if (!filter_matches(job, req)) return std::nullopt;
-      return act(c, job, signal, caller);
-    });
+    // As for_each_job, with the pending jobs each reference names (an array's
+    // tasks) cancelled in one commit before the next reference is looked at.
+    Json results = Json::array();
+    for (const JobRef& ref : requested_refs(req)) {
+      std::optional<Error> error;
+      std::vector<Job*> jobs = resolve_live(c, ref, error);
+      if (jobs.empty()) {
+        results.push_back(job_result(ref.as_given, error));
+        continue;
+      }
+      std::optional<Error> first_error;
+      std::vector<Job*> pending;
+      for (Job* job : jobs) {
+        if (!filter_matches(*job, req)) continue;
+        if (cancels_pending(c, *job, signal, caller)) {
+          pending.push_back(job);
+          continue;
+        }
+        auto e = act(c, *job, signal, caller);
+        if (e && !first_error) first_error = e;
+      }
+      c.cancel_pending(pending, caller.uid);
+      results.push_back(job_result(ref.as_given, first_error));
+    }
+    return {{"results", results}};
   }
   if (!has_filter(req)) throw Error(Errc::invalid_job_id, "No job identification provided");
 
@@ -82,9 +109,24 @@ Json handle_cancel(Controller& c, const Json& req, const Caller& caller) {
         (names_user || c.is_operator(caller) || job.user_id == caller.uid))
       matching.push_back(id);
   }
-  Json results = Json::array();
+  // The pending jobs are cancelled first, in one commit; the results keep
+  // the jobs' order.
+  std::vector<Job*> pending;
   for (JobId id : matching) {
-    if (Job* job = c.find_live(id)) {
+    if (Job* job = c.find_live(id); job && cancels_pending(c, *job, signal, caller))
+      pending.push_back(job);
+  }
+  std::vector<std::pair<JobId, Json>> cancelled;  // by id, as `matching` is
+  for (Job* job : pending)
+    cancelled.emplace_back(job->id, job->is_array_task() ? Json(job->display_id()) : Json(job->id));
+  c.cancel_pending(pending, caller.uid);
+  Json results = Json::array();
+  auto next_cancelled = cancelled.begin();
+  for (JobId id : matching) {
+    if (next_cancelled != cancelled.end() && next_cancelled->first == id) {
+      results.push_back(job_result(next_cancelled->second, std::nullopt));
+      ++next_cancelled;
+    } else if (Job* job = c.find_live(id)) {
       Json shown = job->is_array_task() ? Json(job->display_id()) : Json(id);
       results.push_back(job_result(shown, act(c, *job, signal, caller)));
     }
