@@ -13,7 +13,7 @@ namespace stint::backend {
 namespace {
 
 std::string time_option(Seconds limit) {
-  if (limit <= 0) return "UNLIMITED";  // k_infinite (-1) included
+  if (limit <= 0) return "UNLIMITED";         // k_infinite (-1) included
   const Seconds minutes = (limit + 59) / 60;  // sbatch's unit; rounded up as stint does
   return fmt::format("{}-{:02}:{:02}:00", minutes / 1440, (minutes / 60) % 24, minutes % 60);
 }

@@ -209,8 +209,8 @@ Machine detect_machine() {
     long pages = ::sysconf(_SC_PHYS_PAGES);
     long page_size = ::sysconf(_SC_PAGESIZE);
     if (pages > 0 && page_size > 0)
-      m.memory_mb =
-          static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size) / (1024UL * 1024);
+      m.memory_mb = static_cast<std::uint64_t>(pages) * static_cast<std::uint64_t>(page_size) /
+                    (1024UL * 1024);
   }
   if (auto out = run_nvidia_smi()) {
     auto [count, type] = gpus_from_nvidia_smi(*out);
