@@ -14,6 +14,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 #include <sys/socket.h>
+#include <sys/statvfs.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -100,9 +101,39 @@ bool claim_launch(const std::string& launch_path) {
 
 }  // namespace
 
+namespace {
+
+// Whether the file system holding `path` has (next to) no room left.
+bool disk_full(const std::string& path) {
+  const auto slash = path.rfind('/');
+  const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
+  struct statvfs st {};
+  if (::statvfs(dir.c_str(), &st) != 0) return false;
+  constexpr unsigned long long k_room = 64 * 1024;
+  return static_cast<unsigned long long>(st.f_bavail) * st.f_frsize < k_room;
+}
+
+}  // namespace
+
 void write_result(const TaskLaunch& launch, const TaskResult& result) {
   if (launch.result_path.empty()) return;
-  fs::write_file_atomic(launch.result_path, to_json_text(result) + "\n", 0600);
+  const std::string text = to_json_text(result) + "\n";
+  // The task has run: on a full disk its result waits here for room (stintd
+  // sees this stepd alive and waits too) rather than being lost, which would
+  // end the job NODE_FAIL and run it again. An hour bounds the wait.
+  constexpr int k_full_disk_tries = 3600;
+  for (int tries = 1;; ++tries) {
+    try {
+      fs::write_file_atomic(launch.result_path, text, 0600);
+      return;
+    } catch (const Error&) {
+      if (tries >= k_full_disk_tries || !disk_full(launch.result_path)) throw;
+    }
+    if (tries == 1)
+      log("job {} node {}: the disk is full; the result waits for room", launch.job_id,
+          launch.node_index);
+    ::sleep(1);
+  }
 }
 
 bool notify_task_done(const TaskLaunch& launch) noexcept {

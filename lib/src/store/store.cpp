@@ -11,6 +11,7 @@
 #include <stint/store.hpp>
 
 #include "model/json.hpp"
+#include "model/order.hpp"
 #include "store/impl.hpp"
 #include "store/schema.hpp"
 #include "store/sqlite.hpp"
@@ -202,24 +203,9 @@ bool matches(const Job& job, const JobFilter& f) {
 void sort_by_id(std::vector<Job>& jobs) {
   const auto by_id = [](const Job& a, const Job& b) { return a.id < b.id; };
   if (std::is_sorted(jobs.begin(), jobs.end(), by_id)) return;
-  std::vector<std::size_t> order(jobs.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(),
-            [&](std::size_t a, std::size_t b) { return jobs[a].id < jobs[b].id; });
-  // In place, one cycle of the permutation at a time (no second vector).
-  std::vector<bool> placed(jobs.size(), false);
-  for (std::size_t start = 0; start < jobs.size(); ++start) {
-    if (placed[start] || order[start] == start) continue;
-    Job held = std::move(jobs[start]);
-    std::size_t at = start;
-    while (order[at] != start) {
-      jobs[at] = std::move(jobs[order[at]]);
-      placed[at] = true;
-      at = order[at];
-    }
-    jobs[at] = std::move(held);
-    placed[at] = true;
-  }
+  std::vector<std::size_t> order = identity_order(jobs.size());
+  std::sort(order.begin(), order.end(), by_job(jobs, by_id));
+  apply_order(jobs, order);
 }
 
 }  // namespace
