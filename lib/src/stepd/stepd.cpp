@@ -109,7 +109,7 @@ bool disk_full(const std::string& path) {
   const std::string dir = slash == std::string::npos ? "." : path.substr(0, slash);
   struct statvfs st {};
   if (::statvfs(dir.c_str(), &st) != 0) return false;
-  constexpr unsigned long long k_room = 64 * 1024;
+  constexpr unsigned long long k_room = 64ULL * 1024;
   return static_cast<unsigned long long>(st.f_bavail) * st.f_frsize < k_room;
 }
 
