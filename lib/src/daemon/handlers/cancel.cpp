@@ -71,31 +71,24 @@ Json handle_cancel(Controller& c, const Json& req, const Caller& caller) {
   int signal = req.value("signal", 0);
   if (signal < 0 || signal > 64) throw Error(Errc::invalid_argument, "Invalid signal");
   if (req.contains("job_ids") && !req["job_ids"].empty()) {
-    // As for_each_job, with the pending jobs each reference names (an array's
-    // tasks) cancelled in one commit before the next reference is looked at.
-    Json results = Json::array();
-    for (const JobRef& ref : requested_refs(req)) {
-      std::optional<Error> error;
-      std::vector<Job*> jobs = resolve_live(c, ref, error);
-      if (jobs.empty()) {
-        results.push_back(job_result(ref.as_given, error));
-        continue;
-      }
-      std::optional<Error> first_error;
-      std::vector<Job*> pending;
-      for (Job* job : jobs) {
-        if (!filter_matches(*job, req)) continue;
-        if (cancels_pending(c, *job, signal, caller)) {
-          pending.push_back(job);
-          continue;
-        }
-        auto e = act(c, *job, signal, caller);
-        if (e && !first_error) first_error = e;
-      }
-      c.cancel_pending(pending, caller.uid);
-      results.push_back(job_result(ref.as_given, first_error));
-    }
-    return {{"results", results}};
+    // The pending jobs each reference names (an array's tasks) are cancelled
+    // in one commit before the next reference is looked at.
+    std::vector<Job*> pending;
+    return for_each_job(
+        c, req,
+        [&](Job& job) -> std::optional<Error> {
+          if (!filter_matches(job, req)) return std::nullopt;
+          if (cancels_pending(c, job, signal, caller)) {
+            pending.push_back(&job);
+            return std::nullopt;
+          }
+          return act(c, job, signal, caller);
+        },
+        [&]() -> std::optional<Error> {
+          c.cancel_pending(pending, caller.uid);
+          pending.clear();
+          return std::nullopt;
+        });
   }
   if (!has_filter(req)) throw Error(Errc::invalid_job_id, "No job identification provided");
 

@@ -79,9 +79,14 @@ std::vector<Job*> resolve_live(Controller& c, const JobRef& ref, std::optional<E
 /// A per-job outcome for replies that act on several jobs.
 Json job_result(const Json& job_id, const std::optional<Error>& error);
 
-/// Runs `act` on every live job each reference names and collects the results.
-template <typename Act>
-Json for_each_job(Controller& c, const Json& req, Act&& act) {
+/// Runs `act` on every live job each reference names and collects the results;
+/// `after_ref` runs once each reference's jobs are done (scancel ends the
+/// pending ones it gathered there, in one commit), before its result is taken.
+struct NoAfterRef {
+  std::optional<Error> operator()() const { return std::nullopt; }
+};
+template <typename Act, typename AfterRef = NoAfterRef>
+Json for_each_job(Controller& c, const Json& req, Act&& act, AfterRef&& after_ref = {}) {
   Json results = Json::array();
   for (const JobRef& ref : requested_refs(req)) {
     std::optional<Error> error;
@@ -95,6 +100,7 @@ Json for_each_job(Controller& c, const Json& req, Act&& act) {
       auto e = act(*job);
       if (e && !first_error) first_error = e;
     }
+    if (auto e = after_ref(); e && !first_error) first_error = e;
     results.push_back(job_result(ref.as_given, first_error));
   }
   return {{"results", results}};
