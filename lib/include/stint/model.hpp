@@ -317,6 +317,11 @@ struct NodeAlloc {
   std::int64_t stepd_pid = 0;
   std::uint64_t stepd_start_ticks = 0;
   std::vector<std::uint16_t> ports;  ///< a run's TCP ports on this node
+  /// A run's node SSH (StintRunSsh): the port its sshd listens on (0: not
+  /// served) and that sshd's pid and start time, as for stepd.
+  std::uint16_t ssh_port = 0;
+  std::int64_t sshd_pid = 0;
+  std::uint64_t sshd_start_ticks = 0;
   /// A run's node whose task has ended (kept alive, or the run's end).
   bool task_ended = false;
   std::int32_t exit_status = 0;

@@ -216,7 +216,9 @@ int run_show(int argc, char** argv) {
                              ? fmt::format("{}:{}", a.exit_status, a.exit_signal)
                              : "-";
       fmt::print("{:>4}  {:<12}  {:<10}  {:>9}  {:<10}  {:<8}  {}\n", i,
-                 fmt::format("{}-{}", job.id, i), state, exit, a.node, "-", ports_text(a));
+                 fmt::format("{}-{}", job.id, i), state, exit, a.node,
+                 a.ssh_port != 0 && is_active(job.state) ? std::to_string(a.ssh_port) : "-",
+                 ports_text(a));
     }
     if (job.alloc.empty()) fmt::print("(no nodes yet: {})\n", cli::run_state(job));
     return 0;

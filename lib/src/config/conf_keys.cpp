@@ -97,6 +97,9 @@ constexpr std::array k_keys = {
     // Slurm holds it back about two minutes and has no key for it.
     ConfKey{"StintRequeueDelay", "120", K::seconds, 0, k_i32_max, ""},
     ConfKey{"StintRunPorts", "20000-29999", K::text, 0, 0, ""},
+    // Each node of a run gets an sshd for its owner (daemon/node_ssh.hpp).
+    ConfKey{"StintRunSsh", "NO", K::word, 0, 0, "YES|NO"},
+    ConfKey{"StintRunSshd", "/usr/sbin/sshd", K::text, 0, 0, ""},
     ConfKey{"TmpFS", "/tmp", K::text, 0, 0, ""},
     // Slurm sets TRESBillingWeights per partition; here it applies to every
     // partition ("CPU=1.0,Mem=0.25G,GRES/gpu=2.0"). Unset: billing is CPUs.

@@ -10,6 +10,7 @@
 #include <stint/error.hpp>
 
 #include "daemon/log.hpp"
+#include "daemon/node_ssh.hpp"
 #include "daemon/spool.hpp"
 #include "stepd/launch.hpp"
 #include "util/fs.hpp"
@@ -120,6 +121,9 @@ void Controller::finish(Job& job, JobState state) {
     if (state == JobState::node_fail) job.reason = Reason::node_fail;
   }
   if (state == JobState::completed) job.reason = Reason::none;
+  // Before the commit: a stintd killed after it would leave the sessions
+  // of an ended run. (One killed before it finds the job still running.)
+  if (ran) release_node_ssh(job);
   if (ran) {
     // Steps whose srun went down with the job never said how they ended:
     // closed with it, in one commit, so a crash between leaves neither half.
@@ -228,6 +232,14 @@ void Controller::recover() {
     m_live.emplace(job.id, std::move(job));
   }
   log_info("recovered {} unfinished jobs", m_live.size());
+  // Node sshds: one started as the last stintd was killed (not recorded) is
+  // adopted; one of a job that is over is stopped.
+  for (const auto& found : sweep_node_sshds(m_paths, m_live)) {
+    NodeAlloc& a = m_live.at(found.job).alloc.at(found.node);
+    a.sshd_pid = found.pid;
+    a.sshd_start_ticks = proc::start_ticks(found.pid).value_or(0);
+    save(m_live.at(found.job));
+  }
   recover_preemptions();
   load_node_state();
   collect();
@@ -274,6 +286,7 @@ bool Controller::collect() {
       // first): nothing ran, so the job simply waits again.
       log_info("job {}: its start was cut short by a restart of stintd; it waits again",
                job.display_id());
+      release_node_ssh(job);
       job.state = JobState::pending;
       job.alloc.clear();
       job.start_time = k_no_time;

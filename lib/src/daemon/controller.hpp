@@ -163,8 +163,18 @@ class Controller {
   std::set<std::uint16_t> ports_in_use() const;
   /// StintRunPorts.
   run::PortRange run_ports() const;
-  /// Gives each node of a run its ports (throws when the range is exhausted).
+  /// Gives each node of a run its ports (throws when the range is exhausted),
+  /// and its SSH port when node SSH is served (daemon/node_ssh.hpp).
   void reserve_run_ports(Job& job);
+  /// The ports a node of `run` takes from StintRunPorts: its own, and one for
+  /// its sshd when node SSH is served.
+  std::uint32_t ports_per_node(const RunInfo& run) const;
+  /// Starts the sshd of each node of a run that has an SSH port (launch).
+  void start_node_sshds(Job& job,
+                        const std::vector<std::vector<std::pair<std::string, std::string>>>& envs);
+  /// Stops the sshds of a job's nodes and their sessions, and removes its ssh
+  /// folder: its nodes are let go (its end, a requeue).
+  void release_node_ssh(Job& job);
   /// Ends a run whose nodes were kept alive after its command ended.
   void end_kept_alive(Job& job);
   /// The next number of a run of `project`.

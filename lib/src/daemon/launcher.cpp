@@ -1,5 +1,6 @@
 // Starting a job: a launch file per task, then stint-stepd in its own session.
 
+#include <algorithm>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
@@ -17,6 +18,7 @@
 #include "daemon/controller.hpp"
 #include "daemon/job_env.hpp"
 #include "daemon/log.hpp"
+#include "daemon/node_ssh.hpp"
 #include "daemon/site_scripts.hpp"
 #include "daemon/spool.hpp"
 #include "model/json.hpp"
@@ -83,9 +85,16 @@ bool port_is_free(std::uint16_t port) {
 std::set<std::uint16_t> Controller::ports_in_use() const {
   std::set<std::uint16_t> taken;
   for (const auto& [id, j] : m_live) {
-    for (const auto& a : j.alloc) taken.insert(a.ports.begin(), a.ports.end());
+    for (const auto& a : j.alloc) {
+      taken.insert(a.ports.begin(), a.ports.end());
+      if (a.ssh_port != 0) taken.insert(a.ssh_port);
+    }
   }
   return taken;
+}
+
+std::uint32_t Controller::ports_per_node(const RunInfo& run) const {
+  return run.ports_per_node + (run.backend.empty() && node_sshd(m_config) ? 1 : 0);
 }
 
 run::PortRange Controller::run_ports() const {
@@ -97,9 +106,62 @@ std::uint32_t Controller::next_run_number(const std::string& project) {
 }
 
 void Controller::reserve_run_ports(Job& job) {
-  const auto ports = run::reserve_ports(run_ports(), static_cast<std::uint32_t>(job.alloc.size()),
-                                        job.spec.run->ports_per_node, ports_in_use(), port_is_free);
-  for (std::size_t i = 0; i < job.alloc.size(); ++i) job.alloc[i].ports = ports[i];
+  const std::uint32_t per_node = ports_per_node(*job.spec.run);
+  const bool ssh = per_node > job.spec.run->ports_per_node;
+  auto ports = run::reserve_ports(run_ports(), static_cast<std::uint32_t>(job.alloc.size()),
+                                  per_node, ports_in_use(), port_is_free);
+  for (std::size_t i = 0; i < job.alloc.size(); ++i) {
+    // The node's sshd takes the last: its TCP ports stay the lowest, as
+    // without SSH.
+    if (ssh) {
+      job.alloc[i].ssh_port = ports[i].back();
+      ports[i].pop_back();
+    }
+    job.alloc[i].ports = std::move(ports[i]);
+  }
+}
+
+void Controller::start_node_sshds(Job& job, const std::vector<Environment>& envs) {
+  const bool wanted = std::any_of(job.alloc.begin(), job.alloc.end(),
+                                  [](const NodeAlloc& a) { return a.ssh_port != 0; });
+  if (!wanted) return;
+  const auto sshd = node_sshd(m_config);
+  // A node whose sshd does not start runs all the same, without SSH (its
+  // port is given back): SSH is a way in, not part of the run.
+  auto without_ssh = [&](const std::string& why) {
+    log_error("job {}: node SSH not served: {}", job.display_id(), why);
+    for (auto& a : job.alloc) a.ssh_port = 0;
+  };
+  if (!sshd) return without_ssh("StintRunSshd is not an executable");
+  try {
+    prepare_ssh_dir(m_paths, job);
+  } catch (const Error& e) {
+    return without_ssh(e.what());
+  }
+  for (std::uint32_t i = 0; i < job.alloc.size() && i < envs.size(); ++i) {
+    NodeAlloc& a = job.alloc[i];
+    if (a.ssh_port == 0) continue;
+    try {
+      a.sshd_pid =
+          start_node_sshd(m_paths, job, i, *sshd, node_session_env(envs[i], job.spec.run->env));
+      a.sshd_start_ticks = proc::start_ticks(a.sshd_pid).value_or(0);
+    } catch (const Error& e) {
+      log_error("job {}: node {}: SSH not served: {}", job.display_id(), i, e.what());
+      a.ssh_port = 0;
+    }
+  }
+}
+
+void Controller::release_node_ssh(Job& job) {
+  bool had = false;
+  for (auto& a : job.alloc) {
+    if (a.ssh_port == 0) continue;
+    had = true;
+    stop_node_sshd(a.sshd_pid, a.sshd_start_ticks);
+    a.sshd_pid = 0;
+    a.sshd_start_ticks = 0;
+  }
+  if (had) remove_ssh_dir(m_paths, job.id);
 }
 
 void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
@@ -162,13 +224,17 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
   }
   fs::make_dirs(m_paths.spool(job.id), 0700);
   std::string host = proc::short_hostname();
+  std::vector<Environment> node_envs;
+  for (std::uint32_t i = 0; i < task_count(job); ++i)
+    node_envs.push_back(job_environment(job, m_config, i, host, m_paths.state_dir));
+  if (job.spec.run) start_node_sshds(job, node_envs);
   for (std::uint32_t i = 0; i < task_count(job); ++i) {
     TaskLaunch l;
     l.job_id = job.id;
     l.node_index = i;
     l.node_name = job.alloc[i].node;
     l.work_dir = work_dir(job);
-    l.env = job_environment(job, m_config, i, host, m_paths.state_dir);
+    l.env = std::move(node_envs[i]);
     if (!container_tool.empty()) {
       std::vector<std::pair<std::string, std::string>> binds;
       for (const auto& [name, mount] : job.spec.run->storages)

@@ -37,6 +37,7 @@ void Controller::requeue(Job& job, bool hold, const Caller& caller) {
 }
 
 void Controller::requeue_now(Job& job, JobState attempt_state, bool hold, bool admin_hold) {
+  release_node_ssh(job);
   Store::Transaction tx(*m_store);
   Job attempt = job;
   attempt.state = attempt_state == JobState::cancelled ? JobState::requeued : attempt_state;

@@ -252,6 +252,11 @@ json to_json(const std::vector<NodeAlloc>& alloc) {
                        {"stepd_pid", a.stepd_pid},
                        {"stepd_start_ticks", a.stepd_start_ticks}});
     if (!a.ports.empty()) arr.back()["ports"] = a.ports;
+    if (a.ssh_port != 0) {
+      arr.back()["ssh_port"] = a.ssh_port;
+      arr.back()["sshd_pid"] = a.sshd_pid;
+      arr.back()["sshd_start_ticks"] = a.sshd_start_ticks;
+    }
     if (a.task_ended) {
       arr.back()["task_ended"] = true;
       arr.back()["exit_status"] = a.exit_status;
@@ -276,6 +281,9 @@ std::vector<NodeAlloc> alloc_from_json(const json& j) {
       get_or(e, "stepd_pid", a.stepd_pid);
       get_or(e, "stepd_start_ticks", a.stepd_start_ticks);
       get_or(e, "ports", a.ports);
+      get_or(e, "ssh_port", a.ssh_port);
+      get_or(e, "sshd_pid", a.sshd_pid);
+      get_or(e, "sshd_start_ticks", a.sshd_start_ticks);
       get_or(e, "task_ended", a.task_ended);
       get_or(e, "exit_status", a.exit_status);
       get_or(e, "exit_signal", a.exit_signal);

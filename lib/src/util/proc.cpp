@@ -82,6 +82,93 @@ std::optional<std::int64_t> find_process(std::string_view program, std::string_v
   return found;
 }
 
+namespace {
+
+// Every process's pid, parent and state letter, from /proc/PID/stat.
+struct ProcEntry {
+  std::int64_t pid;
+  std::int64_t ppid;
+  bool zombie;
+};
+
+template <typename Fn>
+void for_each_pid(Fn&& fn) {
+  DIR* dir = ::opendir("/proc");
+  if (!dir) return;
+  while (dirent* e = ::readdir(dir)) {
+    char* end = nullptr;
+    const long pid = std::strtol(e->d_name, &end, 10);
+    if (pid > 0 && *end == '\0') fn(static_cast<std::int64_t>(pid));
+  }
+  ::closedir(dir);
+}
+
+std::vector<ProcEntry> process_table() {
+  std::vector<ProcEntry> out;
+  for_each_pid([&](std::int64_t pid) {
+    auto fields = stat_fields(pid);
+    // fields[0] is the state (field 3), fields[1] the parent (field 4).
+    if (!fields || fields->size() < 2) return;
+    char* end = nullptr;
+    const long long ppid = std::strtoll((*fields)[1].c_str(), &end, 10);
+    if (*end != '\0') return;
+    const bool zombie = (*fields)[0] == "Z" || (*fields)[0] == "X";
+    out.push_back({pid, static_cast<std::int64_t>(ppid), zombie});
+  });
+  return out;
+}
+
+}  // namespace
+
+std::vector<std::int64_t> descendants(std::int64_t pid) {
+  const auto table = process_table();
+  std::vector<std::int64_t> out;
+  std::vector<std::int64_t> parents{pid};
+  // Breadth first; a pid is never its own ancestor, so this ends.
+  for (std::size_t next = 0; next < parents.size(); ++next) {
+    for (const auto& e : table) {
+      if (e.ppid != parents[next] || e.pid == pid) continue;
+      parents.push_back(e.pid);  // a zombie has no children, but may be walked
+      if (!e.zombie) out.push_back(e.pid);
+    }
+  }
+  return out;
+}
+
+std::vector<std::int64_t> find_processes_mentioning(std::string_view program,
+                                                    std::string_view text) {
+  std::vector<std::int64_t> out;
+  for_each_pid([&](std::int64_t pid) {
+    std::ifstream in(cmdline_path(pid), std::ios::binary);
+    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    for (char& c : cmdline) {
+      if (c == '\0') c = ' ';
+    }
+    std::string_view first(cmdline);
+    first = first.substr(0, first.find(' '));
+    if (const auto slash = first.rfind('/'); slash != std::string_view::npos)
+      first.remove_prefix(slash + 1);
+    // "sshd" or a retitled "sshd:"
+    if (first != program && first != std::string(program) + ":") return;
+    if (cmdline.find(text) == std::string::npos) return;
+    if (auto ticks = start_ticks(pid); ticks && alive(pid, *ticks)) out.push_back(pid);
+  });
+  return out;
+}
+
+std::optional<std::uint32_t> real_uid(std::int64_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("Uid:", 0) != 0) continue;
+    std::istringstream fields(line.substr(4));
+    std::uint32_t uid = 0;
+    if (fields >> uid) return uid;
+    return std::nullopt;
+  }
+  return std::nullopt;
+}
+
 std::string user_name(std::uint32_t uid) {
   passwd pw{};
   passwd* result = nullptr;

@@ -5,6 +5,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace stint::proc {
 
@@ -18,6 +19,18 @@ bool alive(std::int64_t pid, std::uint64_t ticks);
 /// its last path component) and then exactly `argument`; nullopt when none.
 /// For stintd's recovery: a stepd it spawned but died before recording.
 std::optional<std::int64_t> find_process(std::string_view program, std::string_view argument);
+
+/// The live processes (zombies aside) descended from `pid`, children first
+/// then theirs, `pid` itself not included. A snapshot: a process forked after
+/// the scan is not in it.
+std::vector<std::int64_t> descendants(std::int64_t pid);
+/// The live processes whose command line (its arguments joined by spaces, as
+/// a retitled process such as sshd's listener shows it) starts with `program`
+/// and contains `text`.
+std::vector<std::int64_t> find_processes_mentioning(std::string_view program,
+                                                    std::string_view text);
+/// The real user id of a live process; nullopt when there is no such process.
+std::optional<std::uint32_t> real_uid(std::int64_t pid);
 
 /// The name of a user id, or the number as text when it has none.
 std::string user_name(std::uint32_t uid);

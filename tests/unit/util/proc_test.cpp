@@ -3,6 +3,7 @@
 
 #include "util/proc.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <fstream>
@@ -82,4 +83,51 @@ TEST_CASE("find_process wants exactly one argument after the program", "[proc]")
   ::kill(child, SIGKILL);
   int status = 0;
   ::waitpid(child, &status, 0);
+}
+
+TEST_CASE("descendants walks children and theirs, zombies aside", "[proc]") {
+  const std::string arg = unique_seconds();
+  // sh -> sleep (the grandchild), and sh waits for it.
+  const pid_t child = spawn("/bin/sh", {"sh", "-c", "/bin/sleep " + arg + "; :"});
+  REQUIRE(child > 0);
+  std::optional<std::int64_t> grandchild;
+  CHECK(eventually(
+      [&] { return (grandchild = stint::proc::find_process("sleep", arg)).has_value(); }));
+  REQUIRE(grandchild);
+  CHECK(stint::proc::descendants(child) == std::vector<std::int64_t>{*grandchild});
+  CHECK(stint::proc::descendants(*grandchild).empty());
+  // A process is not its own descendant, and this test's child is its own.
+  const auto mine = stint::proc::descendants(::getpid());
+  CHECK(std::find(mine.begin(), mine.end(), child) != mine.end());
+  CHECK(std::find(mine.begin(), mine.end(), *grandchild) != mine.end());
+  CHECK(std::find(mine.begin(), mine.end(), ::getpid()) == mine.end());
+
+  // Killed and not yet reaped by sh (stopped), the grandchild is a zombie.
+  ::kill(child, SIGSTOP);
+  ::kill(static_cast<pid_t>(*grandchild), SIGKILL);
+  CHECK(eventually([&] { return stint::proc::descendants(child).empty(); }));
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  CHECK(stint::proc::descendants(child).empty());
+}
+
+TEST_CASE("find_processes_mentioning matches the program and a text in its line", "[proc]") {
+  const std::string arg = unique_seconds();
+  const pid_t child = spawn("/bin/sleep", {"/bin/sleep", arg});
+  REQUIRE(child > 0);
+  using stint::proc::find_processes_mentioning;
+  CHECK(eventually(
+      [&] { return find_processes_mentioning("sleep", arg) == std::vector<std::int64_t>{child}; }));
+  // A text across arguments, as a retitled process shows them.
+  CHECK(find_processes_mentioning("sleep", "sleep " + arg) == std::vector<std::int64_t>{child});
+  CHECK(find_processes_mentioning("sleep", arg + "9").empty());
+  CHECK(find_processes_mentioning("slee", arg).empty());
+  CHECK(find_processes_mentioning("cat", arg).empty());
+  CHECK(stint::proc::real_uid(child) == ::getuid());
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  CHECK(find_processes_mentioning("sleep", arg).empty());
+  CHECK_FALSE(stint::proc::real_uid(child));
 }

@@ -69,20 +69,20 @@ void prepare_run(Controller& c, Job& job) {
   std::uint32_t waiting = 0;
   for (const auto& [id, other] : c.live()) {
     if (other.spec.run && other.state == JobState::pending)
-      waiting += other.req.nodes * other.spec.run->ports_per_node;
+      waiting += other.req.nodes * c.ports_per_node(*other.spec.run);
   }
   const run::PortRange range = c.run_ports();
   const auto taken = c.ports_in_use();
   std::uint32_t free = 0;
   for (std::uint32_t p = range.first; p <= range.last; ++p)
     free += taken.count(static_cast<std::uint16_t>(p)) ? 0 : 1;
-  const std::uint32_t need = job.req.nodes * r.ports_per_node;
+  const std::uint32_t per_node = c.ports_per_node(r);
+  const std::uint32_t need = job.req.nodes * per_node;
   if (waiting + need > free)
-    throw Error(
-        Errc::node_config_unavailable,
-        fmt::format("Port range {}-{} exhausted: the run needs {} ports ({} nodes x {}), "
-                    "{} are free and waiting runs need {}",
-                    range.first, range.last, need, job.req.nodes, r.ports_per_node, free, waiting));
+    throw Error(Errc::node_config_unavailable,
+                fmt::format("Port range {}-{} exhausted: the run needs {} ports ({} nodes x {}), "
+                            "{} are free and waiting runs need {}",
+                            range.first, range.last, need, job.req.nodes, per_node, free, waiting));
 }
 
 // --test-only: where and when the job would start, by the same pass the
