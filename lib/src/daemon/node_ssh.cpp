@@ -155,12 +155,13 @@ std::vector<std::pair<std::string, std::string>> node_session_env(
       "CUDA_VISIBLE_DEVICES", "GPU_DEVICE_ORDINAL", "RANK",        "NODE_RANK",
       "LOCAL_RANK",           "WORLD_SIZE",         "MASTER_ADDR", "MASTER_PORT"};
   std::vector<std::pair<std::string, std::string>> out;
-  for (const auto& [name, value] : node_env) {
+  for (const auto& kv : node_env) {
+    const std::string& name = kv.first;
     const bool run_own = std::any_of(run_env.begin(), run_env.end(),
-                                     [&](const auto& kv) { return kv.first == name; });
+                                     [&](const auto& r) { return r.first == name; });
     if (name.starts_with("SLURM_") || name.starts_with("STINT_") || k_node_names.contains(name) ||
         run_own)
-      out.emplace_back(name, value);
+      out.push_back(kv);
   }
   return out;
 }
