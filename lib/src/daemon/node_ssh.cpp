@@ -312,6 +312,9 @@ std::vector<AdoptedSshd> sweep_node_sshds(const Paths& paths, const std::map<Job
       continue;
     }
     std::replace(title.begin(), title.end(), '\0', ' ');
+    // A connection's sshd re-executes itself with the same line and -R
+    // before it takes its own title: it is a session, not a listener.
+    if (title.find(" -R") != std::string::npos) continue;
     const auto at = title.find(" -f " + root);
     JobId job = 0;
     std::uint32_t node = 0;
