@@ -6,16 +6,7 @@
 # across a restart of stintd; run-stop ends the sshd with every session and
 # what a session left running. Runs a system-mode stintd (root) and the
 # tools as real users made for the test, as t93 does.
-if [ "$(id -u)" != 0 ]; then
-  echo "SKIP: needs root (it creates Unix users and runs stintd in system mode)" >&2
-  exit 77
-fi
-for tool in useradd userdel runuser; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "SKIP: needs $tool to create the test's users" >&2
-    exit 77
-  fi
-done
+. "$(dirname "$0")/users.sh"
 # openssh-server is what the feature serves with; installed here from
 # Debian's packages when missing, as t98 installs Slurm.
 if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then
@@ -26,45 +17,13 @@ if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null || ! command -v ssh-ke
     exit 77
   fi
 fi
-. "$(dirname "$0")/lib.sh"
 
 tag=$$
 alice="stintsa$tag"
 bob="stintsb$tag"
-made_users=()
-
-remove_users() {
-  local rc=$?
-  set +e
-  for u in "${made_users[@]}"; do scancel -u "$u" >/dev/null 2>&1; done
-  stop_stintd
-  local deadline=$((SECONDS + 15))
-  while pgrep -f "stint-stepd $STINT_STATE_DIR/" >/dev/null 2>&1 && [ $SECONDS -lt $deadline ]; do
-    sleep 0.1
-  done
-  [ $rc -ne 0 ] && tail -n 20 "$STINT_STATE_DIR/log/sshd.log" >&2 2>/dev/null
-  for u in "${made_users[@]}"; do
-    pkill -KILL -u "$u" >/dev/null 2>&1
-    userdel -f -r "$u" >/dev/null 2>&1
-  done
-  (exit $rc)
-  cleanup
-}
-trap remove_users EXIT
-
-chmod 711 "$TEST_ROOT"
-for u in "$alice" "$bob"; do
-  useradd -m -d "$TEST_ROOT/home-$u" -s /bin/sh "$u"
-  made_users+=("$u")
-done
-
-as() {
-  local u=$1
-  shift
-  runuser -u "$u" -- env -C "$TEST_ROOT/home-$u" PATH="$PATH" STINT_STATE_DIR="$STINT_STATE_DIR" \
-    ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} ${UBSAN_OPTIONS:+UBSAN_OPTIONS="$UBSAN_OPTIONS"} \
-    "$@"
-}
+# sshd's own log says why a login was refused.
+remove_extras() { [ "${rc:-0}" = 0 ] || tail -n 20 "$STINT_STATE_DIR/log/sshd.log" >&2 2>/dev/null; }
+for u in "$alice" "$bob"; do add_test_user "$u"; done
 
 # Each user has a key of their own, authorized in their own home.
 for u in "$alice" "$bob"; do

@@ -5,17 +5,7 @@
 # files are created as the owner and nowhere the owner may not write, and one
 # user cannot act on, or read the script of, another's jobs; only operators
 # change nodes, partitions, the config and accounts.
-if [ "$(id -u)" != 0 ]; then
-  echo "SKIP: needs root (it creates Unix users and runs stintd in system mode)" >&2
-  exit 77
-fi
-for tool in useradd userdel groupadd groupdel runuser; do
-  if ! command -v "$tool" >/dev/null; then
-    echo "SKIP: needs $tool to create the test's users" >&2
-    exit 77
-  fi
-done
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/users.sh"
 
 # Names unique to this run: tests run in parallel, on machines others use.
 tag=$$
@@ -23,46 +13,15 @@ alice="stinta$tag"
 bob="stintb$tag"
 team="stintg$tag"
 victim="/etc/stint-test-owned-$tag"
-made_users=()
-
-remove_users() {
-  local rc=$?
-  set +e
-  for u in "${made_users[@]}"; do scancel -u "$u" >/dev/null 2>&1; done
-  stop_stintd
-  local deadline=$((SECONDS + 15))
-  while pgrep -f "stint-stepd $STINT_STATE_DIR/" >/dev/null 2>&1 && [ $SECONDS -lt $deadline ]; do
-    sleep 0.1
-  done
-  for u in "${made_users[@]}"; do
-    pkill -KILL -u "$u" >/dev/null 2>&1
-    userdel -f -r "$u" >/dev/null 2>&1
-  done
+remove_extras() {
   groupdel "$team" >/dev/null 2>&1
   rm -f "$victim" "$victim.target" "$victim.link"
-  (exit $rc)
-  cleanup
 }
-trap remove_users EXIT
 
 groupadd "$team"
-for u in "$alice" "$bob"; do
-  useradd -m -d "$TEST_ROOT/home-$u" -s /bin/sh -G "$team" "$u"
-  made_users+=("$u")
-done
-chmod 711 "$TEST_ROOT"
+for u in "$alice" "$bob"; do add_test_user "$u" -G "$team"; done
 alice_home="$TEST_ROOT/home-$alice"
 bob_home="$TEST_ROOT/home-$bob"
-
-# as USER COMMAND...: runs a tool as USER in their home, with only what the
-# tools need from this environment.
-as() {
-  local u=$1
-  shift
-  runuser -u "$u" -- env -C "$TEST_ROOT/home-$u" PATH="$PATH" STINT_STATE_DIR="$STINT_STATE_DIR" \
-    ${ASAN_OPTIONS:+ASAN_OPTIONS="$ASAN_OPTIONS"} ${UBSAN_OPTIONS:+UBSAN_OPTIONS="$UBSAN_OPTIONS"} \
-    "$@"
-}
 
 default_config
 stintd --state-dir "$STINT_STATE_DIR"
