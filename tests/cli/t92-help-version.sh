@@ -47,3 +47,15 @@ out=$(stint report --usage)
 expect_contains "stint report --usage" "$out" "Usage: stint report"
 expect_contains "stint report --usage" "$out" "[-o output]"
 expect_contains "stint config show --usage" "$(stint config show --usage)" "Usage: stint config show"
+
+# No library is looked for in the current directory (an empty RUNPATH entry
+# means it): one planted there would run as whoever ran a tool in it, root
+# included. Garbage under the libraries' names makes the loader fail if it looks.
+mkdir planted
+for lib in libc.so.6 libstdc++.so.6 libfmt.so.9 libstint.so.0 libsqlite3.so.0 libyaml-cpp.so.0.7; do
+  echo "not a library" >"planted/$lib"
+done
+for tool in sbatch squeue stintd stint-stepd; do
+  out=$(cd planted && "$tool" --version 2>&1) || fail "$tool in a folder of planted libraries: $out"
+  expect_eq "$tool --version among planted libraries" "$version" "$out"
+done
