@@ -77,7 +77,7 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
     m_store->insert_jobs(jobs);
     tx.commit();
   } catch (...) {
-    std::system(fmt::format("rm -rf '{}'", spool).c_str());
+    fs::remove_tree(spool);
     throw;
   }
   for (auto& job : jobs) {

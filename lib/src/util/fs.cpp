@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <filesystem>
 #include <string_view>
 #include <system_error>
 #include <thread>
@@ -161,6 +162,11 @@ void make_dirs(const std::string& path, unsigned mode) {
   if (path.empty() || exists(path)) return;
   make_dirs(parent_of(path), mode);
   if (::mkdir(path.c_str(), mode) != 0 && errno != EEXIST) throw_io("Unable to create", path);
+}
+
+void remove_tree(const std::string& path) noexcept {
+  std::error_code ignored;
+  std::filesystem::remove_all(path, ignored);
 }
 
 }  // namespace stint::fs

@@ -17,6 +17,9 @@ bool exists(const std::string& path);
 void make_dirs(const std::string& path, unsigned mode = 0755);
 /// fsync of a folder: makes the names created in it (files, folders) durable.
 void sync_dir(const std::string& path);
+/// rm -r of a folder stintd made, without a shell; symbolic links are removed,
+/// not followed. Never throws (the caller is already failing).
+void remove_tree(const std::string& path) noexcept;
 
 /// New files made durable together, with the folders that name them. Each
 /// file is written in place, without a temporary: for files no reader looks

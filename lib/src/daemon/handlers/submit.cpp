@@ -174,6 +174,10 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   // A held job's reason is its hold from the start, as the first pass would
   // set it: that pass then rewrites no row (10,000 for a held array).
   if (spec.hold) job.hold_reason = job.reason = Reason::job_held_user;
+  // So is a later begin time (the pass decides with a dependency): squeue
+  // right after sbatch --begin says BeginTime, not None until a pass ran.
+  else if (job.eligible_time > job.submit_time && spec.dependency.empty())
+    job.reason = Reason::begin_time;
   // A fixed priority is an operator's to give; the site factor is set after
   // submission only (scontrol update SiteFactor=).
   if (spec.fixed_priority && !c.is_operator(caller))
