@@ -170,7 +170,7 @@ bench_cleanup() {
   local rc=$? dir
   if [ $rc -ne 0 ] && [ -n "${STINT_STATE_DIR:-}" ]; then
     echo "--- $BENCH_NAME failed (exit $rc); last stintd log:" >&2
-    tail -n 20 "$STINT_STATE_DIR/log/stintd.log" 2>/dev/null >&2 || true
+    tail -n 20 "$STINT_STATE_DIR/log/stintd.log" >&2 2>/dev/null || true
   fi
   # stop_state shortens the list, so walk a copy.
   for dir in "${STATE_DIRS[@]+"${STATE_DIRS[@]}"}"; do stop_state "$dir"; done

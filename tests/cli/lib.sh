@@ -37,8 +37,8 @@ cleanup() {
   done
   if [ $rc -ne 0 ]; then
     echo "--- $TEST_NAME failed (exit $rc); stintd log:" >&2
-    tail -n 40 "$STINT_STATE_DIR/log/stintd.log" 2>/dev/null >&2 || true
-    tail -n 20 "$STINT_STATE_DIR/log/stepd.log" 2>/dev/null >&2 || true
+    tail -n 40 "$STINT_STATE_DIR/log/stintd.log" >&2 2>/dev/null || true
+    tail -n 20 "$STINT_STATE_DIR/log/stepd.log" >&2 2>/dev/null || true
   fi
   rm -rf "$TEST_ROOT"
   exit $rc
