@@ -8,7 +8,9 @@
 # tools as real users made for the test, as t93 does.
 . "$(dirname "$0")/users.sh"
 # openssh-server is what the feature serves with; installed here from
-# Debian's packages when missing, as t98 installs Slurm.
+# Debian's packages when missing, as t98 installs Slurm (not by
+# scripts/install-deps: node SSH is off by default, and the package starts a
+# system sshd where systemd runs).
 if [ ! -x /usr/sbin/sshd ] || ! command -v ssh >/dev/null || ! command -v ssh-keygen >/dev/null; then
   if ! command -v apt-get >/dev/null ||
     ! DEBIAN_FRONTEND=noninteractive timeout 600 apt-get -o DPkg::Lock::Timeout=300 install -y \
