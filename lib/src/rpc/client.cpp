@@ -170,11 +170,23 @@ int connect_or_start(const Paths& paths, AutoStart autostart) {
     throw Error(Errc::daemon_unavailable,
                 fmt::format("Unable to contact stintd at {}: {}", paths.socket(),
                             std::strerror(connect_errno)));
-  if (owned_by_someone_else(paths.state_dir))
+  if (owned_by_someone_else(paths.state_dir)) {
+    // A system stintd that holds its lock but does not answer yet is loading
+    // its jobs after a restart: waited for, as Slurm's clients wait for a
+    // slurmctld coming back (MessageTimeout, 10 s by default).
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    auto pause = std::chrono::milliseconds(1);
+    while (lock_held(paths) && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(pause);
+      pause = std::min(pause * 2, std::chrono::milliseconds(100));
+      fd = try_connect(paths.socket());
+      if (fd >= 0) return fd;
+    }
     throw Error(Errc::daemon_unavailable,
                 fmt::format("Unable to contact stintd at {}: {} (the system stintd is not "
                             "running; an administrator starts it: systemctl start stintd)",
                             paths.socket(), std::strerror(connect_errno)));
+  }
   pid_t pid = start_daemon(paths);
   // stintd binds its socket once its state is loaded; wait for that, bounded.
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(30);
