@@ -157,8 +157,8 @@ std::vector<std::pair<std::string, std::string>> node_session_env(
   std::vector<std::pair<std::string, std::string>> out;
   for (const auto& kv : node_env) {
     const std::string& name = kv.first;
-    const bool run_own = std::any_of(run_env.begin(), run_env.end(),
-                                     [&](const auto& r) { return r.first == name; });
+    const bool run_own =
+        std::any_of(run_env.begin(), run_env.end(), [&](const auto& r) { return r.first == name; });
     if (name.starts_with("SLURM_") || name.starts_with("STINT_") || k_node_names.contains(name) ||
         run_own)
       out.push_back(kv);
