@@ -126,13 +126,6 @@ class Store {
     bool m_done = false;
   };
 
-  /// Copies the write-ahead log into the database once it holds at least
-  /// `min_frames` pages (a passive checkpoint: readers are not waited for).
-  /// SQLite would do it inside the commit that crossed its threshold, making
-  /// that request's client wait (a tenth of a 10,000-task array's submit);
-  /// stintd calls this after its replies instead. Returns whether it ran.
-  bool checkpoint_if_due(int min_frames = 1000);
-
   // Writes (stintd only).
   /// The next job id (kept in the meta table; first id is 1).
   JobId allocate_job_id();

@@ -211,13 +211,6 @@ int serve(const Paths& paths, const ServerOptions& options) {
       last_pass_end = SteadyClock::now();
       last_pass_cost = controller.last_decision_cost();
     }
-    // After the replies and the pass: the client whose commit filled the
-    // log does not wait for it to be copied.
-    try {
-      controller.store().checkpoint_if_due();
-    } catch (const Error& e) {
-      log_error("{}", e.what());
-    }
     if (!controller.idle()) idle_since = now;
     // A reconfigure may change StintIdleExit.
     const Seconds idle_exit = options.idle_exit.value_or(controller.config().daemon_idle_exit());

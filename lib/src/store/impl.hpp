@@ -36,10 +36,6 @@ struct Store::Impl {
     Dependency dependency;
   } last_texts;
 
-  // Pages in the write-ahead log after the last commit (from SQLite's WAL
-  // hook), for checkpoint_if_due.
-  int wal_frames = 0;
-
   Impl(const std::string& path, bool ro) : conn(path, ro), read_only(ro) {}
 };
 

@@ -227,15 +227,6 @@ std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {
     // WAL lets the tools read while stintd writes; NORMAL syncs at checkpoints,
     // which keeps the database consistent across a crash of stintd.
     store->m_impl->conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
-    // No checkpoint inside a commit: stintd runs them after its replies
-    // (checkpoint_if_due). The hook replaces SQLite's automatic one.
-    sqlite3_wal_hook(
-        store->m_impl->conn.handle(),
-        [](void* state, sqlite3*, const char*, int frames) {
-          static_cast<Impl*>(state)->wal_frames = frames;
-          return SQLITE_OK;
-        },
-        store->m_impl.get());
     // The -wal and -shm files stay when stintd closes the database: a reader
     // that may not create files in the state directory (another user, in
     // system mode) can open a WAL database read-only only where they exist.
@@ -276,19 +267,6 @@ std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {
 }
 
 Store::Store(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
-
-bool Store::checkpoint_if_due(int min_frames) {
-  if (m_impl->read_only || m_impl->wal_frames < min_frames) return false;
-  int log_frames = 0;
-  int copied = 0;
-  const int rc = sqlite3_wal_checkpoint_v2(m_impl->conn.handle(), nullptr,
-                                           SQLITE_CHECKPOINT_PASSIVE, &log_frames, &copied);
-  // What a reader's snapshot kept back waits for the next commit's count.
-  m_impl->wal_frames = 0;
-  if (rc != SQLITE_OK)
-    throw Error(Errc::store, fmt::format("checkpoint: {}", sqlite3_errmsg(m_impl->conn.handle())));
-  return true;
-}
 Store::~Store() = default;
 
 int Store::schema_version() {

@@ -2,7 +2,6 @@
 #include <fstream>
 #include <string>
 #include <thread>
-#include <vector>
 
 #include <catch2/catch.hpp>
 #include <unistd.h>
@@ -216,41 +215,4 @@ TEST_CASE("requeued attempts are kept and listed oldest first", "[store]") {
   CHECK(all[1].restart_count == 1);
   CHECK(all[1].dependency.terms.size() == 1);
   CHECK(store->attempts(99).empty());
-}
-
-TEST_CASE("the write-ahead log is copied when stintd asks, not inside a commit", "[store]") {
-  TempDir dir;
-  const std::string db = dir.path + "/stint.db";
-  auto store = stint::Store::open(db, stint::Store::Mode::read_write);
-  const auto wal_size = [&] {
-    std::ifstream in(db + "-wal", std::ios::binary | std::ios::ate);
-    return static_cast<long long>(in.tellg());
-  };
-  // Over SQLite's own threshold (1,000 pages): without the hook it would
-  // have checkpointed, and restarted the log, inside one of these commits.
-  std::vector<stint::Job> jobs;
-  for (stint::JobId id = 1; id <= 3000; ++id) {
-    jobs.push_back(sample_job(id));
-    jobs.back().spec.name = std::string(1000, 'x');  // a page a job, about
-  }
-  {
-    stint::Store::Transaction tx(*store);
-    store->insert_jobs(jobs);
-    tx.commit();
-  }
-  const long long grown = wal_size();
-  CHECK(grown > 1000LL * 4096);
-  CHECK_FALSE(store->checkpoint_if_due(1000000));  // under the asked threshold
-  CHECK(store->checkpoint_if_due());
-  CHECK_FALSE(store->checkpoint_if_due());  // nothing new since
-  // Copied: the next commit starts the log over, it does not grow it.
-  {
-    stint::Store::Transaction tx(*store);
-    store->insert_job(sample_job(5000));
-    tx.commit();
-  }
-  CHECK(wal_size() == grown);
-  auto reader = stint::Store::open(db, stint::Store::Mode::read_only);
-  CHECK(reader->job_count() == 3001);
-  CHECK_FALSE(reader->checkpoint_if_due(0));  // a reader never writes
 }
