@@ -2,13 +2,16 @@
 
 #include <cstdlib>
 #include <fstream>
-#include <iterator>
 #include <sstream>
 #include <vector>
 
 #include <dirent.h>
 #include <pwd.h>
 #include <unistd.h>
+
+#include <stint/error.hpp>
+
+#include "util/fs.hpp"
 
 namespace stint::proc {
 namespace {
@@ -28,7 +31,16 @@ std::optional<std::vector<std::string>> stat_fields(std::int64_t pid) {
   return fields;
 }
 
-std::string cmdline_path(long pid) { return "/proc/" + std::to_string(pid) + "/cmdline"; }
+// A process's command line, "" when it is gone. Read with read(2): a process
+// that exits while it is read fails the read with ESRCH, which an
+// istreambuf_iterator turns into an exception (seen under ASan in CI).
+std::string cmdline_of(long pid) {
+  try {
+    return fs::read_file("/proc/" + std::to_string(pid) + "/cmdline");
+  } catch (const Error&) {
+    return {};
+  }
+}
 
 }  // namespace
 
@@ -63,8 +75,7 @@ std::optional<std::int64_t> find_process(std::string_view program, std::string_v
     char* end = nullptr;
     const long pid = std::strtol(e->d_name, &end, 10);
     if (pid <= 0 || *end != '\0') continue;
-    std::ifstream in(cmdline_path(pid), std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string cmdline = cmdline_of(pid);
     // argv[0] NUL argv[1] NUL, and nothing after.
     const auto first = cmdline.find('\0');
     if (first == std::string::npos) continue;
@@ -139,8 +150,7 @@ std::vector<std::int64_t> find_processes_mentioning(std::string_view program,
                                                     std::string_view text) {
   std::vector<std::int64_t> out;
   for_each_pid([&](std::int64_t pid) {
-    std::ifstream in(cmdline_path(pid), std::ios::binary);
-    std::string cmdline((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    std::string cmdline = cmdline_of(pid);
     for (char& c : cmdline) {
       if (c == '\0') c = ' ';
     }
