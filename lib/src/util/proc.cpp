@@ -42,6 +42,28 @@ std::string cmdline_of(long pid) {
   }
 }
 
+// Every live pid in /proc, to `fn`.
+template <typename Fn>
+void for_each_pid(Fn&& fn) {
+  DIR* dir = ::opendir("/proc");
+  if (!dir) return;
+  while (dirent* e = ::readdir(dir)) {
+    char* end = nullptr;
+    const long pid = std::strtol(e->d_name, &end, 10);
+    if (pid > 0 && *end == '\0') fn(static_cast<std::int64_t>(pid));
+  }
+  ::closedir(dir);
+}
+
+// A command line's program, by its last path component: argv[0] up to the
+// first NUL or space (a retitled process joins its words with spaces).
+std::string_view program_of(std::string_view cmdline) {
+  std::string_view first = cmdline.substr(0, cmdline.find_first_of(std::string_view("\0 ", 2)));
+  if (const auto slash = first.rfind('/'); slash != std::string_view::npos)
+    first.remove_prefix(slash + 1);
+  return first;
+}
+
 }  // namespace
 
 std::optional<std::uint64_t> start_ticks(std::int64_t pid) {
@@ -68,28 +90,20 @@ bool alive(std::int64_t pid, std::uint64_t ticks) {
 }
 
 std::optional<std::int64_t> find_process(std::string_view program, std::string_view argument) {
-  DIR* dir = ::opendir("/proc");
-  if (!dir) return std::nullopt;
   std::optional<std::int64_t> found;
-  while (dirent* e = ::readdir(dir)) {
-    char* end = nullptr;
-    const long pid = std::strtol(e->d_name, &end, 10);
-    if (pid <= 0 || *end != '\0') continue;
+  for_each_pid([&](std::int64_t pid) {
+    if (found) return;
     const std::string cmdline = cmdline_of(pid);
     // argv[0] NUL argv[1] NUL, and nothing after.
     const auto first = cmdline.find('\0');
-    if (first == std::string::npos) continue;
+    if (first == std::string::npos) return;
     std::string_view exe(cmdline.data(), first);
     if (const auto slash = exe.rfind('/'); slash != std::string_view::npos)
       exe.remove_prefix(slash + 1);
-    if (exe != program) continue;
-    if (std::string_view(cmdline).substr(first + 1) != std::string(argument) + '\0') continue;
-    if (auto ticks = start_ticks(pid); ticks && alive(pid, *ticks)) {
-      found = pid;
-      break;
-    }
-  }
-  ::closedir(dir);
+    if (exe != program) return;
+    if (std::string_view(cmdline).substr(first + 1) != std::string(argument) + '\0') return;
+    if (auto ticks = start_ticks(pid); ticks && alive(pid, *ticks)) found = pid;
+  });
   return found;
 }
 
@@ -101,18 +115,6 @@ struct ProcEntry {
   std::int64_t ppid;
   bool zombie;
 };
-
-template <typename Fn>
-void for_each_pid(Fn&& fn) {
-  DIR* dir = ::opendir("/proc");
-  if (!dir) return;
-  while (dirent* e = ::readdir(dir)) {
-    char* end = nullptr;
-    const long pid = std::strtol(e->d_name, &end, 10);
-    if (pid > 0 && *end == '\0') fn(static_cast<std::int64_t>(pid));
-  }
-  ::closedir(dir);
-}
 
 std::vector<ProcEntry> process_table() {
   std::vector<ProcEntry> out;
@@ -154,10 +156,7 @@ std::vector<std::int64_t> find_processes_mentioning(std::string_view program,
     for (char& c : cmdline) {
       if (c == '\0') c = ' ';
     }
-    std::string_view first(cmdline);
-    first = first.substr(0, first.find(' '));
-    if (const auto slash = first.rfind('/'); slash != std::string_view::npos)
-      first.remove_prefix(slash + 1);
+    const std::string_view first = program_of(cmdline);
     // "sshd" or a retitled "sshd:"
     if (first != program && first != std::string(program) + ":") return;
     if (cmdline.find(text) == std::string::npos) return;
