@@ -101,6 +101,8 @@ wait_for 10 pgrep -u "$alice" -f "sleep 4321"
 pid=$(cat "$STINT_STATE_DIR/stintd.lock")
 kill -KILL "$pid"
 stintd --state-dir "$STINT_STATE_DIR"
+# The detached stintd takes its lock a moment after the command returns.
+wait_for 20 sh -c "! flock -n -s '$STINT_STATE_DIR/stintd.lock' true"
 # The killed one's socket is still there while the new one loads its jobs: a
 # tool run meanwhile waits for it (system mode: it may not start one itself).
 as "$alice" sbatch --test-only --wrap true >/dev/null 2>&1 ||
