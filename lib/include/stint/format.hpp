@@ -9,8 +9,10 @@
 /// string, an unknown field) are stint::Error with Slurm's wording.
 
 #include <cstdint>
+#include <cstdio>
 #include <functional>
 #include <map>
+#include <memory>
 #include <optional>
 #include <set>
 #include <string>
@@ -145,6 +147,30 @@ Seconds expected_start(const Job& job, Seconds now);
 /// The whole squeue output: sorted jobs under the header, the pending tasks of
 /// an array folded into one line unless expand_arrays.
 std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, const Context& ctx);
+
+/// render_squeue with expand_arrays (squeue -r) built one job at a time, for
+/// a listing too large to hold as Jobs (100,000 of them were 120 MB): each
+/// job's line and sort values are kept as it comes, not the job. The output
+/// is render_squeue's.
+class SqueueLines {
+ public:
+  /// `ctx.array_jobs` is not used: render takes it.
+  SqueueLines(SqueueOptions options, Context ctx);
+  ~SqueueLines();
+  SqueueLines(const SqueueLines&) = delete;
+  SqueueLines& operator=(const SqueueLines&) = delete;
+
+  void add(const Job& job);
+  /// The jobs added with a dependency, kept whole: their lines wait for
+  /// Context::array_jobs, which is worked out from them.
+  const std::vector<Job>& with_dependencies() const;
+  /// Writes the header and the lines, in squeue's order, to `out`.
+  void print(std::FILE* out, std::set<JobId> array_jobs);
+
+ private:
+  struct State;
+  std::unique_ptr<State> m_state;
+};
 
 /// `squeue --json`: {"meta":..., "errors":[], "jobs":[...]} in the shape of
 /// Slurm's openapi v0.0.38 job records, for the fields stint has; pending

@@ -6,6 +6,7 @@
 /// formatters (format.hpp) take them as they are and tests build them by hand.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <set>
 #include <string>
@@ -88,6 +89,10 @@ std::vector<NodeStatus> read_node_states(const Paths& paths);
 /// Jobs matching `filter` in id order, read-only; a missing database (stintd
 /// never ran) yields no jobs rather than an error.
 std::vector<Job> read_jobs(const Paths& paths, const JobFilter& filter);
+/// Store::each_job on the state directory's database: each job matching
+/// `filter` in id order, one at a time; none when stintd never ran.
+void each_job(const Paths& paths, const JobFilter& filter,
+              const std::function<void(const Job&)>& visit);
 /// Whether a job with this id was ever recorded.
 bool job_exists(const Paths& paths, JobId id);
 

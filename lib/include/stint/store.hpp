@@ -6,6 +6,7 @@
 /// The job's environment and script are not in the database: they live in the
 /// job's spool folder, readable by its owner only.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -171,6 +172,10 @@ class Store {
                   Seconds at);
   /// Matching jobs in id order.
   std::vector<Job> jobs(const JobFilter& filter);
+  /// Calls `visit` with each matching job in id order, one at a time: the
+  /// job it is given is overwritten by the next, so a listing of 100,000
+  /// jobs holds one, not 100,000 (keep what is needed of each).
+  void each_job(const JobFilter& filter, const std::function<void(const Job&)>& visit);
   std::size_t job_count();
   /// Every attempt of a job, oldest first, the current one last; empty if the
   /// job does not exist.

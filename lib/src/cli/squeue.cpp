@@ -48,6 +48,13 @@ void error_line(std::string_view message) {
   fmt::print(stderr, "{}: error: {}\n", k_tool, message);
 }
 
+// `squeue -j N` for a job that never was.
+int no_such_job() {
+  std::fflush(stdout);
+  fmt::print(stderr, "slurm_load_jobs error: {}\n", errc_slurm_message(Errc::invalid_job_id));
+  return 1;
+}
+
 int list(const SqueueArgs& a) {
   if (a.helpformat) {
     fmt::print("{}", format::squeue_helpformat());
@@ -92,21 +99,15 @@ int list(const SqueueArgs& a) {
   // Ended jobs show as long as slurmctld would still hold them (MinJobAge),
   // not the whole history the database keeps: that is sacct's.
   filter.ended_after = ctx.now - cli::min_job_age(config);
-  std::vector<Job> jobs = query::read_jobs(paths, filter, refs);
-  if (jobs.empty() && refs.size() == 1 && !query::job_exists(paths, refs.front())) {
-    std::fflush(stdout);
-    fmt::print(stderr, "slurm_load_jobs error: {}\n", errc_slurm_message(Errc::invalid_job_id));
-    return 1;
-  }
-
-  ctx.array_jobs = query::dependency_arrays(paths, jobs);
-
   if (a.json) {
+    std::vector<Job> jobs = query::read_jobs(paths, filter, refs);
+    if (jobs.empty() && refs.size() == 1 && !query::job_exists(paths, refs.front()))
+      return no_such_job();
+    ctx.array_jobs = query::dependency_arrays(paths, jobs);
     // Unlike Slurm 22.05, the JSON honours -j, -u, -t and the other filters.
     fmt::print("{}", format::squeue_json(jobs, ctx, a.array));
     return 0;
   }
-
   format::SqueueOptions o;
   o.long_list = a.long_list;
   o.no_header = a.no_header;
@@ -130,6 +131,19 @@ int list(const SqueueArgs& a) {
     o.layout = format::parse_squeue_format(std::string(format::k_squeue_start_format));
   else
     o.layout = format::squeue_default_layout(a.long_list);
+
+  if (a.array && refs.empty()) {
+    // One line per job, however many: built as the jobs are read, without
+    // holding them (bench/RESULTS.md: squeue -r at 100,000 pending).
+    format::SqueueLines lines(o, ctx);
+    query::each_job(paths, filter, [&](const Job& job) { lines.add(job); });
+    lines.print(stdout, query::dependency_arrays(paths, lines.with_dependencies()));
+    return 0;
+  }
+  std::vector<Job> jobs = query::read_jobs(paths, filter, refs);
+  if (jobs.empty() && refs.size() == 1 && !query::job_exists(paths, refs.front()))
+    return no_such_job();
+  ctx.array_jobs = query::dependency_arrays(paths, jobs);
   fmt::print("{}", format::render_squeue(std::move(jobs), o, ctx));
   return 0;
 }

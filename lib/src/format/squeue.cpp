@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdio>
+#include <map>
+#include <string>
 
 #include <fmt/core.h>
 
@@ -256,70 +259,85 @@ std::string squeue_line(const Layout& layout, const JobGroup& group, const Conte
 
 namespace {
 
-template <typename T>
-int cmp(const T& a, const T& b) {
-  return a < b ? -1 : (b < a ? 1 : 0);
+// Sorting compares each job's sort keys many times (17 comparisons a job at
+// 100,000 jobs); they are worked out once per job instead, each as an
+// unsigned number in the letter's order (a text by its rank among the texts
+// the jobs have), and the jobs are sorted by those rows of numbers.
+
+/// A signed number as an unsigned one in the same order.
+std::uint64_t ordered(std::int64_t v) {
+  return static_cast<std::uint64_t>(v) ^ (std::uint64_t{1} << 63);
 }
 
-/// Compares two jobs by one squeue sort letter (ascending).
-int compare_by(char key, const Job& a, const Job& b, const Context& ctx) {
+std::uint64_t pair_key(std::uint32_t high, std::uint32_t low) {
+  return (std::uint64_t{high} << 32) | low;
+}
+
+bool is_text_key(char key) {
+  return std::string_view("PjuaqtTNg").find(key) != std::string_view::npos;
+}
+
+/// A text sort letter's value for one job.
+std::string text_key(char key, const Job& j, const Context& ctx) {
+  switch (key) {
+    case 'P':
+      return j.partition;
+    case 'j':
+      return j.spec.name;
+    case 'u':
+      return j.user_name;
+    case 'a':
+      return j.account;
+    case 'q':
+      return j.qos;
+    case 't':
+      return std::string(state_code(j.state));
+    case 'T':
+      return std::string(state_name(j.state));
+    case 'N':
+      return detail::job_nodelist(j);
+    case 'g':
+      return detail::group_name(ctx, j.group_id);
+    default:
+      return {};
+  }
+}
+
+/// A numeric sort letter's value for one job, ascending.
+std::uint64_t number_key(char key, const Job& j, const Context& ctx) {
   switch (key) {
     case 'i':
-      if (int c = cmp(detail::array_key(a), detail::array_key(b)); c != 0) return c;
-      return cmp(a.array_task_id, b.array_task_id);
+      return pair_key(detail::array_key(j), j.array_task_id);
     case 'A':
-      return cmp(a.id, b.id);
+      return j.id;
     case 'F':
-      return cmp(detail::array_key(a), detail::array_key(b));
-    case 'P':
-      return cmp(a.partition, b.partition);
-    case 'j':
-      return cmp(a.spec.name, b.spec.name);
-    case 'u':
-      return cmp(a.user_name, b.user_name);
+      return detail::array_key(j);
     case 'U':
-      return cmp(a.user_id, b.user_id);
-    case 'a':
-      return cmp(a.account, b.account);
-    case 'q':
-      return cmp(a.qos, b.qos);
-    case 't':
-      return cmp(state_code(a.state), state_code(b.state));
-    case 'T':
-      return cmp(state_name(a.state), state_name(b.state));
+      return j.user_id;
     case 'p':
     case 'Q': {
       // Partition PriorityTier first, then the job's priority, as Slurm does.
-      auto tier = [&](const Job& j) {
-        auto it = ctx.partition_tier.find(j.partition);
-        return it == ctx.partition_tier.end() ? 1U : it->second;
-      };
-      if (int c = cmp(tier(a), tier(b)); c != 0) return c;
-      return cmp(a.priority, b.priority);
+      auto it = ctx.partition_tier.find(j.partition);
+      return pair_key(it == ctx.partition_tier.end() ? 1U : it->second, j.priority);
     }
     case 'M':
-      return cmp(time_used(a, ctx.now), time_used(b, ctx.now));
+      return ordered(time_used(j, ctx.now));
     case 'l':
-      return cmp(static_cast<std::uint64_t>(a.time_limit),
-                 static_cast<std::uint64_t>(b.time_limit));
+      return static_cast<std::uint64_t>(j.time_limit);
     case 'D':
-      return cmp(detail::job_node_count(a), detail::job_node_count(b));
+      return detail::job_node_count(j);
     case 'C':
-      return cmp(detail::job_cpu_count(a), detail::job_cpu_count(b));
-    case 'N':
-      return cmp(detail::job_nodelist(a), detail::job_nodelist(b));
+      return detail::job_cpu_count(j);
     case 'S':
-      return cmp(expected_start(a, ctx.now), expected_start(b, ctx.now));
+      return ordered(expected_start(j, ctx.now));
     case 'e':
-      return cmp(a.end_time, b.end_time);
+      return ordered(j.end_time);
     case 'V':
-      return cmp(a.submit_time, b.submit_time);
+      return ordered(j.submit_time);
     case 'm':
-      return cmp(a.req.mem_per_node_mb, b.req.mem_per_node_mb);
-    case 'g':
-      return cmp(detail::group_name(ctx, a.group_id), detail::group_name(ctx, b.group_id));
+      return j.req.mem_per_node_mb;
     case 'G':
-      return cmp(a.group_id, b.group_id);
+      return j.group_id;
     default:
       return 0;
   }
@@ -352,71 +370,202 @@ std::vector<SortKey> parse_sort(std::string_view spec) {
   return keys;
 }
 
-}  // namespace
+/// The order to print jobs in, built one job at a time: the sort letters of
+/// `spec` (default P,t,-p), then Slurm's order before its sort keys apply:
+/// the controller's list (newest job first, an array's tasks in task order
+/// where its job id is), then a stable sort by start time, latest first,
+/// where a pending job without a start counts as starting soon. With
+/// `start_first`, squeue --start's order comes before all of them: the jobs
+/// with an expected start first, soonest first.
+class SqueueOrder {
+ public:
+  SqueueOrder(std::string_view spec, bool start_first, const Context& ctx)
+      : m_keys(parse_sort(spec.empty() ? std::string_view("P,t,-p") : spec)),
+        m_start_first(start_first),
+        m_width(m_keys.size() + (start_first ? 3 : 2)),
+        m_ctx(ctx) {
+    for (const SortKey& k : m_keys) {
+      if (is_text_key(k.key)) m_texts.emplace_back();
+    }
+  }
 
-void sort_squeue(std::vector<Job>& jobs, std::string_view spec, const Context& ctx) {
-  const auto keys = parse_sort(spec.empty() ? std::string_view("P,t,-p") : spec);
-  // Slurm's order before its sort keys apply: the controller's list (newest
-  // job first, an array's tasks in task order where its job id is), then a
-  // stable sort by start time, latest first, where a pending job without a
-  // start counts as starting soon.
-  std::vector<std::size_t> order = detail::identity_order(jobs.size());
-  std::sort(order.begin(), order.end(), detail::by_job(jobs, [](const Job& a, const Job& b) {
-              const JobId ka = detail::array_key(a), kb = detail::array_key(b);
-              if (ka != kb) return ka > kb;
-              return a.array_task_id < b.array_task_id;
-            }));
-  auto start_key = [&](const Job& j) {
-    if (j.start_time == k_no_time) return ctx.now + 100;
-    if (j.state == JobState::pending && j.start_time < ctx.now) return ctx.now;
-    return j.start_time;
-  };
-  std::stable_sort(order.begin(), order.end(),
-                   detail::by_job(jobs, [&](const Job& a, const Job& b) {
-                     return start_key(a) > start_key(b);
-                   }));
-  std::stable_sort(order.begin(), order.end(),
-                   detail::by_job(jobs, [&](const Job& a, const Job& b) {
-                     for (const SortKey& k : keys) {
-                       int c = compare_by(k.key, a, b, ctx);
-                       if (k.reverse) c = -c;
-                       if (c != 0) return c < 0;
-                     }
-                     return false;
-                   }));
-  detail::apply_order(jobs, order);
+  void reserve(std::size_t n) { m_rows.reserve(n * m_width); }
+
+  void add(const Job& j) {
+    if (m_start_first) {
+      const Seconds s = expected_start(j, m_ctx.now);
+      m_rows.push_back(s == k_no_time ? ~std::uint64_t{0} : ordered(s));
+    }
+    std::size_t text = 0;
+    for (const SortKey& k : m_keys) {
+      if (is_text_key(k.key)) {
+        // The text's number among the texts seen; its rank among them is
+        // known once every job is in.
+        auto& seen = m_texts[text++];
+        auto [it, added] = seen.try_emplace(text_key(k.key, j, m_ctx), seen.size());
+        m_rows.push_back(it->second);
+      } else {
+        m_rows.push_back(number_key(k.key, j, m_ctx) ^ flip(k));
+      }
+    }
+    Seconds start = j.start_time;
+    if (start == k_no_time)
+      start = m_ctx.now + 100;
+    else if (j.state == JobState::pending && start < m_ctx.now)
+      start = m_ctx.now;
+    m_rows.push_back(~ordered(start));                                   // latest first
+    m_rows.push_back(pair_key(~detail::array_key(j), j.array_task_id));  // newest first
+  }
+
+  /// The jobs' indices in the order to print them.
+  std::vector<std::size_t> order() {
+    const std::size_t n = m_rows.size() / m_width;
+    std::size_t text = 0;
+    for (std::size_t c = 0; c < m_keys.size(); ++c) {
+      if (!is_text_key(m_keys[c].key)) continue;
+      const std::map<std::string, std::uint64_t>& seen = m_texts[text++];
+      std::vector<std::uint64_t> rank_of(seen.size());  // by number, in text order
+      std::uint64_t rank = 0;
+      for (const auto& entry : seen) rank_of[entry.second] = rank++;
+      const std::size_t column = c + (m_start_first ? 1 : 0);
+      for (std::size_t i = 0; i < n; ++i) {
+        std::uint64_t& v = m_rows[i * m_width + column];
+        v = rank_of[v] ^ flip(m_keys[c]);
+      }
+    }
+    // The last value (array key, then task) is unique, so one unstable sort
+    // gives the order of the stable sorts it stands for.
+    std::vector<std::size_t> order = detail::identity_order(n);
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      const std::uint64_t* ra = &m_rows[a * m_width];
+      const std::uint64_t* rb = &m_rows[b * m_width];
+      return std::lexicographical_compare(ra, ra + m_width, rb, rb + m_width);
+    });
+    return order;
+  }
+
+ private:
+  static std::uint64_t flip(const SortKey& k) { return k.reverse ? ~std::uint64_t{0} : 0; }
+
+  std::vector<SortKey> m_keys;
+  bool m_start_first;
+  std::size_t m_width;
+  const Context& m_ctx;
+  std::vector<std::uint64_t> m_rows;  // m_width values a job
+  // For each text letter, the texts seen, each with the number it was given
+  std::vector<std::map<std::string, std::uint64_t>> m_texts;
+};
+
+std::vector<std::size_t> squeue_order(const std::vector<Job>& jobs, std::string_view spec,
+                                      bool start_first, const Context& ctx) {
+  SqueueOrder order(spec, start_first, ctx);
+  order.reserve(jobs.size());
+  for (const Job& j : jobs) order.add(j);
+  return order.order();
 }
 
-std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, const Context& ctx) {
-  sort_squeue(jobs, options.sort, ctx);
-  if (options.start && options.sort.empty()) {
-    // --start: the jobs with an expected start first, soonest first.
-    std::vector<std::size_t> order = detail::identity_order(jobs.size());
-    std::stable_sort(
-        order.begin(), order.end(), detail::by_job(jobs, [&](const Job& a, const Job& b) {
-          const Seconds sa = expected_start(a, ctx.now), sb = expected_start(b, ctx.now);
-          if ((sa == k_no_time) != (sb == k_no_time)) return sb == k_no_time;
-          return sa < sb;
-        }));
-    detail::apply_order(jobs, order);
-  }
+bool start_first(const SqueueOptions& options) { return options.start && options.sort.empty(); }
+
+std::string squeue_top(const SqueueOptions& options, const Context& ctx) {
   std::string out;
   if (!options.no_header) {
     if (options.long_list) out += date_line(ctx.now) + "\n";
     out += squeue_header(options.layout);
   }
+  return out;
+}
+
+}  // namespace
+
+void sort_squeue(std::vector<Job>& jobs, std::string_view spec, const Context& ctx) {
+  detail::apply_order(jobs, squeue_order(jobs, spec, false, ctx));
+}
+
+std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, const Context& ctx) {
+  const std::vector<std::size_t> order =
+      squeue_order(jobs, options.sort, start_first(options), ctx);
+  std::string out = squeue_top(options, ctx);
   if (options.expand_arrays) {
-    // One line per job: a group at a time, not a second vector of them.
-    JobGroup g;
-    for (Job& j : jobs) {
-      g.job = std::move(j);
-      out += squeue_line(options.layout, g, ctx);
-    }
+    // One line per job, in order (a job alone prints as its group of one
+    // would), without moving the jobs into order first.
+    for (std::size_t i : order) out += squeue_line(options.layout, jobs[i], ctx);
     return out;
   }
+  detail::apply_order(jobs, order);
   for (const JobGroup& g : fold_array_tasks(std::move(jobs), Fold::pending))
     out += squeue_line(options.layout, g, ctx);
   return out;
+}
+
+struct SqueueLines::State {
+  State(SqueueOptions o, Context c)
+      : options(std::move(o)), ctx(std::move(c)), order(options.sort, start_first(options), ctx) {}
+
+  /// Keeps a line; its place among the kept ones.
+  void keep(std::size_t at, const std::string& line) {
+    // In blocks that never move: one string grown to megabytes copied
+    // itself, into fresh pages, at each doubling.
+    constexpr std::size_t k_block = std::size_t{1} << 20;
+    if (blocks.empty() || blocks.back().size() + line.size() > blocks.back().capacity()) {
+      blocks.emplace_back();
+      blocks.back().reserve(std::max(k_block, line.size()));
+    }
+    lines[at] = {static_cast<std::uint32_t>(blocks.size() - 1),
+                 static_cast<std::uint32_t>(blocks.back().size()),
+                 static_cast<std::uint32_t>(line.size())};
+    text_size += line.size();
+    blocks.back() += line;
+  }
+
+  struct Where {
+    std::uint32_t block = 0, offset = 0, size = 0;
+  };
+  SqueueOptions options;
+  Context ctx;
+  SqueueOrder order;
+  std::vector<std::string> blocks;  // the lines, one after another
+  std::vector<Where> lines;         // each job's line
+  std::size_t text_size = 0;
+  std::vector<Job> with_dependencies;
+  std::vector<std::size_t> dependent_index;  // each of those jobs' place among all
+};
+
+SqueueLines::SqueueLines(SqueueOptions options, Context ctx)
+    : m_state(std::make_unique<State>(std::move(options), std::move(ctx))) {}
+SqueueLines::~SqueueLines() = default;
+
+void SqueueLines::add(const Job& job) {
+  State& s = *m_state;
+  s.order.add(job);
+  const std::size_t at = s.lines.size();
+  s.lines.emplace_back();
+  if (!job.dependency.empty()) {
+    // Its line names the arrays its dependency waits on (Context::array_jobs).
+    s.dependent_index.push_back(at);
+    s.with_dependencies.push_back(job);
+    return;
+  }
+  // A job alone prints as its group of one would.
+  s.keep(at, squeue_line(s.options.layout, job, s.ctx));
+}
+
+const std::vector<Job>& SqueueLines::with_dependencies() const {
+  return m_state->with_dependencies;
+}
+
+void SqueueLines::print(std::FILE* out, std::set<JobId> array_jobs) {
+  State& s = *m_state;
+  s.ctx.array_jobs = std::move(array_jobs);
+  for (std::size_t k = 0; k < s.with_dependencies.size(); ++k)
+    s.keep(s.dependent_index[k], squeue_line(s.options.layout, s.with_dependencies[k], s.ctx));
+  // Straight to the stream: the whole text in one string, then in fmt's
+  // buffer, was two more copies of megabytes.
+  const std::string top = squeue_top(s.options, s.ctx);
+  std::fwrite(top.data(), 1, top.size(), out);
+  for (std::size_t i : s.order.order()) {
+    const State::Where& w = s.lines[i];
+    std::fwrite(s.blocks[w.block].data() + w.offset, 1, w.size, out);
+  }
 }
 
 std::string squeue_helpformat() {

@@ -62,6 +62,13 @@ std::vector<Job> read_jobs(const Paths& paths, const JobFilter& filter) {
   return store->jobs(filter);
 }
 
+void each_job(const Paths& paths, const JobFilter& filter,
+              const std::function<void(const Job&)>& visit) {
+  if (!Store::exists(paths.db())) return;
+  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  store->each_job(filter, visit);
+}
+
 bool job_exists(const Paths& paths, JobId id) {
   if (!Store::exists(paths.db())) return false;
   auto store = Store::open(paths.db(), Store::Mode::read_only);

@@ -11,7 +11,6 @@
 #include <stint/store.hpp>
 
 #include "model/json.hpp"
-#include "model/order.hpp"
 #include "store/impl.hpp"
 #include "store/schema.hpp"
 #include "store/sqlite.hpp"
@@ -104,7 +103,14 @@ E enum_from(std::int64_t v, E fallback, std::int64_t max) {
 // and copied after.
 class JobReader {
  public:
-  Job read(const sql::Statement& st);
+  Job read(const sql::Statement& st) {
+    Job job;
+    read_into(st, job);
+    return job;
+  }
+  /// Overwrites every field of `job`: reading row after row into one job
+  /// reuses its strings' memory.
+  void read_into(const sql::Statement& st, Job& job);
 
  private:
   template <typename T, typename Decode>
@@ -123,17 +129,16 @@ class JobReader {
   std::optional<Dependency> m_dependency;
 };
 
-Job JobReader::read(const sql::Statement& st) {
-  Job job;
+void JobReader::read_into(const sql::Statement& st, Job& job) {
   int i = 0;
   job.id = static_cast<JobId>(st.int64(i++));
-  std::string name = st.text(i++);
+  std::string_view name = st.text_view(i++);
   job.user_id = static_cast<std::uint32_t>(st.int64(i++));
   job.group_id = static_cast<std::uint32_t>(st.int64(i++));
-  job.user_name = st.text(i++);
-  job.partition = st.text(i++);
-  job.account = st.text(i++);
-  job.qos = st.text(i++);
+  job.user_name = st.text_view(i++);
+  job.partition = st.text_view(i++);
+  job.account = st.text_view(i++);
+  job.qos = st.text_view(i++);
   job.state =
       enum_from(st.int64(i++), JobState::failed, static_cast<std::int64_t>(JobState::deadline));
   job.reason = enum_from(st.int64(i++), Reason::none, k_last_reason);
@@ -150,13 +155,16 @@ Job JobReader::read(const sql::Statement& st) {
   job.sys_cpu_us = static_cast<std::uint64_t>(st.int64(i++));
   job.max_rss_kb = static_cast<std::uint64_t>(st.int64(i++));
   job.restart_count = static_cast<std::uint32_t>(st.int64(i++));
-  job.stdout_path = st.text(i++);
-  job.stderr_path = st.text(i++);
+  job.stdout_path = st.text_view(i++);
+  job.stderr_path = st.text_view(i++);
   try {
     job.req = decoded(st.text_view(i++), m_request_text, m_request,
                       [](const nlohmann::json& j) { return resource_request_from_json(j); });
     std::string_view alloc = st.text_view(i++);
-    if (alloc != "[]") job.alloc = alloc_from_json(nlohmann::json::parse(alloc));
+    if (alloc != "[]")
+      job.alloc = alloc_from_json(nlohmann::json::parse(alloc));
+    else
+      job.alloc.clear();
     job.spec = decoded(st.text_view(i++), m_spec_text, m_spec,
                        [](const nlohmann::json& j) { return job_spec_from_json(j); });
     job.array_job_id = static_cast<JobId>(st.int64(i++));
@@ -166,14 +174,15 @@ Job JobReader::read(const sql::Statement& st) {
     if (!dep.empty()) {
       job.dependency = decoded(dep, m_dependency_text, m_dependency,
                                [](const nlohmann::json& j) { return dependency_from_json(j); });
+    } else {
+      job.dependency = Dependency{};
     }
     job.requeue = st.int64(i++) != 0;
     job.cancelled_by = static_cast<std::uint32_t>(st.int64(i++));
   } catch (const nlohmann::json::exception& e) {
     throw Error(Errc::store, fmt::format("job {}: corrupt row: {}", job.id, e.what()));
   }
-  job.spec.name = std::move(name);
-  return job;
+  job.spec.name = name;
 }
 
 Job read_job(const sql::Statement& st) { return JobReader().read(st); }
@@ -196,16 +205,6 @@ bool matches(const Job& job, const JobFilter& f) {
          matches_any(f.partitions, [&](const std::string& p) { return p == job.partition; }) &&
          matches_any(f.names, [&](const std::string& n) { return n == job.spec.name; }) &&
          matches_any(f.accounts, [&](const std::string& a) { return a == job.account; });
-}
-
-// Sorts jobs by id, moving each at most once: the rows of a few runs (one
-// per state), each already in id order.
-void sort_by_id(std::vector<Job>& jobs) {
-  const auto by_id = [](const Job& a, const Job& b) { return a.id < b.id; };
-  if (std::is_sorted(jobs.begin(), jobs.end(), by_id)) return;
-  std::vector<std::size_t> order = identity_order(jobs.size());
-  std::sort(order.begin(), order.end(), by_job(jobs, by_id));
-  apply_order(jobs, order);
 }
 
 }  // namespace
@@ -431,10 +430,12 @@ std::uint32_t Store::max_run_number(const std::string& project) {
   return st.step() ? static_cast<std::uint32_t>(st.int64(0)) : 0;
 }
 
-std::vector<Job> Store::jobs(const JobFilter& filter) {
-  std::string sql = fmt::format("SELECT {} FROM jobs", k_job_columns);
-  // The common queries (squeue: active jobs; one job id) use an index; the
-  // remaining filters are applied to the decoded rows.
+namespace {
+
+// The SQL conditions of a filter; the remaining filters are applied to the
+// decoded rows.
+std::string job_conditions(const JobFilter& filter) {
+  // The common queries (squeue: active jobs; one job id) use an index.
   std::vector<std::string> where;
   if (filter.active_only) {
     where.push_back(fmt::format("state IN ({},{},{},{})", static_cast<int>(JobState::pending),
@@ -456,32 +457,101 @@ std::vector<Job> Store::jobs(const JobFilter& filter) {
   std::string conditions;
   for (std::size_t i = 0; i < where.size(); ++i)
     conditions += (i == 0 ? " WHERE " : " AND ") + where[i];
+  return conditions;
+}
+
+// Steps through the rows that match the filter's conditions in id order,
+// calling `row(reader, statement)` on each.
+std::int64_t count_of(sql::Connection& conn, const std::string& sql) {
+  sql::Statement st(conn, sql);
+  return st.step() ? st.int64(0) : 0;
+}
+
+template <typename Row>
+void scan_jobs(sql::Connection& conn, const JobFilter& filter, Row&& row) {
+  // Through the state index, each row is a lookup in the table (a third of
+  // squeue -r's time at 100,000 pending); when the active jobs are a good
+  // part of the table, reading it through is cheaper.
+  const bool active_by_index =
+      filter.active_only && filter.ids.empty() &&
+      count_of(conn, "SELECT count(*) FROM jobs" + job_conditions(filter)) * 3 <
+          count_of(conn, "SELECT count(*) FROM jobs");
+  if (active_by_index) {
+    // One statement per active state, each in id order through the state
+    // index, merged: SQLite sorting the rows by id spilled 20,000 of them to
+    // a temporary file, and sorting the decoded jobs moved each of them.
+    struct Run {
+      std::unique_ptr<sql::Statement> st;
+      JobReader reader;  // its own, so an array's texts stay cached within the run
+      bool more = false;
+    };
+    std::vector<Run> runs;
+    for (JobState state :
+         {JobState::pending, JobState::running, JobState::suspended, JobState::completing}) {
+      Run run;
+      run.st = std::make_unique<sql::Statement>(
+          conn, fmt::format("SELECT {} FROM jobs WHERE state = ? ORDER BY id", k_job_columns));
+      run.st->bind(1, static_cast<std::int64_t>(state));
+      run.more = run.st->step();
+      runs.push_back(std::move(run));
+    }
+    for (;;) {
+      Run* next = nullptr;
+      for (Run& run : runs) {
+        if (run.more && (next == nullptr || run.st->int64(0) < next->st->int64(0))) next = &run;
+      }
+      if (next == nullptr) return;
+      row(next->reader, *next->st);
+      next->more = next->st->step();
+    }
+  }
+  // NOT INDEXED: by the state index, SQLite would sort the rows by id.
+  sql::Statement st(conn,
+                    fmt::format("SELECT {} FROM jobs{}{} ORDER BY id", k_job_columns,
+                                filter.active_only ? " NOT INDEXED" : "", job_conditions(filter)));
+  JobReader reader;
+  while (st.step()) row(reader, st);
+}
+
+// Whether a decoded row is one the filter asks for; `ids` are its ids, sorted
+// (checking each row against the list as given would be quadratic in the ids:
+// the tasks of a 10,000-task array named by `squeue -j`).
+bool wanted(const Job& job, const JobFilter& filter, const std::vector<JobId>& ids) {
+  if (!ids.empty() && !std::binary_search(ids.begin(), ids.end(), job.id)) return false;
+  return matches(job, filter);
+}
+
+std::vector<JobId> sorted_ids(const JobFilter& filter) {
+  std::vector<JobId> ids = filter.ids;
+  std::sort(ids.begin(), ids.end());
+  return ids;
+}
+
+}  // namespace
+
+std::vector<Job> Store::jobs(const JobFilter& filter) {
   // Reserved, since a Job is large: growing the vector moved every job
   // read so far, into fresh pages, each time.
   std::vector<Job> out;
   {
-    sql::Statement count(m_impl->conn, "SELECT count(*) FROM jobs" + conditions);
+    sql::Statement count(m_impl->conn, "SELECT count(*) FROM jobs" + job_conditions(filter));
     if (count.step()) out.reserve(static_cast<std::size_t>(count.int64(0)));
   }
-  sql += conditions;
-  // By state, the rows come from the state index in (state, id) order; SQLite
-  // sorting them by id spilled 20,000 rows to a temporary file. They are put
-  // in id order below instead.
-  const bool by_state_index = filter.active_only && filter.ids.empty();
-  if (!by_state_index) sql += " ORDER BY id";
-  sql::Statement st(m_impl->conn, sql);
-  JobReader reader;
-  // Sorted once: checking each row against the list would be quadratic in
-  // the ids (the tasks of a 10,000-task array named by `squeue -j`).
-  std::vector<JobId> ids = filter.ids;
-  std::sort(ids.begin(), ids.end());
-  while (st.step()) {
+  const std::vector<JobId> ids = sorted_ids(filter);
+  scan_jobs(m_impl->conn, filter, [&](JobReader& reader, const sql::Statement& st) {
     Job job = reader.read(st);
-    if (!ids.empty() && !std::binary_search(ids.begin(), ids.end(), job.id)) continue;
-    if (matches(job, filter)) out.push_back(std::move(job));
-  }
-  if (by_state_index) sort_by_id(out);
+    if (wanted(job, filter, ids)) out.push_back(std::move(job));
+  });
   return out;
+}
+
+void Store::each_job(const JobFilter& filter, const std::function<void(const Job&)>& visit) {
+  const std::vector<JobId> ids = sorted_ids(filter);
+  Job job;
+  scan_jobs(m_impl->conn, filter, [&](JobReader& reader, const sql::Statement& st) {
+    reader.read_into(st, job);
+    if (wanted(job, filter, ids)) visit(job);
+  });
 }
 
 void Store::insert_attempt(const Job& job) {

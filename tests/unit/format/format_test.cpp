@@ -1,4 +1,7 @@
 #include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <set>
 
 #include <catch2/catch.hpp>
 
@@ -207,4 +210,60 @@ TEST_CASE("sacct orders records by submit time, then array, task and id") {
   for (const auto& j : jobs) order.emplace_back(j.id, j.restart_count);
   CHECK(order == std::vector<std::pair<stint::JobId, std::uint32_t>>{
                      {108, 0}, {109, 0}, {110, 0}, {108, 1}});
+}
+
+namespace {
+
+// What SqueueLines prints, read back.
+std::string printed(stint::format::SqueueLines& lines, std::set<stint::JobId> array_jobs) {
+  char* text = nullptr;
+  std::size_t size = 0;
+  std::FILE* out = ::open_memstream(&text, &size);
+  REQUIRE(out != nullptr);
+  lines.print(out, std::move(array_jobs));
+  std::fclose(out);
+  std::string result(text, size);
+  std::free(text);
+  return result;
+}
+
+}  // namespace
+
+TEST_CASE("squeue -r built one job at a time prints what render_squeue prints") {
+  fixtures::use_utc();
+  std::vector<stint::Job> jobs = fixtures::queue_array_jobs();
+  for (stint::Job& j : fixtures::array_jobs()) jobs.push_back(std::move(j));
+  // Ties on every letter but the last: two partitions, users, start times.
+  for (std::size_t i = 0; i < jobs.size(); i += 3) jobs[i].partition = "high";
+  for (std::size_t i = 0; i < jobs.size(); i += 4) jobs[i].user_name = "zed";
+  auto ctx = stint::format::Context(fixtures::context(fixtures::arrays_now()));
+  const std::set<stint::JobId> array_jobs{87};
+
+  stint::format::SqueueOptions o;
+  o.expand_arrays = true;
+  o.layout = stint::format::parse_squeue_format("%i %P %j %u %t %M %D %E %R %S %p %Q %V");
+  std::vector<std::string> sorts{"", "-p", "u,-i", "T,N,-V", "S", "-t,j,-D,C", "g,G,U,a,q,l,m,e"};
+  for (char letter : std::string_view("iAFPjuUaqtTpQMlDCNSeVmgG")) sorts.emplace_back(1, letter);
+  for (bool start : {false, true}) {
+    for (const std::string& sort : sorts) {
+      CAPTURE(sort, start);
+      o.sort = sort;
+      o.start = start;
+      o.no_header = sort.size() % 2 == 1;
+      stint::format::Context with_arrays = ctx;
+      with_arrays.array_jobs = array_jobs;
+      const std::string want = stint::format::render_squeue(jobs, o, with_arrays);
+      stint::format::SqueueLines lines(o, ctx);
+      for (const stint::Job& j : jobs) lines.add(j);
+      // The jobs with a dependency are kept for Context::array_jobs.
+      CHECK(lines.with_dependencies().size() ==
+            static_cast<std::size_t>(std::count_if(
+                jobs.begin(), jobs.end(), [](const auto& j) { return !j.dependency.empty(); })));
+      CHECK(printed(lines, array_jobs) == want);
+    }
+  }
+  // A dependency on an array prints as one (87_*) only with the array known.
+  stint::format::SqueueLines lines(o, ctx);
+  for (const stint::Job& j : jobs) lines.add(j);
+  CHECK(printed(lines, array_jobs).find("afterok:87_*") != std::string::npos);
 }

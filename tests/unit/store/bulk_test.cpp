@@ -132,3 +132,55 @@ TEST_CASE("active jobs come in id order whatever their states", "[store]") {
   CHECK(jobs[0].req.cpus_per_node == 1);
   CHECK(jobs[5].req.cpus_per_node == 7);
 }
+
+TEST_CASE("each_job visits the jobs jobs() returns, one reused job at a time", "[store]") {
+  // Few active among many ended jobs: read through the state index, one
+  // statement per state merged; many active: the table read through.
+  for (int ended : {40, 2}) {
+    TempDir dir;
+    auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+    const stint::JobState states[] = {stint::JobState::running, stint::JobState::pending,
+                                      stint::JobState::suspended, stint::JobState::pending,
+                                      stint::JobState::completing};
+    stint::JobId id = 0;
+    for (int i = 0; i < ended; ++i)
+      store->insert_job(plain(++id, "old", stint::JobState::completed));
+    for (int round = 0; round < 3; ++round) {
+      for (stint::JobState s : states) {
+        // Every other job has an allocation, a dependency and longer paths:
+        // what one row sets must not stay for the next.
+        ++id;
+        stint::Job job = plain(id, "c" + std::to_string(id), s);
+        if (id % 2 == 0) {
+          stint::NodeAlloc node;
+          node.node = "n1";
+          node.cpus = 2;
+          job.alloc.push_back(node);
+          job.dependency.terms.push_back({stint::DependencyType::afterok, 1});
+          job.stdout_path = "/a/long/path/that/is/not/inline/" + std::to_string(id) + ".out";
+        }
+        store->insert_job(job);
+      }
+      store->insert_job(plain(++id, "done", stint::JobState::failed));
+    }
+    stint::JobFilter active;
+    active.active_only = true;
+    const std::vector<stint::Job> jobs = store->jobs(active);
+    REQUIRE(jobs.size() == 15);
+    std::size_t i = 0;
+    store->each_job(active, [&](const stint::Job& j) {
+      REQUIRE(i < jobs.size());
+      const stint::Job& want = jobs[i++];
+      CHECK(j.id == want.id);
+      CHECK(j.state == want.state);
+      CHECK(j.spec.comment == want.spec.comment);
+      CHECK(j.req.cpus_per_node == want.req.cpus_per_node);
+      CHECK(j.alloc.size() == want.alloc.size());
+      CHECK(j.dependency.terms.size() == want.dependency.terms.size());
+      CHECK(j.stdout_path == want.stdout_path);
+      CHECK(j.alloc.size() == (j.id % 2 == 0 ? 1U : 0U));
+    });
+    CHECK(i == jobs.size());
+    for (std::size_t k = 1; k < jobs.size(); ++k) CHECK(jobs[k - 1].id < jobs[k].id);
+  }
+}
