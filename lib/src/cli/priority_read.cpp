@@ -34,9 +34,6 @@ PriorityView read_priority_view(const Paths& paths, Seconds now) {
   std::vector<sched::UsageRecord> records = sched::usage_records(store->job_runs(0));
   v.ctx = sched::priority_snapshot(v.config, store->accounting(), assocs, std::move(records),
                                    v.calc_time, reset_now);
-  JobFilter active;
-  active.active_only = true;
-  v.jobs = store->jobs(active);
   return v;
 }
 

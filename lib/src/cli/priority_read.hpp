@@ -20,11 +20,11 @@ struct PriorityView {
   /// else now: the time the factors are computed at.
   Seconds calc_time = 0;
   sched::PriorityContext ctx;
-  std::vector<Job> jobs;  ///< pending and running jobs, by id
 };
 
 /// The snapshot of the state directory at `now` (an empty one when stintd has
-/// never run).
+/// never run). The jobs are not in it: a listing reads them one at a time
+/// (query::each_job).
 PriorityView read_priority_view(const Paths& paths, Seconds now);
 
 }  // namespace stint::cli

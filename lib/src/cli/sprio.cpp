@@ -119,20 +119,24 @@ int list(const SprioArgs& a) {
   }
   const std::vector<std::string> partitions = cli::split_list(a.partitions);
 
+  // One job at a time: what sprio keeps of each is its record.
   std::vector<format::SprioRecord> records;
-  for (const Job& job : view.jobs) {
-    if (!listed(job, params, now)) continue;
+  JobFilter listable;
+  listable.states = {JobState::pending};
+  if (params.flags.calculate_running) listable.states.push_back(JobState::running);
+  query::each_job(paths, listable, [&](const Job& job) {
+    if (!listed(job, params, now)) return;
     if (!refs.empty() && std::none_of(refs.begin(), refs.end(), [&](const query::JobRef& r) {
           return query::matches(r, job);
         }))
-      continue;
+      return;
     if (!a.users.empty() && std::find(users.begin(), users.end(), job.user_name) == users.end())
-      continue;
+      return;
     if (!partitions.empty() &&
         std::find(partitions.begin(), partitions.end(), job.partition) == partitions.end())
-      continue;
+      return;
     records.push_back(record_of(job, sched::priority_factors(job, view.ctx, view.calc_time)));
-  }
+  });
 
   format::SprioOptions o;
   o.format = a.format;

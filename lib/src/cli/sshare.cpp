@@ -10,6 +10,7 @@
 #include <stint/error.hpp>
 #include <stint/format.hpp>
 #include <stint/paths.hpp>
+#include <stint/query.hpp>
 #include <stint/tools.hpp>
 
 #include "cli/boundary.hpp"
@@ -82,12 +83,13 @@ int show(const SshareArgs& a) {
   }
   const std::vector<std::string> accounts = cli::split_list(a.accounts);
 
+  JobFilter running_only;
+  running_only.states = {JobState::running};
+  const std::vector<Job> running_jobs = query::read_jobs(paths, running_only);
   std::vector<const Job*> running;
   bool gpus = false;
   for (const auto& n : view.config.nodes()) gpus = gpus || n.gpus > 0;
-  for (const Job& j : view.jobs) {
-    if (j.state == JobState::running) running.push_back(&j);
-  }
+  for (const Job& j : running_jobs) running.push_back(&j);
 
   const auto& rows = view.ctx.fair_share.rows;
   std::vector<format::SshareRecord> records;

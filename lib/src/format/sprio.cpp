@@ -160,7 +160,9 @@ int compare(char key, const SprioRecord& a, const SprioRecord& b, const SprioWei
   }
 }
 
-void sort_records(std::vector<SprioRecord>& records, std::string_view spec, const SprioWeights& w) {
+/// The records' indices in the order -S asks for (default: by job id).
+std::vector<std::size_t> record_order(const std::vector<SprioRecord>& records,
+                                      std::string_view spec, const SprioWeights& w) {
   if (spec.empty()) spec = "i";
   std::vector<std::size_t> order(records.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
@@ -176,11 +178,7 @@ void sort_records(std::vector<SprioRecord>& records, std::string_view spec, cons
       return descending ? c > 0 : c < 0;
     });
   }
-  // The records are sorted by index and moved once: each holds four strings.
-  std::vector<SprioRecord> sorted;
-  sorted.reserve(records.size());
-  for (std::size_t i : order) sorted.push_back(std::move(records[i]));
-  records = std::move(sorted);
+  return order;
 }
 
 }  // namespace
@@ -230,9 +228,10 @@ std::string render_sprio(std::vector<SprioRecord> records, const SprioOptions& o
   Cell cell{nullptr, &weights, &ctx};
   if (!options.no_header) out += line_of(layout, Line::header, cell);
   if (options.weights) return out + line_of(layout, Line::weights, cell);
-  sort_records(records, options.sort, weights);
-  for (const SprioRecord& r : records) {
-    cell.record = &r;
+  // Printed in order where they are: moving 100,000 records into order was
+  // a tenth of sprio's time.
+  for (std::size_t i : record_order(records, options.sort, weights)) {
+    cell.record = &records[i];
     out += line_of(layout, Line::job, cell);
   }
   return out;

@@ -203,6 +203,12 @@ CREATE TABLE deleted_runs (
   PRIMARY KEY (project, number)
 ) WITHOUT ROWID;
 )sql",
+      // 8: the associations jobs name, read by sprio, sshare and stintd's
+      // fair share (Store::job_associations) from this index, not by reading
+      // every row of the table (150 ms of sprio's 500 at 100,000 jobs).
+      R"sql(
+CREATE INDEX jobs_by_association ON jobs (user_name, account);
+)sql",
   };
   return k_migrations;
 }

@@ -434,14 +434,32 @@ namespace {
 
 // The SQL conditions of a filter; the remaining filters are applied to the
 // decoded rows.
+// The states a filter reads, when it names some (its states, or the active
+// ones); empty: any.
+std::vector<JobState> filter_states(const JobFilter& filter) {
+  std::vector<JobState> states = filter.states;
+  if (filter.active_only) {
+    if (states.empty())
+      states = {JobState::pending, JobState::running, JobState::suspended, JobState::completing};
+    std::erase_if(states, [](JobState s) { return is_terminal(s); });
+    // None can match (matches() drops them all): read the fewest rows.
+    if (states.empty()) states.push_back(JobState::pending);
+  }
+  std::sort(states.begin(), states.end());
+  states.erase(std::unique(states.begin(), states.end()), states.end());
+  return states;
+}
+
+// The SQL conditions of a filter; the remaining filters are applied to the
+// decoded rows.
 std::string job_conditions(const JobFilter& filter) {
   // The common queries (squeue: active jobs; one job id) use an index.
   std::vector<std::string> where;
-  if (filter.active_only) {
-    where.push_back(fmt::format("state IN ({},{},{},{})", static_cast<int>(JobState::pending),
-                                static_cast<int>(JobState::running),
-                                static_cast<int>(JobState::suspended),
-                                static_cast<int>(JobState::completing)));
+  if (const std::vector<JobState> states = filter_states(filter); !states.empty()) {
+    std::string list;
+    for (JobState s : states)
+      list += fmt::format("{}{}", list.empty() ? "" : ",", static_cast<int>(s));
+    where.push_back(fmt::format("state IN ({})", list));
   }
   if (!filter.ids.empty()) {
     // Ids are numbers, so they can stand in the text; the primary key finds them.
@@ -460,34 +478,34 @@ std::string job_conditions(const JobFilter& filter) {
   return conditions;
 }
 
-// Steps through the rows that match the filter's conditions in id order,
-// calling `row(reader, statement)` on each.
 std::int64_t count_of(sql::Connection& conn, const std::string& sql) {
   sql::Statement st(conn, sql);
   return st.step() ? st.int64(0) : 0;
 }
 
+// Steps through the rows that match the filter's conditions in id order,
+// calling `row(reader, statement)` on each.
 template <typename Row>
 void scan_jobs(sql::Connection& conn, const JobFilter& filter, Row&& row) {
+  const std::vector<JobState> states = filter_states(filter);
+  const std::string conditions = job_conditions(filter);
   // Through the state index, each row is a lookup in the table (a third of
-  // squeue -r's time at 100,000 pending); when the active jobs are a good
-  // part of the table, reading it through is cheaper.
-  const bool active_by_index =
-      filter.active_only && filter.ids.empty() &&
-      count_of(conn, "SELECT count(*) FROM jobs" + job_conditions(filter)) * 3 <
-          count_of(conn, "SELECT count(*) FROM jobs");
-  if (active_by_index) {
-    // One statement per active state, each in id order through the state
-    // index, merged: SQLite sorting the rows by id spilled 20,000 of them to
-    // a temporary file, and sorting the decoded jobs moved each of them.
+  // squeue -r's time at 100,000 pending); when the rows asked for are a
+  // good part of the table, reading it through is cheaper.
+  const bool by_state_index = !states.empty() && filter.ids.empty() &&
+                              count_of(conn, "SELECT count(*) FROM jobs" + conditions) * 3 <
+                                  count_of(conn, "SELECT count(*) FROM jobs");
+  if (by_state_index) {
+    // One statement per state, each in id order through the state index,
+    // merged: SQLite sorting the rows by id spilled 20,000 of them to a
+    // temporary file, and sorting the decoded jobs moved each of them.
     struct Run {
       std::unique_ptr<sql::Statement> st;
       JobReader reader;  // its own, so an array's texts stay cached within the run
       bool more = false;
     };
     std::vector<Run> runs;
-    for (JobState state :
-         {JobState::pending, JobState::running, JobState::suspended, JobState::completing}) {
+    for (JobState state : states) {
       Run run;
       run.st = std::make_unique<sql::Statement>(
           conn, fmt::format("SELECT {} FROM jobs WHERE state = ? ORDER BY id", k_job_columns));
@@ -506,9 +524,8 @@ void scan_jobs(sql::Connection& conn, const JobFilter& filter, Row&& row) {
     }
   }
   // NOT INDEXED: by the state index, SQLite would sort the rows by id.
-  sql::Statement st(conn,
-                    fmt::format("SELECT {} FROM jobs{}{} ORDER BY id", k_job_columns,
-                                filter.active_only ? " NOT INDEXED" : "", job_conditions(filter)));
+  sql::Statement st(conn, fmt::format("SELECT {} FROM jobs{}{} ORDER BY id", k_job_columns,
+                                      states.empty() ? "" : " NOT INDEXED", conditions));
   JobReader reader;
   while (st.step()) row(reader, st);
 }

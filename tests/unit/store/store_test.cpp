@@ -216,3 +216,29 @@ TEST_CASE("requeued attempts are kept and listed oldest first", "[store]") {
   CHECK(all[1].dependency.terms.size() == 1);
   CHECK(store->attempts(99).empty());
 }
+
+TEST_CASE("the associations jobs name come from their index", "[store]") {
+  TempDir dir;
+  auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+  const std::pair<const char*, const char*> named[] = {
+      {"bob", "physics"}, {"alice", "chem"}, {"bob", "physics"}, {"alice", "bio"}};
+  stint::JobId id = 0;
+  for (const auto& [user, account] : named) {
+    stint::Job job;
+    job.id = ++id;
+    job.user_name = user;
+    job.account = account;
+    job.partition = "batch";
+    store->insert_job(job);
+  }
+  using Pairs = std::vector<std::pair<std::string, std::string>>;
+  CHECK(store->job_associations() ==
+        Pairs{{"alice", "bio"}, {"alice", "chem"}, {"bob", "physics"}});
+  // Read from the index alone: the query plan names it as covering.
+  auto reader = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_only);
+  const std::string plan = "sqlite3 -readonly '" + dir.path +
+                           "/stint.db' 'EXPLAIN QUERY PLAN SELECT DISTINCT user_name, account FROM "
+                           "jobs ORDER BY user_name, account' | grep -q 'COVERING INDEX "
+                           "jobs_by_association'";
+  CHECK(std::system(plan.c_str()) == 0);
+}
