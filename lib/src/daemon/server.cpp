@@ -151,6 +151,7 @@ int serve(const Paths& paths, const ServerOptions& options) {
   constexpr auto k_max_pass_gap = std::chrono::milliseconds(500);
   auto last_pass_end = SteadyClock::now();
   SteadyClock::duration last_pass_cost{};
+  SteadyClock::duration last_pass_length{};  // all of it, the walks of the live jobs included
   auto idle_since = SteadyClock::now();
   Connections clients(controller);
   std::vector<pollfd> fds;
@@ -196,7 +197,17 @@ int serve(const Paths& paths, const ServerOptions& options) {
     if (fds[0].revents & POLLIN) clients.accept_all(listener.get());
     if (clients.take_activity()) idle_since = SteadyClock::now();
     auto now = SteadyClock::now();
-    bool periodic = now - last_pass >= std::chrono::seconds(1);
+    // The pass nothing asked for (begin times, deadlines, grace times, the
+    // age factor) is spaced by what a pass costs: a second apart on a
+    // shallow queue, up to 10 s on a deep one: with 100,000 pending, passes
+    // of 0.1-0.2 s each second kept a fifth of a core busy while nothing
+    // changed (Slurm's backfill runs every 30 s by default). Time limits do
+    // not wait for it (stepd enforces them), nor does the end of a stepd
+    // this stintd started (SIGCHLD asks for a pass); one it adopted after a
+    // restart that vanishes is noticed by this pass.
+    const auto periodic_gap = std::clamp<SteadyClock::duration>(
+        last_pass_length * 20, std::chrono::seconds(1), std::chrono::seconds(10));
+    bool periodic = now - last_pass >= periodic_gap;
     if ((controller.dirty() && now >= pass_due) || periodic) {
       // A failure here is a bug or a full disk; it must not take the daemon
       // (and with it every later request) down. The next pass tries again.
@@ -209,6 +220,7 @@ int serve(const Paths& paths, const ServerOptions& options) {
       }
       last_pass = now;
       last_pass_end = SteadyClock::now();
+      last_pass_length = last_pass_end - now;
       last_pass_cost = controller.last_decision_cost();
     }
     if (!controller.idle()) idle_since = now;
