@@ -229,6 +229,7 @@ void Controller::recover() {
   for (auto& job : m_store->jobs(active)) {
     // The spec in the database has no environment and script; the launcher
     // reads them from the spool folder when it needs them.
+    if (is_active(job.state)) m_maybe_active.insert(job.id);
     m_live.emplace(job.id, std::move(job));
   }
   log_info("recovered {} unfinished jobs", m_live.size());
@@ -248,9 +249,11 @@ void Controller::recover() {
 bool Controller::collect() {
   bool changed = false;
   std::vector<JobId> running;
-  for (const auto& [id, job] : m_live) {
-    if (is_active(job.state)) running.push_back(id);
-  }
+  std::erase_if(m_maybe_active, [&](JobId id) {
+    auto it = m_live.find(id);
+    return it == m_live.end() || !is_active(it->second.state);
+  });
+  running.assign(m_maybe_active.begin(), m_maybe_active.end());
   for (JobId id : running) {
     Job& job = m_live.at(id);
     if (kept_alive(job)) continue;  // its results are in; it waits for run-stop

@@ -234,6 +234,10 @@ class Controller {
   std::unique_ptr<Store> m_store;
   const Clock& m_clock;
   std::map<JobId, Job> m_live;
+  /// The ids of the live jobs that may be active (launch and recover add
+  /// them; collect drops those that no longer are): collect walks these,
+  /// not every live job (a walk of 100,000 pending ones took 70 ms).
+  std::set<JobId> m_maybe_active;
   std::uint32_t m_owner_uid = 0;           ///< owner of the state directory: its admin
   std::optional<Accounting> m_accounting;  ///< see accounting()
   bool m_shutdown = false;

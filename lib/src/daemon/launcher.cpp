@@ -167,6 +167,7 @@ void Controller::release_node_ssh(Job& job) {
 void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
   job.alloc = std::move(alloc);
   job.state = JobState::running;
+  m_maybe_active.insert(job.id);
   job.reason = Reason::none;
   job.start_time = now();
   if (job.spec.run) {
