@@ -241,6 +241,8 @@ class Store {
 
  private:
   struct Impl;
+  /// Adds the association a job names to job_associations, unless known.
+  void record_association(const Job& job);
   explicit Store(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> m_impl;
 };

@@ -4,7 +4,9 @@
 
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
+#include <utility>
 
 #include <stint/store.hpp>
 
@@ -34,7 +36,12 @@ struct Store::Impl {
     ResourceRequest request;
     JobSpec spec;
     Dependency dependency;
+    std::string user_name, account;  // of the last job whose association was recorded
   } last_texts;
+  // The rows of job_associations, read on the first job written: a job's
+  // association is inserted only when it is not among them. Forgotten when
+  // a transaction rolls back (what it inserted is gone).
+  std::optional<std::set<std::pair<std::string, std::string>>> associations;
 
   Impl(const std::string& path, bool ro) : conn(path, ro), read_only(ro) {}
 };

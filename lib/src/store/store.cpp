@@ -288,6 +288,7 @@ Store::Transaction::~Transaction() {
   if (!m_done) {
     try {
       m_store.m_impl->conn.exec("ROLLBACK");
+      m_store.m_impl->associations.reset();
     } catch (...) {
       // Nothing more to do: SQLite rolls back an unfinished transaction on close.
     }
@@ -333,10 +334,28 @@ sql::Statement& job_write(std::unique_ptr<sql::Statement>& cached, sql::Connecti
 
 }  // namespace
 
+// Records the association a job names, unless it is known already.
+void Store::record_association(const Job& job) {
+  Impl& impl = *m_impl;
+  if (!impl.associations) {
+    impl.associations.emplace();
+    sql::Statement st(impl.conn, "SELECT user_name, account FROM job_associations");
+    while (st.step()) impl.associations->emplace(st.text(0), st.text(1));
+  }
+  std::pair<std::string, std::string> key{job.user_name, job.account};
+  if (impl.associations->count(key) != 0) return;
+  sql::Statement st(impl.conn,
+                    "INSERT OR IGNORE INTO job_associations (user_name, account) VALUES (?, ?)");
+  st.bind(1, key.first).bind(2, key.second);
+  st.run();
+  impl.associations->insert(std::move(key));
+}
+
 void Store::insert_job(const Job& job) {
   sql::Statement& st = job_write(m_impl->insert_job, m_impl->conn, "INSERT");
   bind_job(st, job, texts_of(job));
   st.run();
+  record_association(job);
 }
 
 void Store::insert_jobs(const std::vector<Job>& jobs) {
@@ -346,6 +365,7 @@ void Store::insert_jobs(const std::vector<Job>& jobs) {
     if (!job.is_array_task() || job.array_job_id != texts_of_array) {
       texts = texts_of(job);
       texts_of_array = job.is_array_task() ? job.array_job_id : 0;
+      record_association(job);  // an array's tasks share theirs
     }
     sql::Statement& st = job_write(m_impl->insert_job, m_impl->conn, "INSERT");
     bind_job(st, job, texts);
@@ -367,6 +387,12 @@ void Store::update_job(const Job& job) {
   sql::Statement& st = job_write(m_impl->replace_job, m_impl->conn, "REPLACE");
   bind_job(st, job, *last.texts);
   st.run();
+  // scontrol update Account= changes it; a pass rewriting reasons does not.
+  if (job.account != last.account || job.user_name != last.user_name) {
+    record_association(job);
+    last.account = job.account;
+    last.user_name = job.user_name;
+  }
 }
 
 void Store::set_meta(const std::string& key, const std::string& value) {

@@ -95,7 +95,7 @@ void Store::update_ended_pending(const std::vector<const Job*>& jobs) {
 
 std::vector<std::pair<std::string, std::string>> Store::job_associations() {
   sql::Statement st(m_impl->conn,
-                    "SELECT DISTINCT user_name, account FROM jobs ORDER BY user_name, account");
+                    "SELECT user_name, account FROM job_associations ORDER BY user_name, account");
   std::vector<std::pair<std::string, std::string>> out;
   while (st.step()) out.emplace_back(st.text(0), st.text(1));
   return out;
