@@ -518,9 +518,10 @@ void scan_jobs(sql::Connection& conn, const JobFilter& filter, Row&& row) {
   // Through the state index, each row is a lookup in the table (a third of
   // squeue -r's time at 100,000 pending); when the rows asked for are a
   // good part of the table, reading it through is cheaper.
-  const bool by_state_index = !states.empty() && filter.ids.empty() &&
-                              count_of(conn, "SELECT count(*) FROM jobs" + conditions) * 3 <
-                                  count_of(conn, "SELECT count(*) FROM jobs");
+  const bool by_state_index =
+      !states.empty() && filter.ids.empty() &&
+      count_of(conn, fmt::format("SELECT count(*) FROM jobs{}", conditions)) * 3 <
+          count_of(conn, "SELECT count(*) FROM jobs");
   if (by_state_index) {
     // One statement per state, each in id order through the state index,
     // merged: SQLite sorting the rows by id spilled 20,000 of them to a
@@ -577,7 +578,8 @@ std::vector<Job> Store::jobs(const JobFilter& filter) {
   // read so far, into fresh pages, each time.
   std::vector<Job> out;
   {
-    sql::Statement count(m_impl->conn, "SELECT count(*) FROM jobs" + job_conditions(filter));
+    sql::Statement count(m_impl->conn,
+                         fmt::format("SELECT count(*) FROM jobs{}", job_conditions(filter)));
     if (count.step()) out.reserve(static_cast<std::size_t>(count.int64(0)));
   }
   const std::vector<JobId> ids = sorted_ids(filter);
