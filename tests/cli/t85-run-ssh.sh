@@ -100,6 +100,9 @@ node_ssh "$alice" "$ssh1" 'setsid nohup sleep 4321 >/dev/null 2>&1 </dev/null & 
 wait_for 10 pgrep -u "$alice" -f "sleep 4321"
 pid=$(cat "$STINT_STATE_DIR/stintd.lock")
 kill -KILL "$pid"
+# Its lock goes when it is gone, a moment after the signal: a stintd started
+# before that finds it held and leaves ("another stintd serves").
+wait_for 10 flock -n -s "$STINT_STATE_DIR/stintd.lock" true
 stintd --state-dir "$STINT_STATE_DIR"
 # The detached stintd takes its lock a moment after the command returns.
 wait_for 20 sh -c "! flock -n -s '$STINT_STATE_DIR/stintd.lock' true"
