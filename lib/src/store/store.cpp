@@ -458,8 +458,6 @@ std::uint32_t Store::max_run_number(const std::string& project) {
 
 namespace {
 
-// The SQL conditions of a filter; the remaining filters are applied to the
-// decoded rows.
 // The states a filter reads, when it names some (its states, or the active
 // ones); empty: any.
 std::vector<JobState> filter_states(const JobFilter& filter) {
@@ -509,19 +507,25 @@ std::int64_t count_of(sql::Connection& conn, const std::string& sql) {
   return st.step() ? st.int64(0) : 0;
 }
 
+// How many rows match the filter's conditions.
+std::int64_t matching_rows(sql::Connection& conn, const JobFilter& filter) {
+  return count_of(conn, fmt::format("SELECT count(*) FROM jobs{}", job_conditions(filter)));
+}
+
 // Steps through the rows that match the filter's conditions in id order,
-// calling `row(reader, statement)` on each.
+// calling `row(reader, statement)` on each; `matching` is matching_rows if
+// the caller has it.
 template <typename Row>
-void scan_jobs(sql::Connection& conn, const JobFilter& filter, Row&& row) {
+void scan_jobs(sql::Connection& conn, const JobFilter& filter, std::optional<std::int64_t> matching,
+               Row&& row) {
   const std::vector<JobState> states = filter_states(filter);
   const std::string conditions = job_conditions(filter);
   // Through the state index, each row is a lookup in the table (a third of
   // squeue -r's time at 100,000 pending); when the rows asked for are a
   // good part of the table, reading it through is cheaper.
-  const bool by_state_index =
-      !states.empty() && filter.ids.empty() &&
-      count_of(conn, fmt::format("SELECT count(*) FROM jobs{}", conditions)) * 3 <
-          count_of(conn, "SELECT count(*) FROM jobs");
+  const bool by_state_index = !states.empty() && filter.ids.empty() &&
+                              (matching ? *matching : matching_rows(conn, filter)) * 3 <
+                                  count_of(conn, "SELECT count(*) FROM jobs");
   if (by_state_index) {
     // One statement per state, each in id order through the state index,
     // merged: SQLite sorting the rows by id spilled 20,000 of them to a
@@ -577,13 +581,10 @@ std::vector<Job> Store::jobs(const JobFilter& filter) {
   // Reserved, since a Job is large: growing the vector moved every job
   // read so far, into fresh pages, each time.
   std::vector<Job> out;
-  {
-    sql::Statement count(m_impl->conn,
-                         fmt::format("SELECT count(*) FROM jobs{}", job_conditions(filter)));
-    if (count.step()) out.reserve(static_cast<std::size_t>(count.int64(0)));
-  }
+  const std::int64_t matching = matching_rows(m_impl->conn, filter);
+  out.reserve(static_cast<std::size_t>(matching));
   const std::vector<JobId> ids = sorted_ids(filter);
-  scan_jobs(m_impl->conn, filter, [&](JobReader& reader, const sql::Statement& st) {
+  scan_jobs(m_impl->conn, filter, matching, [&](JobReader& reader, const sql::Statement& st) {
     Job job = reader.read(st);
     if (wanted(job, filter, ids)) out.push_back(std::move(job));
   });
@@ -593,7 +594,7 @@ std::vector<Job> Store::jobs(const JobFilter& filter) {
 void Store::each_job(const JobFilter& filter, const std::function<void(const Job&)>& visit) {
   const std::vector<JobId> ids = sorted_ids(filter);
   Job job;
-  scan_jobs(m_impl->conn, filter, [&](JobReader& reader, const sql::Statement& st) {
+  scan_jobs(m_impl->conn, filter, std::nullopt, [&](JobReader& reader, const sql::Statement& st) {
     reader.read_into(st, job);
     if (wanted(job, filter, ids)) visit(job);
   });
