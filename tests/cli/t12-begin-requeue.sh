@@ -5,9 +5,11 @@
 source "$(dirname "$0")/lib.sh"
 default_config
 
+# Read before sbatch: the begin time is sbatch's second + 3, and a slow squeue
+# (ASan) could otherwise carry "submitted" into the next second.
+submitted=$(date +%s)
 later=$(submit --begin=now+3 --wrap 'date +%s > began')
 expect_eq "waits for its begin time" "PD BeginTime" "$(squeue -h -j "$later" -o '%t %r')"
-submitted=$(date +%s)
 wait_for 30 job_ended "$later"
 [ "$(cat began)" -ge $((submitted + 2)) ] || fail "began at $(cat began), submitted at $submitted"
 
