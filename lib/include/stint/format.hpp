@@ -137,6 +137,9 @@ struct SqueueOptions {
   bool expand_arrays = false;  ///< -r: one line per array task, no folding
   bool start = false;          ///< --start: expected starts first, soonest first
 };
+/// Whether the layout prints what a listing does not read of a job (its
+/// comment, command, output paths...: JobPart::listing).
+bool squeue_needs_whole_jobs(const Layout& layout);
 /// squeue --start's layout.
 inline constexpr std::string_view k_squeue_start_format =
     "%.18i %.9P %.8j %.8u %.2t %.19S %.6D %20Y %R";

@@ -92,7 +92,7 @@ std::vector<Job> read_jobs(const Paths& paths, const JobFilter& filter);
 /// Store::each_job on the state directory's database: each job matching
 /// `filter` in id order, one at a time; none when stintd never ran.
 void each_job(const Paths& paths, const JobFilter& filter,
-              const std::function<void(const Job&)>& visit);
+              const std::function<void(const Job&)>& visit, JobPart part = JobPart::whole);
 /// Whether a job with this id was ever recorded.
 bool job_exists(const Paths& paths, JobId id);
 

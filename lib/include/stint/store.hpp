@@ -75,6 +75,17 @@ struct JobFilter {
   Seconds ended_after = 0;   ///< with !active_only: skip jobs that ended before this
 };
 
+/// How much of each job a listing reads. A row's spec (JSON, about 300
+/// bytes) and the columns few listings print are most of what SQLite copies
+/// out of it (squeue -r of 100,000 pending jobs, bench/RESULTS.md).
+enum class JobPart : std::uint8_t {
+  whole,
+  /// All but the spec (its name is read), the output paths, the CPU times and
+  /// memory used, and who cancelled it: those are left as they were
+  /// (default-constructed in a fresh Job).
+  listing,
+};
+
 /// A node's state as an operator (or a failing prolog) set it; a node with
 /// none is up. What sinfo -R and scontrol show node print as the reason.
 enum class NodeAdminState : std::uint8_t { up, drain, down };
@@ -174,8 +185,10 @@ class Store {
   std::vector<Job> jobs(const JobFilter& filter);
   /// Calls `visit` with each matching job in id order, one at a time: the
   /// job it is given is overwritten by the next, so a listing of 100,000
-  /// jobs holds one, not 100,000 (keep what is needed of each).
-  void each_job(const JobFilter& filter, const std::function<void(const Job&)>& visit);
+  /// jobs holds one, not 100,000 (keep what is needed of each), and reads
+  /// `part` of each.
+  void each_job(const JobFilter& filter, const std::function<void(const Job&)>& visit,
+                JobPart part = JobPart::whole);
   std::size_t job_count();
   /// Every attempt of a job, oldest first, the current one last; empty if the
   /// job does not exist.

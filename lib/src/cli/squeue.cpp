@@ -136,7 +136,9 @@ int list(const SqueueArgs& a) {
     // One line per job, however many: built as the jobs are read, without
     // holding them (bench/RESULTS.md: squeue -r at 100,000 pending).
     format::SqueueLines lines(o, ctx);
-    query::each_job(paths, filter, [&](const Job& job) { lines.add(job); });
+    query::each_job(
+        paths, filter, [&](const Job& job) { lines.add(job); },
+        format::squeue_needs_whole_jobs(o.layout) ? JobPart::whole : JobPart::listing);
     lines.print(stdout, query::dependency_arrays(paths, lines.with_dependencies()));
     return 0;
   }

@@ -15,15 +15,9 @@
 namespace stint::format {
 
 std::string pad(std::string_view value, int width, Align align, bool cut) {
-  if (width <= 0) return std::string(value);
-  const auto w = static_cast<std::size_t>(width);
-  if (align == Align::right) {
-    if (value.size() >= w) return std::string(cut ? value.substr(0, w) : value);
-    return std::string(w - value.size(), ' ').append(value);
-  }
-  std::string s(value.substr(0, std::min(value.size(), w)));
-  s.append(w - s.size(), ' ');
-  return s;
+  std::string out;
+  detail::append_padded(out, value, width, align, cut);
+  return out;
 }
 
 std::string date_line(Seconds t) {
@@ -155,12 +149,32 @@ Layout parse_percent(std::string_view format,
   return out;
 }
 
+void append_padded(std::string& out, std::string_view value, int width, Align align, bool cut) {
+  if (width <= 0) {
+    out += value;
+    return;
+  }
+  const auto w = static_cast<std::size_t>(width);
+  if (align == Align::right) {
+    if (value.size() >= w) {
+      out += cut ? value.substr(0, w) : value;
+      return;
+    }
+    out.append(w - value.size(), ' ');
+    out += value;
+    return;
+  }
+  const std::string_view kept = value.substr(0, std::min(value.size(), w));
+  out += kept;
+  out.append(w - kept.size(), ' ');
+}
+
 std::string render_layout(const Layout& layout,
                           const std::function<std::pair<std::string, bool>(const Field&)>& cell) {
   std::string line = layout.prefix;
   for (const Field& f : layout.fields) {
     auto [text, cut] = cell(f);
-    line += pad(text, f.width, f.align, cut);
+    append_padded(line, text, f.width, f.align, cut);
     line += f.suffix;
   }
   line += '\n';

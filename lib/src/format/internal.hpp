@@ -27,6 +27,9 @@ Layout parse_percent(std::string_view format,
                      const std::function<std::optional<std::size_t>(char)>& lookup,
                      std::string_view what, bool allow_widest);
 
+/// pad(), appended to `out`.
+void append_padded(std::string& out, std::string_view value, int width, Align align, bool cut);
+
 /// A line of a Layout: prefix, then each field's cell and suffix, then '\n'.
 /// `cell` returns the text of a field and whether it may be cut.
 std::string render_layout(const Layout& layout,

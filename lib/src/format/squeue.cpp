@@ -165,6 +165,11 @@ const std::array k_columns = {
 };
 // clang-format on
 
+// The columns whose value JobPart::listing leaves out: the spec's fields
+// but its name, the output paths. A unit test (format) checks every column.
+constexpr std::array<std::string_view, 7> k_whole_job_columns = {
+    "comment", "command", "workdir", "minmemory", "nice", "stdout", "stderr"};
+
 std::optional<std::size_t> column_by_letter(char c) {
   for (std::size_t i = 0; i < k_columns.size(); ++i) {
     if (k_columns[i].letter == c) return i;
@@ -180,6 +185,13 @@ std::optional<std::size_t> column_by_name(std::string_view name) {
 }
 
 }  // namespace
+
+bool squeue_needs_whole_jobs(const Layout& layout) {
+  return std::any_of(layout.fields.begin(), layout.fields.end(), [](const Field& f) {
+    return std::find(k_whole_job_columns.begin(), k_whole_job_columns.end(),
+                     k_columns.at(f.column).name) != k_whole_job_columns.end();
+  });
+}
 
 Layout parse_squeue_format(std::string_view format) {
   return detail::parse_percent(format, column_by_letter, "job", false);
@@ -242,11 +254,26 @@ std::string squeue_header(const Layout& layout) {
   });
 }
 
-std::string squeue_line(const Layout& layout, const Job& job, const Context& ctx) {
-  return detail::render_layout(layout, [&](const Field& f) {
+namespace {
+
+// squeue_line, appended to `line`: squeue -r renders 100,000 of them.
+void append_squeue_line(std::string& line, const Layout& layout, const Job& job,
+                        const Context& ctx) {
+  line += layout.prefix;
+  for (const Field& f : layout.fields) {
     const JobColumn& c = k_columns.at(f.column);
-    return std::pair<std::string, bool>(c.value(job, ctx), c.cut);
-  });
+    detail::append_padded(line, c.value(job, ctx), f.width, f.align, c.cut);
+    line += f.suffix;
+  }
+  line += '\n';
+}
+
+}  // namespace
+
+std::string squeue_line(const Layout& layout, const Job& job, const Context& ctx) {
+  std::string line;
+  append_squeue_line(line, layout, job, ctx);
+  return line;
 }
 
 std::string squeue_line(const Layout& layout, const JobGroup& group, const Context& ctx) {
@@ -277,8 +304,9 @@ bool is_text_key(char key) {
   return std::string_view("PjuaqtTNg").find(key) != std::string_view::npos;
 }
 
-/// A text sort letter's value for one job.
-std::string text_key(char key, const Job& j, const Context& ctx) {
+/// A text sort letter's value for one job; `scratch` holds it where it is
+/// worked out.
+std::string_view text_key(char key, const Job& j, const Context& ctx, std::string& scratch) {
   switch (key) {
     case 'P':
       return j.partition;
@@ -291,20 +319,40 @@ std::string text_key(char key, const Job& j, const Context& ctx) {
     case 'q':
       return j.qos;
     case 't':
-      return std::string(state_code(j.state));
+      return state_code(j.state);
     case 'T':
-      return std::string(state_name(j.state));
+      return state_name(j.state);
     case 'N':
-      return detail::job_nodelist(j);
+      return scratch = detail::job_nodelist(j);
     case 'g':
-      return detail::group_name(ctx, j.group_id);
+      return scratch = detail::group_name(ctx, j.group_id);
     default:
       return {};
   }
 }
 
+/// A partition's PriorityTier, the last one looked up kept (a listing's
+/// jobs come in runs of one partition).
+class TierCache {
+ public:
+  std::uint32_t of(const std::string& partition, const Context& ctx) {
+    if (!m_known || partition != m_partition) {
+      auto it = ctx.partition_tier.find(partition);
+      m_tier = it == ctx.partition_tier.end() ? 1U : it->second;
+      m_partition = partition;
+      m_known = true;
+    }
+    return m_tier;
+  }
+
+ private:
+  bool m_known = false;
+  std::string m_partition;
+  std::uint32_t m_tier = 1;
+};
+
 /// A numeric sort letter's value for one job, ascending.
-std::uint64_t number_key(char key, const Job& j, const Context& ctx) {
+std::uint64_t number_key(char key, const Job& j, const Context& ctx, TierCache& tier) {
   switch (key) {
     case 'i':
       return pair_key(detail::array_key(j), j.array_task_id);
@@ -315,11 +363,9 @@ std::uint64_t number_key(char key, const Job& j, const Context& ctx) {
     case 'U':
       return j.user_id;
     case 'p':
-    case 'Q': {
+    case 'Q':
       // Partition PriorityTier first, then the job's priority, as Slurm does.
-      auto it = ctx.partition_tier.find(j.partition);
-      return pair_key(it == ctx.partition_tier.end() ? 1U : it->second, j.priority);
-    }
+      return pair_key(tier.of(j.partition, ctx), j.priority);
     case 'M':
       return ordered(time_used(j, ctx.now));
     case 'l':
@@ -401,11 +447,9 @@ class SqueueOrder {
       if (is_text_key(k.key)) {
         // The text's number among the texts seen; its rank among them is
         // known once every job is in.
-        auto& seen = m_texts[text++];
-        auto [it, added] = seen.try_emplace(text_key(k.key, j, m_ctx), seen.size());
-        m_rows.push_back(it->second);
+        m_rows.push_back(m_texts[text++].number(text_key(k.key, j, m_ctx, m_scratch)));
       } else {
-        m_rows.push_back(number_key(k.key, j, m_ctx) ^ flip(k));
+        m_rows.push_back(number_key(k.key, j, m_ctx, m_tier) ^ flip(k));
       }
     }
     Seconds start = j.start_time;
@@ -423,7 +467,7 @@ class SqueueOrder {
     std::size_t text = 0;
     for (std::size_t c = 0; c < m_keys.size(); ++c) {
       if (!is_text_key(m_keys[c].key)) continue;
-      const std::map<std::string, std::uint64_t>& seen = m_texts[text++];
+      const std::map<std::string, std::uint64_t, std::less<>>& seen = m_texts[text++].numbers;
       std::vector<std::uint64_t> rank_of(seen.size());  // by number, in text order
       std::uint64_t rank = 0;
       for (const auto& entry : seen) rank_of[entry.second] = rank++;
@@ -433,13 +477,27 @@ class SqueueOrder {
         v = rank_of[v] ^ flip(m_keys[c]);
       }
     }
+    // A value every job shares orders nothing (the partition and state of a
+    // queue of one partition's pending jobs): compared only where they vary.
+    std::vector<std::size_t> varying;
+    for (std::size_t c = 0; c < m_width; ++c) {
+      for (std::size_t i = 1; i < n; ++i) {
+        if (m_rows[i * m_width + c] != m_rows[c]) {
+          varying.push_back(c);
+          break;
+        }
+      }
+    }
     // The last value (array key, then task) is unique, so one unstable sort
     // gives the order of the stable sorts it stands for.
     std::vector<std::size_t> order = detail::identity_order(n);
     std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
       const std::uint64_t* ra = &m_rows[a * m_width];
       const std::uint64_t* rb = &m_rows[b * m_width];
-      return std::lexicographical_compare(ra, ra + m_width, rb, rb + m_width);
+      for (std::size_t c : varying) {
+        if (ra[c] != rb[c]) return ra[c] < rb[c];
+      }
+      return false;
     });
     return order;
   }
@@ -451,9 +509,30 @@ class SqueueOrder {
   bool m_start_first;
   std::size_t m_width;
   const Context& m_ctx;
+  /// The texts one letter's values take, each with the number it was given
+  /// when first seen; the last one looked up kept (a listing has runs of
+  /// equal texts: an array's tasks).
+  struct Texts {
+    std::uint64_t number(std::string_view text) {
+      if (!has_last || text != last) {
+        auto it = numbers.find(text);
+        if (it == numbers.end()) it = numbers.emplace(std::string(text), numbers.size()).first;
+        last.assign(text);
+        last_number = it->second;
+        has_last = true;
+      }
+      return last_number;
+    }
+    std::map<std::string, std::uint64_t, std::less<>> numbers;
+    std::string last;
+    std::uint64_t last_number = 0;
+    bool has_last = false;
+  };
+
   std::vector<std::uint64_t> m_rows;  // m_width values a job
-  // For each text letter, the texts seen, each with the number it was given
-  std::vector<std::map<std::string, std::uint64_t>> m_texts;
+  std::vector<Texts> m_texts;         // for each text letter
+  std::string m_scratch;
+  TierCache m_tier;
 };
 
 std::vector<std::size_t> squeue_order(const std::vector<Job>& jobs, std::string_view spec,
@@ -502,7 +581,7 @@ struct SqueueLines::State {
       : options(std::move(o)), ctx(std::move(c)), order(options.sort, start_first(options), ctx) {}
 
   /// Keeps a line; its place among the kept ones.
-  void keep(std::size_t at, const std::string& line) {
+  void keep(std::size_t at, std::string_view line) {
     // In blocks that never move: one string grown to megabytes copied
     // itself, into fresh pages, at each doubling.
     constexpr std::size_t k_block = std::size_t{1} << 20;
@@ -528,6 +607,7 @@ struct SqueueLines::State {
   std::size_t text_size = 0;
   std::vector<Job> with_dependencies;
   std::vector<std::size_t> dependent_index;  // each of those jobs' place among all
+  std::string rendering;                     // the line being rendered
 };
 
 SqueueLines::SqueueLines(SqueueOptions options, Context ctx)
@@ -546,7 +626,9 @@ void SqueueLines::add(const Job& job) {
     return;
   }
   // A job alone prints as its group of one would.
-  s.keep(at, squeue_line(s.options.layout, job, s.ctx));
+  s.rendering.clear();
+  append_squeue_line(s.rendering, s.options.layout, job, s.ctx);
+  s.keep(at, s.rendering);
 }
 
 const std::vector<Job>& SqueueLines::with_dependencies() const {
@@ -558,14 +640,21 @@ void SqueueLines::print(std::FILE* out, std::set<JobId> array_jobs) {
   s.ctx.array_jobs = std::move(array_jobs);
   for (std::size_t k = 0; k < s.with_dependencies.size(); ++k)
     s.keep(s.dependent_index[k], squeue_line(s.options.layout, s.with_dependencies[k], s.ctx));
-  // Straight to the stream: the whole text in one string, then in fmt's
-  // buffer, was two more copies of megabytes.
-  const std::string top = squeue_top(s.options, s.ctx);
-  std::fwrite(top.data(), 1, top.size(), out);
+  // Straight to the stream (the whole text in one string, then in fmt's
+  // buffer, was two more copies of megabytes), in writes of a megabyte
+  // (through stdio's buffer, one write(2) of 4 KB each).
+  constexpr std::size_t k_chunk = std::size_t{1} << 20;
+  std::string chunk = squeue_top(s.options, s.ctx);
+  chunk.reserve(k_chunk);
   for (std::size_t i : s.order.order()) {
     const State::Where& w = s.lines[i];
-    std::fwrite(s.blocks[w.block].data() + w.offset, 1, w.size, out);
+    if (chunk.size() + w.size > k_chunk) {
+      std::fwrite(chunk.data(), 1, chunk.size(), out);
+      chunk.clear();
+    }
+    chunk.append(s.blocks[w.block], w.offset, w.size);
   }
+  std::fwrite(chunk.data(), 1, chunk.size(), out);
 }
 
 std::string squeue_helpformat() {

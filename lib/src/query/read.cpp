@@ -63,10 +63,10 @@ std::vector<Job> read_jobs(const Paths& paths, const JobFilter& filter) {
 }
 
 void each_job(const Paths& paths, const JobFilter& filter,
-              const std::function<void(const Job&)>& visit) {
+              const std::function<void(const Job&)>& visit, JobPart part) {
   if (!Store::exists(paths.db())) return;
   auto store = Store::open(paths.db(), Store::Mode::read_only);
-  store->each_job(filter, visit);
+  store->each_job(filter, visit, part);
 }
 
 bool job_exists(const Paths& paths, JobId id) {

@@ -26,6 +26,14 @@ constexpr std::string_view k_job_columns =
     "stdout_path, stderr_path, request, alloc, spec, array_job_id, array_task_id, "
     "array_throttle, dependency, requeue, cancelled_by";
 constexpr int k_job_column_count = 34;
+// The same with NULL for what JobPart::listing leaves out (a NULL costs
+// SQLite next to nothing; every column read is copied out of the row).
+constexpr std::string_view k_job_columns_listing =
+    "id, name, user_id, group_id, user_name, partition, account, qos, state, reason, "
+    "hold_reason, priority, submit_time, eligible_time, start_time, end_time, time_limit, "
+    "exit_status, exit_signal, NULL, NULL, NULL, restart_count, "
+    "NULL, NULL, request, alloc, NULL, array_job_id, array_task_id, "
+    "array_throttle, dependency, requeue, NULL";
 
 std::string placeholders(int n) {
   std::string out = "?";
@@ -97,39 +105,64 @@ E enum_from(std::int64_t v, E fallback, std::int64_t max) {
   return (v >= 0 && v <= max) ? static_cast<E>(v) : fallback;
 }
 
-// Decodes job rows. A listing reads thousands of rows whose JSON columns are
-// often the same text (the tasks of an array share their spec and request):
-// the last text of each is kept decoded, so a run of equal ones is parsed once
-// and copied after.
-class JobReader {
+// The last text of one JSON column and what it decodes to. A listing reads
+// thousands of rows whose JSON columns are often the same text (the tasks of
+// an array share their spec and request): a run of equal ones is parsed once.
+template <typename T>
+class DecodedText {
  public:
-  Job read(const sql::Statement& st) {
-    Job job;
-    read_into(st, job);
-    return job;
+  /// Sets `field` to what `text` decodes to. `field_holds_last`: `field`
+  /// already holds the value set last (a job read into again), so an
+  /// unchanged text copies nothing.
+  template <typename Decode>
+  void assign(std::string_view text, T& field, bool field_holds_last, Decode&& decode) {
+    if (!m_value || text != m_text) {
+      m_value = decode(nlohmann::json::parse(text));
+      m_text.assign(text);
+    } else if (field_holds_last) {
+      return;
+    }
+    field = *m_value;
   }
-  /// Overwrites every field of `job`: reading row after row into one job
-  /// reuses its strings' memory.
-  void read_into(const sql::Statement& st, Job& job);
 
  private:
-  template <typename T, typename Decode>
-  const T& decoded(std::string_view text, std::string& cached_text, std::optional<T>& cached,
-                   Decode&& decode) {
-    if (!cached || text != cached_text) {
-      cached = decode(nlohmann::json::parse(text));
-      cached_text.assign(text);
-    }
-    return *cached;
-  }
-
-  std::string m_request_text, m_spec_text, m_dependency_text;
-  std::optional<ResourceRequest> m_request;
-  std::optional<JobSpec> m_spec;
-  std::optional<Dependency> m_dependency;
+  std::string m_text;
+  std::optional<T> m_value;
 };
 
-void JobReader::read_into(const sql::Statement& st, Job& job) {
+// Decodes job rows.
+class JobReader {
+ public:
+  explicit JobReader(JobPart part = JobPart::whole) : m_whole(part == JobPart::whole) {}
+  Job read(const sql::Statement& st) {
+    m_job_read = false;  // the texts' values may no longer be next()'s job's
+    Job job;
+    read_into(st, job, false);
+    return job;
+  }
+  /// The row, in the reader's own job, overwritten by the next: the values an
+  /// array's tasks share stay in it, not copied again (a tenth of squeue -r).
+  const Job& next(const sql::Statement& st) {
+    read_into(st, m_job, m_job_read);
+    m_job_read = true;
+    return m_job;
+  }
+
+ private:
+  // Overwrites every field of `job`; `again`: `job` is what this reader
+  // read last.
+  void read_into(const sql::Statement& st, Job& job, bool again);
+
+  bool m_whole;  // else JobPart::listing: k_job_columns_listing's NULLs are not read
+  DecodedText<ResourceRequest> m_request;
+  DecodedText<JobSpec> m_spec;
+  DecodedText<Dependency> m_dependency;
+  bool m_dependency_set = false;  // the last job read has a dependency
+  Job m_job;
+  bool m_job_read = false;
+};
+
+void JobReader::read_into(const sql::Statement& st, Job& job, bool again) {
   int i = 0;
   job.id = static_cast<JobId>(st.int64(i++));
   std::string_view name = st.text_view(i++);
@@ -151,34 +184,47 @@ void JobReader::read_into(const sql::Statement& st, Job& job) {
   job.time_limit = st.int64(i++);
   job.exit_status = static_cast<int>(st.int64(i++));
   job.exit_signal = static_cast<int>(st.int64(i++));
-  job.user_cpu_us = static_cast<std::uint64_t>(st.int64(i++));
-  job.sys_cpu_us = static_cast<std::uint64_t>(st.int64(i++));
-  job.max_rss_kb = static_cast<std::uint64_t>(st.int64(i++));
+  if (m_whole) {
+    job.user_cpu_us = static_cast<std::uint64_t>(st.int64(i++));
+    job.sys_cpu_us = static_cast<std::uint64_t>(st.int64(i++));
+    job.max_rss_kb = static_cast<std::uint64_t>(st.int64(i++));
+  } else {
+    i += 3;
+  }
   job.restart_count = static_cast<std::uint32_t>(st.int64(i++));
-  job.stdout_path = st.text_view(i++);
-  job.stderr_path = st.text_view(i++);
+  if (m_whole) {
+    job.stdout_path = st.text_view(i++);
+    job.stderr_path = st.text_view(i++);
+  } else {
+    i += 2;
+  }
   try {
-    job.req = decoded(st.text_view(i++), m_request_text, m_request,
-                      [](const nlohmann::json& j) { return resource_request_from_json(j); });
+    m_request.assign(st.text_view(i++), job.req, again,
+                     [](const nlohmann::json& j) { return resource_request_from_json(j); });
     std::string_view alloc = st.text_view(i++);
     if (alloc != "[]")
       job.alloc = alloc_from_json(nlohmann::json::parse(alloc));
     else
       job.alloc.clear();
-    job.spec = decoded(st.text_view(i++), m_spec_text, m_spec,
-                       [](const nlohmann::json& j) { return job_spec_from_json(j); });
+    if (m_whole) {
+      m_spec.assign(st.text_view(i++), job.spec, again,
+                    [](const nlohmann::json& j) { return job_spec_from_json(j); });
+    } else {
+      ++i;  // the spec stays as it was, but for its name (below)
+    }
     job.array_job_id = static_cast<JobId>(st.int64(i++));
     job.array_task_id = static_cast<std::uint32_t>(st.int64(i++));
     job.array_throttle = static_cast<std::uint32_t>(st.int64(i++));
     std::string_view dep = st.text_view(i++);
     if (!dep.empty()) {
-      job.dependency = decoded(dep, m_dependency_text, m_dependency,
-                               [](const nlohmann::json& j) { return dependency_from_json(j); });
-    } else {
+      m_dependency.assign(dep, job.dependency, again && m_dependency_set,
+                          [](const nlohmann::json& j) { return dependency_from_json(j); });
+    } else if (!again || m_dependency_set) {
       job.dependency = Dependency{};
     }
+    m_dependency_set = !dep.empty();
     job.requeue = st.int64(i++) != 0;
-    job.cancelled_by = static_cast<std::uint32_t>(st.int64(i++));
+    if (m_whole) job.cancelled_by = static_cast<std::uint32_t>(st.int64(i));
   } catch (const nlohmann::json::exception& e) {
     throw Error(Errc::store, fmt::format("job {}: corrupt row: {}", job.id, e.what()));
   }
@@ -517,7 +563,8 @@ std::int64_t matching_rows(sql::Connection& conn, const JobFilter& filter) {
 // the caller has it.
 template <typename Row>
 void scan_jobs(sql::Connection& conn, const JobFilter& filter, std::optional<std::int64_t> matching,
-               Row&& row) {
+               JobPart part, Row&& row) {
+  const std::string_view columns = part == JobPart::whole ? k_job_columns : k_job_columns_listing;
   const std::vector<JobState> states = filter_states(filter);
   const std::string conditions = job_conditions(filter);
   // Through the state index, each row is a lookup in the table (a third of
@@ -532,14 +579,15 @@ void scan_jobs(sql::Connection& conn, const JobFilter& filter, std::optional<std
     // temporary file, and sorting the decoded jobs moved each of them.
     struct Run {
       std::unique_ptr<sql::Statement> st;
-      JobReader reader;  // its own, so an array's texts stay cached within the run
+      std::unique_ptr<JobReader> reader;  // its own, so an array's texts stay cached within the run
       bool more = false;
     };
     std::vector<Run> runs;
     for (JobState state : states) {
       Run run;
       run.st = std::make_unique<sql::Statement>(
-          conn, fmt::format("SELECT {} FROM jobs WHERE state = ? ORDER BY id", k_job_columns));
+          conn, fmt::format("SELECT {} FROM jobs WHERE state = ? ORDER BY id", columns));
+      run.reader = std::make_unique<JobReader>(part);
       run.st->bind(1, static_cast<std::int64_t>(state));
       run.more = run.st->step();
       runs.push_back(std::move(run));
@@ -550,14 +598,14 @@ void scan_jobs(sql::Connection& conn, const JobFilter& filter, std::optional<std
         if (run.more && (next == nullptr || run.st->int64(0) < next->st->int64(0))) next = &run;
       }
       if (next == nullptr) return;
-      row(next->reader, *next->st);
+      row(*next->reader, *next->st);
       next->more = next->st->step();
     }
   }
   // NOT INDEXED: by the state index, SQLite would sort the rows by id.
-  sql::Statement st(conn, fmt::format("SELECT {} FROM jobs{}{} ORDER BY id", k_job_columns,
+  sql::Statement st(conn, fmt::format("SELECT {} FROM jobs{}{} ORDER BY id", columns,
                                       states.empty() ? "" : " NOT INDEXED", conditions));
-  JobReader reader;
+  JobReader reader(part);
   while (st.step()) row(reader, st);
 }
 
@@ -584,20 +632,22 @@ std::vector<Job> Store::jobs(const JobFilter& filter) {
   const std::int64_t matching = matching_rows(m_impl->conn, filter);
   out.reserve(static_cast<std::size_t>(matching));
   const std::vector<JobId> ids = sorted_ids(filter);
-  scan_jobs(m_impl->conn, filter, matching, [&](JobReader& reader, const sql::Statement& st) {
-    Job job = reader.read(st);
-    if (wanted(job, filter, ids)) out.push_back(std::move(job));
-  });
+  scan_jobs(m_impl->conn, filter, matching, JobPart::whole,
+            [&](JobReader& reader, const sql::Statement& st) {
+              Job job = reader.read(st);
+              if (wanted(job, filter, ids)) out.push_back(std::move(job));
+            });
   return out;
 }
 
-void Store::each_job(const JobFilter& filter, const std::function<void(const Job&)>& visit) {
+void Store::each_job(const JobFilter& filter, const std::function<void(const Job&)>& visit,
+                     JobPart part) {
   const std::vector<JobId> ids = sorted_ids(filter);
-  Job job;
-  scan_jobs(m_impl->conn, filter, std::nullopt, [&](JobReader& reader, const sql::Statement& st) {
-    reader.read_into(st, job);
-    if (wanted(job, filter, ids)) visit(job);
-  });
+  scan_jobs(m_impl->conn, filter, std::nullopt, part,
+            [&](JobReader& reader, const sql::Statement& st) {
+              const Job& job = reader.next(st);
+              if (wanted(job, filter, ids)) visit(job);
+            });
 }
 
 void Store::insert_attempt(const Job& job) {

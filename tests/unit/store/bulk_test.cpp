@@ -148,15 +148,19 @@ TEST_CASE("each_job visits the jobs jobs() returns, one reused job at a time", "
     for (int round = 0; round < 3; ++round) {
       for (stint::JobState s : states) {
         // Every other job has an allocation, a dependency and longer paths:
-        // what one row sets must not stay for the next.
+        // what one row sets must not stay for the next. Runs of rows share
+        // their spec or their request (an array's tasks), ending at
+        // different rows: a reused job keeps those without copying them.
         ++id;
-        stint::Job job = plain(id, "c" + std::to_string(id), s);
+        stint::Job job = plain(id, "c" + std::to_string(id / 3), s);
+        job.req.cpus_per_node = static_cast<std::uint32_t>(id / 2);
         if (id % 2 == 0) {
           stint::NodeAlloc node;
           node.node = "n1";
           node.cpus = 2;
           job.alloc.push_back(node);
-          job.dependency.terms.push_back({stint::DependencyType::afterok, 1});
+          job.dependency.terms.push_back(
+              {stint::DependencyType::afterok, static_cast<stint::JobId>(id % 4 == 0 ? 1 : 2)});
           job.stdout_path = "/a/long/path/that/is/not/inline/" + std::to_string(id) + ".out";
         }
         store->insert_job(job);
@@ -173,14 +177,98 @@ TEST_CASE("each_job visits the jobs jobs() returns, one reused job at a time", "
       const stint::Job& want = jobs[i++];
       CHECK(j.id == want.id);
       CHECK(j.state == want.state);
-      CHECK(j.spec.comment == want.spec.comment);
-      CHECK(j.req.cpus_per_node == want.req.cpus_per_node);
+      CHECK(j.spec == want.spec);
+      CHECK(j.req == want.req);
       CHECK(j.alloc.size() == want.alloc.size());
-      CHECK(j.dependency.terms.size() == want.dependency.terms.size());
+      CHECK(j.dependency == want.dependency);
       CHECK(j.stdout_path == want.stdout_path);
       CHECK(j.alloc.size() == (j.id % 2 == 0 ? 1U : 0U));
     });
     CHECK(i == jobs.size());
     for (std::size_t k = 1; k < jobs.size(); ++k) CHECK(jobs[k - 1].id < jobs[k].id);
   }
+}
+
+TEST_CASE("each_job's listing part leaves out the spec, the paths and the usage only", "[store]") {
+  TempDir dir;
+  auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+  stint::Job job = plain(7, "a comment", stint::JobState::pending);
+  job.spec.work_dir = "/w";
+  job.spec.nice = 5;
+  job.user_id = 1000;
+  job.group_id = 100;
+  job.account = "acct";
+  job.qos = "high";
+  job.reason = stint::Reason::priority;
+  job.priority = 42;
+  job.submit_time = 10;
+  job.eligible_time = 11;
+  job.start_time = 12;
+  job.time_limit = 60;
+  job.exit_status = 3;
+  job.exit_signal = 9;
+  job.restart_count = 2;
+  job.user_cpu_us = 1;
+  job.sys_cpu_us = 2;
+  job.max_rss_kb = 3;
+  job.cancelled_by = 1000;
+  job.stdout_path = "/o";
+  job.stderr_path = "/e";
+  job.array_job_id = 5;
+  job.array_task_id = 2;
+  job.array_throttle = 4;
+  job.requeue = false;
+  job.dependency.terms.push_back({stint::DependencyType::afterany, 3});
+  store->insert_job(job);
+
+  std::vector<stint::Job> whole, listing;
+  store->each_job({}, [&](const stint::Job& j) { whole.push_back(j); });
+  store->each_job(
+      {}, [&](const stint::Job& j) { listing.push_back(j); }, stint::JobPart::listing);
+  REQUIRE(whole.size() == 1);
+  REQUIRE(listing.size() == 1);
+  CHECK(whole[0].spec == job.spec);
+  CHECK(whole[0].stdout_path == "/o");
+  CHECK(whole[0].cancelled_by == 1000);
+  CHECK(whole[0].max_rss_kb == 3);
+
+  stint::Job expected = whole[0];
+  expected.spec = stint::JobSpec{};
+  expected.spec.name = job.spec.name;
+  expected.stdout_path.clear();
+  expected.stderr_path.clear();
+  expected.user_cpu_us = expected.sys_cpu_us = expected.max_rss_kb = 0;
+  expected.cancelled_by = 0;
+  const stint::Job& got = listing[0];
+  CHECK(got.spec == expected.spec);
+  CHECK(got.stdout_path.empty());
+  CHECK(got.stderr_path.empty());
+  CHECK(got.user_cpu_us == 0);
+  CHECK(got.sys_cpu_us == 0);
+  CHECK(got.max_rss_kb == 0);
+  CHECK(got.cancelled_by == 0);
+  // Everything else as whole.
+  CHECK(got.id == expected.id);
+  CHECK(got.user_id == expected.user_id);
+  CHECK(got.group_id == expected.group_id);
+  CHECK(got.user_name == expected.user_name);
+  CHECK(got.partition == expected.partition);
+  CHECK(got.account == expected.account);
+  CHECK(got.qos == expected.qos);
+  CHECK(got.state == expected.state);
+  CHECK(got.reason == expected.reason);
+  CHECK(got.priority == expected.priority);
+  CHECK(got.submit_time == expected.submit_time);
+  CHECK(got.eligible_time == expected.eligible_time);
+  CHECK(got.start_time == expected.start_time);
+  CHECK(got.time_limit == expected.time_limit);
+  CHECK(got.exit_status == expected.exit_status);
+  CHECK(got.exit_signal == expected.exit_signal);
+  CHECK(got.restart_count == expected.restart_count);
+  CHECK(got.req == expected.req);
+  CHECK(got.array_job_id == expected.array_job_id);
+  CHECK(got.array_task_id == expected.array_task_id);
+  CHECK(got.array_throttle == expected.array_throttle);
+  CHECK(got.dependency == expected.dependency);
+  CHECK(got.requeue == expected.requeue);
 }
