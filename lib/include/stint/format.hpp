@@ -151,10 +151,11 @@ Seconds expected_start(const Job& job, Seconds now);
 /// an array folded into one line unless expand_arrays.
 std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, const Context& ctx);
 
-/// render_squeue with expand_arrays (squeue -r) built one job at a time, for
-/// a listing too large to hold as Jobs (100,000 of them were 120 MB): each
-/// job's line and sort values are kept as it comes, not the job. The output
-/// is render_squeue's.
+/// render_squeue built one job at a time, for a listing too large to hold as
+/// Jobs (100,000 of them were 120 MB): each job's line and sort values are
+/// kept as it comes, not the job; of the pending array tasks that fold
+/// together (unless expand_arrays), one job and the task ids. The output is
+/// render_squeue's.
 class SqueueLines {
  public:
   /// `ctx.array_jobs` is not used: render takes it.
@@ -164,9 +165,9 @@ class SqueueLines {
   SqueueLines& operator=(const SqueueLines&) = delete;
 
   void add(const Job& job);
-  /// The jobs added with a dependency, kept whole: their lines wait for
-  /// Context::array_jobs, which is worked out from them.
-  const std::vector<Job>& with_dependencies() const;
+  /// The jobs added with a dependency (of folded tasks, the group's): their
+  /// lines wait for Context::array_jobs, which is worked out from them.
+  std::vector<Job> with_dependencies() const;
   /// Writes the header and the lines, in squeue's order, to `out`.
   void print(std::FILE* out, std::set<JobId> array_jobs);
 

@@ -132,9 +132,9 @@ int list(const SqueueArgs& a) {
   else
     o.layout = format::squeue_default_layout(a.long_list);
 
-  if (a.array && refs.empty()) {
-    // One line per job, however many: built as the jobs are read, without
-    // holding them (bench/RESULTS.md: squeue -r at 100,000 pending).
+  if (refs.empty()) {
+    // Built as the jobs are read, without holding them (bench/RESULTS.md:
+    // squeue at 100,000 pending).
     format::SqueueLines lines(o, ctx);
     query::each_job(
         paths, filter, [&](const Job& job) { lines.add(job); },

@@ -13,10 +13,7 @@
 #include "format/internal.hpp"
 
 namespace stint::format {
-namespace {
-
-/// What tasks must share to fold together; nullopt for a job that never folds.
-using FoldKey = std::tuple<JobId, JobState, Reason>;
+namespace detail {
 
 std::optional<FoldKey> fold_key(const Job& job, Fold fold) {
   if (!job.is_array_task()) return std::nullopt;
@@ -34,6 +31,13 @@ std::optional<FoldKey> fold_key(const Job& job, Fold fold) {
   }
   return std::nullopt;
 }
+
+}  // namespace detail
+
+namespace {
+
+using detail::fold_key;
+using detail::FoldKey;
 
 std::string throttle_suffix(const Job& job) {
   return job.array_throttle == 0 ? std::string() : fmt::format("%{}", job.array_throttle);

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 
 #include <stint/format.hpp>
 
@@ -26,6 +27,11 @@ using stint::identity_order;
 Layout parse_percent(std::string_view format,
                      const std::function<std::optional<std::size_t>(char)>& lookup,
                      std::string_view what, bool allow_widest);
+
+/// What array tasks must share to fold together (fold_array_tasks).
+using FoldKey = std::tuple<JobId, JobState, Reason>;
+/// A job's FoldKey; nullopt for a job that never folds.
+std::optional<FoldKey> fold_key(const Job& job, Fold fold);
 
 /// pad(), appended to `out`.
 void append_padded(std::string& out, std::string_view value, int width, Align align, bool cut);

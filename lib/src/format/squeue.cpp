@@ -5,7 +5,9 @@
 #include <cctype>
 #include <cstdio>
 #include <map>
+#include <optional>
 #include <string>
+#include <vector>
 
 #include <fmt/core.h>
 
@@ -589,25 +591,57 @@ struct SqueueLines::State {
       blocks.emplace_back();
       blocks.back().reserve(std::max(k_block, line.size()));
     }
-    lines[at] = {static_cast<std::uint32_t>(blocks.size() - 1),
-                 static_cast<std::uint32_t>(blocks.back().size()),
-                 static_cast<std::uint32_t>(line.size())};
-    text_size += line.size();
+    lines[at].block = static_cast<std::uint32_t>(blocks.size() - 1);
+    lines[at].offset = static_cast<std::uint32_t>(blocks.back().size());
+    lines[at].size = static_cast<std::uint32_t>(line.size());
     blocks.back() += line;
   }
 
+  /// Puts the pending array task at `at` in the group of the tasks it folds
+  /// with (fold_array_tasks): the group keeps its lowest task's job.
+  void fold(std::size_t at, const detail::FoldKey& key, const Job& job) {
+    if (!last_key || key != *last_key) {
+      auto [it, added] = group_index.try_emplace(key, static_cast<std::uint32_t>(groups.size()));
+      if (added) groups.push_back({job, {}, false});
+      last_key = key;
+      last_group = it->second;
+    }
+    Group& g = groups[last_group];
+    g.tasks.push_back(job.array_task_id);
+    if (job.array_task_id < g.job.array_task_id) g.job = job;
+    lines[at].group = last_group;
+  }
+
+  /// A group's line, where its first task in squeue's order is.
+  std::string group_line(std::uint32_t index) {
+    Group& g = groups[index];
+    if (g.tasks.size() < 2) return squeue_line(options.layout, g.job, ctx);
+    std::sort(g.tasks.begin(), g.tasks.end());
+    return squeue_line(options.layout, JobGroup{std::move(g.job), std::move(g.tasks)}, ctx);
+  }
+
+  static constexpr std::uint32_t k_no_group = ~std::uint32_t{0};
   struct Where {
     std::uint32_t block = 0, offset = 0, size = 0;
+    std::uint32_t group = k_no_group;  // a folded task's group: its line is the group's
+  };
+  struct Group {
+    Job job;                           // its lowest task
+    std::vector<std::uint32_t> tasks;  // in the order they came
+    bool printed;
   };
   SqueueOptions options;
   Context ctx;
   SqueueOrder order;
   std::vector<std::string> blocks;  // the lines, one after another
   std::vector<Where> lines;         // each job's line
-  std::size_t text_size = 0;
   std::vector<Job> with_dependencies;
   std::vector<std::size_t> dependent_index;  // each of those jobs' place among all
   std::string rendering;                     // the line being rendered
+  std::vector<Group> groups;
+  std::map<detail::FoldKey, std::uint32_t> group_index;
+  std::optional<detail::FoldKey> last_key;  // an array's tasks come one after another
+  std::uint32_t last_group = 0;
 };
 
 SqueueLines::SqueueLines(SqueueOptions options, Context ctx)
@@ -619,6 +653,12 @@ void SqueueLines::add(const Job& job) {
   s.order.add(job);
   const std::size_t at = s.lines.size();
   s.lines.emplace_back();
+  if (!s.options.expand_arrays) {
+    if (auto key = detail::fold_key(job, Fold::pending)) {
+      s.fold(at, *key, job);
+      return;
+    }
+  }
   if (!job.dependency.empty()) {
     // Its line names the arrays its dependency waits on (Context::array_jobs).
     s.dependent_index.push_back(at);
@@ -631,8 +671,12 @@ void SqueueLines::add(const Job& job) {
   s.keep(at, s.rendering);
 }
 
-const std::vector<Job>& SqueueLines::with_dependencies() const {
-  return m_state->with_dependencies;
+std::vector<Job> SqueueLines::with_dependencies() const {
+  std::vector<Job> out = m_state->with_dependencies;
+  for (const State::Group& g : m_state->groups) {
+    if (!g.job.dependency.empty()) out.push_back(g.job);
+  }
+  return out;
 }
 
 void SqueueLines::print(std::FILE* out, std::set<JobId> array_jobs) {
@@ -646,13 +690,21 @@ void SqueueLines::print(std::FILE* out, std::set<JobId> array_jobs) {
   constexpr std::size_t k_chunk = std::size_t{1} << 20;
   std::string chunk = squeue_top(s.options, s.ctx);
   chunk.reserve(k_chunk);
-  for (std::size_t i : s.order.order()) {
-    const State::Where& w = s.lines[i];
-    if (chunk.size() + w.size > k_chunk) {
+  auto append = [&](std::string_view text) {
+    if (chunk.size() + text.size() > k_chunk) {
       std::fwrite(chunk.data(), 1, chunk.size(), out);
       chunk.clear();
     }
-    chunk.append(s.blocks[w.block], w.offset, w.size);
+    chunk += text;
+  };
+  for (std::size_t i : s.order.order()) {
+    const State::Where& w = s.lines[i];
+    if (w.group == State::k_no_group) {
+      append(std::string_view(s.blocks[w.block]).substr(w.offset, w.size));
+    } else if (State::Group& g = s.groups[w.group]; !g.printed) {
+      g.printed = true;
+      append(s.group_line(w.group));
+    }
   }
   std::fwrite(chunk.data(), 1, chunk.size(), out);
 }

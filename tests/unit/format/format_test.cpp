@@ -229,7 +229,7 @@ std::string printed(stint::format::SqueueLines& lines, std::set<stint::JobId> ar
 
 }  // namespace
 
-TEST_CASE("squeue -r built one job at a time prints what render_squeue prints") {
+TEST_CASE("squeue built one job at a time prints what render_squeue prints") {
   fixtures::use_utc();
   std::vector<stint::Job> jobs = fixtures::queue_array_jobs();
   for (stint::Job& j : fixtures::array_jobs()) jobs.push_back(std::move(j));
@@ -244,24 +244,43 @@ TEST_CASE("squeue -r built one job at a time prints what render_squeue prints") 
   o.layout = stint::format::parse_squeue_format("%i %P %j %u %t %M %D %E %R %S %p %Q %V");
   std::vector<std::string> sorts{"", "-p", "u,-i", "T,N,-V", "S", "-t,j,-D,C", "g,G,U,a,q,l,m,e"};
   for (char letter : std::string_view("iAFPjuUaqtTpQMlDCNSeVmgG")) sorts.emplace_back(1, letter);
-  for (bool start : {false, true}) {
-    for (const std::string& sort : sorts) {
-      CAPTURE(sort, start);
-      o.sort = sort;
-      o.start = start;
-      o.no_header = sort.size() % 2 == 1;
-      stint::format::Context with_arrays = ctx;
-      with_arrays.array_jobs = array_jobs;
-      const std::string want = stint::format::render_squeue(jobs, o, with_arrays);
-      stint::format::SqueueLines lines(o, ctx);
-      for (const stint::Job& j : jobs) lines.add(j);
-      // The jobs with a dependency are kept for Context::array_jobs.
-      CHECK(lines.with_dependencies().size() ==
-            static_cast<std::size_t>(std::count_if(
-                jobs.begin(), jobs.end(), [](const auto& j) { return !j.dependency.empty(); })));
-      CHECK(printed(lines, array_jobs) == want);
+  // Folded (squeue) and one line per task (squeue -r).
+  for (bool expand : {true, false}) {
+    for (bool start : {false, true}) {
+      for (const std::string& sort : sorts) {
+        CAPTURE(expand, sort, start);
+        o.expand_arrays = expand;
+        o.sort = sort;
+        o.start = start;
+        o.no_header = sort.size() % 2 == 1;
+        stint::format::Context with_arrays = ctx;
+        with_arrays.array_jobs = array_jobs;
+        const std::string want = stint::format::render_squeue(jobs, o, with_arrays);
+        stint::format::SqueueLines lines(o, ctx);
+        for (const stint::Job& j : jobs) lines.add(j);
+        // The jobs with a dependency are kept for Context::array_jobs.
+        if (expand) {
+          CHECK(lines.with_dependencies().size() ==
+                static_cast<std::size_t>(std::count_if(jobs.begin(), jobs.end(), [](const auto& j) {
+                  return !j.dependency.empty();
+                })));
+        }
+        CHECK(printed(lines, array_jobs) == want);
+      }
     }
   }
+  // Folded, the pending tasks of an array are one line.
+  o.expand_arrays = false;
+  o.sort.clear();
+  o.start = false;
+  {
+    stint::format::SqueueLines lines(o, ctx);
+    for (const stint::Job& j : jobs) lines.add(j);
+    const std::string text = printed(lines, array_jobs);
+    CHECK(text.find("87_[0-3]") != std::string::npos);
+    CHECK(text.find("87_1 ") == std::string::npos);
+  }
+  o.expand_arrays = true;
   // A dependency on an array prints as one (87_*) only with the array known.
   stint::format::SqueueLines lines(o, ctx);
   for (const stint::Job& j : jobs) lines.add(j);
