@@ -3,7 +3,8 @@
 # "5000 20000 100000"; quick "50 200"), on a fresh large cluster whose
 # every CPU a running job holds, so the N jobs stay pending (reason
 # Resources/Priority) and stintd's passes see them all:
-#   squeue -r (one line per pending task), sprio, one more sbatch, scontrol
+#   squeue -r (one line per pending task), squeue (an array's pending tasks
+#   folded into one line, as users see it), sprio, one more sbatch, scontrol
 #   show job; stintd's resident memory (VmRSS) and the state directory's size;
 #   scancel of the N pending jobs (once); then sacct -j and a listing of the
 #   N finished (cancelled) jobs (sacct prints each array's cancelled
@@ -31,6 +32,7 @@ for n in $SIZES; do
   last=$(sbatch --parsable -c 1 --wrap true)
 
   latency "squeue_$n" "$SREPS" squeue -r
+  latency "squeue_folded_$n" "$SREPS" squeue
   latency "sprio_$n" "$SREPS" sprio
   latency "sbatch_$n" "$SREPS" sbatch -c 1 --wrap true
   latency "scontrol_show_job_$n" "$SREPS" scontrol show job "$last"
