@@ -157,13 +157,16 @@ FAILS=$WORK/fails2
 line="\"\$SLURM_JOB_ID \${SLURM_RESTART_COUNT:-0} \${RANK:-0}\" >> $LOG"
 start=$SECONDS
 for _ in $(seq $((300 * PCT / 100))); do
-  submit_one requeue sbatch --parsable -o /dev/null --requeue --wrap "sleep 1; echo $line" \
+  submit_one requeue sbatch --parsable -o /dev/null --requeue --wrap "sleep 2; echo $line" \
     >/dev/null || true
 done &
 submitter=$!
 kills=0
 while [ $kills -lt "$STEPD_KILLS" ]; do
   sleep "0.$((RANDOM % 5 + 1))"
+  # Nothing left to kill once every job is in and none waits or runs (on a
+  # fast machine the 300 jobs can all end before STEPD_KILLS kills).
+  if ! kill -0 "$submitter" 2>/dev/null && [ -z "$(squeue -h | head -n 1)" ]; then break; fi
   # stintd's children only: a stepd's own child, forked but not yet the task,
   # has the same command line.
   mapfile -t stepds < <(pgrep -P "$(stintd_pid)" -f "stint-stepd $STINT_STATE_DIR/" || true)
@@ -172,6 +175,7 @@ while [ $kills -lt "$STEPD_KILLS" ]; do
   kill -KILL "$victim" 2>/dev/null && kills=$((kills + 1))
 done
 wait $submitter
+[ $kills -gt 0 ] || fail "phase 2 killed no stepd: every job ended before one could be"
 wait_drained 120
 phase2=$((SECONDS - start))
 sacct -S 2020-01-01 -n -X -P -D -o JobIDRaw,State,Restarts >"$WORK/sacct2"
