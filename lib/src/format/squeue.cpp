@@ -16,6 +16,7 @@
 #include <stint/parse.hpp>
 
 #include "format/internal.hpp"
+#include "util/sort.hpp"
 
 namespace stint::format {
 Seconds expected_start(const Job& job, Seconds now) {
@@ -493,7 +494,7 @@ class SqueueOrder {
     // The last value (array key, then task) is unique, so one unstable sort
     // gives the order of the stable sorts it stands for.
     std::vector<std::size_t> order = detail::identity_order(n);
-    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    util::sort_runs(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
       const std::uint64_t* ra = &m_rows[a * m_width];
       const std::uint64_t* rb = &m_rows[b * m_width];
       for (std::size_t c : varying) {
@@ -616,7 +617,7 @@ struct SqueueLines::State {
   std::string group_line(std::uint32_t index) {
     Group& g = groups[index];
     if (g.tasks.size() < 2) return squeue_line(options.layout, g.job, ctx);
-    std::sort(g.tasks.begin(), g.tasks.end());
+    util::sort_runs(g.tasks.begin(), g.tasks.end(), std::less<>());
     return squeue_line(options.layout, JobGroup{std::move(g.job), std::move(g.tasks)}, ctx);
   }
 
