@@ -57,4 +57,8 @@ def tcp_all_reduce_sum(value):
 
 
 total = all_reduce_sum(rank)
-print(f"rank {rank} of {world} (local {local}) on {node} gpu {gpu}: sum of ranks {total}", flush=True)
+# One write per line: the ranks share the job's output file, and print() with
+# PYTHONUNBUFFERED=1 (common in ML images) writes the text and its newline
+# separately, so another rank's line could land between them.
+line = f"rank {rank} of {world} (local {local}) on {node} gpu {gpu}: sum of ranks {total}\n"
+os.write(1, line.encode())
