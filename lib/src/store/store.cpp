@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <optional>
 #include <string_view>
@@ -26,14 +27,28 @@ constexpr std::string_view k_job_columns =
     "stdout_path, stderr_path, request, alloc, spec, array_job_id, array_task_id, "
     "array_throttle, dependency, requeue, cancelled_by";
 constexpr int k_job_column_count = 34;
-// The same with NULL for what JobPart::listing leaves out (a NULL costs
-// SQLite next to nothing; every column read is copied out of the row).
-constexpr std::string_view k_job_columns_listing =
-    "id, name, user_id, group_id, user_name, partition, account, qos, state, reason, "
-    "hold_reason, priority, submit_time, eligible_time, start_time, end_time, time_limit, "
-    "exit_status, exit_signal, NULL, NULL, NULL, restart_count, "
-    "NULL, NULL, request, alloc, NULL, array_job_id, array_task_id, "
-    "array_throttle, dependency, requeue, NULL";
+// What JobPart::listing leaves out, as JobReader::read_into skips them: NULL
+// in their place costs SQLite next to nothing, and every column read is
+// copied out of the row.
+constexpr std::array<std::string_view, 7> k_listing_omits = {
+    "user_cpu_us", "sys_cpu_us", "max_rss_kb",  "stdout_path",
+    "stderr_path", "spec",       "cancelled_by"};
+
+// k_job_columns with NULL in place of k_listing_omits.
+std::string listing_columns() {
+  std::string out;
+  std::string_view rest = k_job_columns;
+  while (!rest.empty()) {
+    const auto comma = rest.find(", ");
+    const std::string_view column = rest.substr(0, comma);
+    rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
+    if (!out.empty()) out += ", ";
+    const bool omitted =
+        std::find(k_listing_omits.begin(), k_listing_omits.end(), column) != k_listing_omits.end();
+    out += omitted ? std::string_view("NULL") : column;
+  }
+  return out;
+}
 
 std::string placeholders(int n) {
   std::string out = "?";
@@ -153,7 +168,7 @@ class JobReader {
   // read last.
   void read_into(const sql::Statement& st, Job& job, bool again);
 
-  bool m_whole;  // else JobPart::listing: k_job_columns_listing's NULLs are not read
+  bool m_whole;  // else JobPart::listing: k_listing_omits are not read
   DecodedText<ResourceRequest> m_request;
   DecodedText<JobSpec> m_spec;
   DecodedText<Dependency> m_dependency;
@@ -564,7 +579,8 @@ std::int64_t matching_rows(sql::Connection& conn, const JobFilter& filter) {
 template <typename Row>
 void scan_jobs(sql::Connection& conn, const JobFilter& filter, std::optional<std::int64_t> matching,
                JobPart part, Row&& row) {
-  const std::string_view columns = part == JobPart::whole ? k_job_columns : k_job_columns_listing;
+  static const std::string listing = listing_columns();
+  const std::string_view columns = part == JobPart::whole ? k_job_columns : listing;
   const std::vector<JobState> states = filter_states(filter);
   const std::string conditions = job_conditions(filter);
   // Through the state index, each row is a lookup in the table (a third of
