@@ -286,7 +286,9 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
     int rc = ENOENT;
     pid_t pid = 0;
     if (!stepd_exe.empty()) {
-      fs::write_file_atomic(launch_path, to_json_text(l), 0600);
+      // Not synced: after a power cut no stepd runs, and recovery treats a
+      // launch file that is gone like one it withdrew (withdraw_start).
+      fs::write_file_atomic(launch_path, to_json_text(l), 0600, fs::Sync::no);
       std::tie(pid, rc) = spawn_stepd(stepd_exe, launch_path, m_paths.log_dir() + "/stepd.log");
     }
     if (rc != 0) {

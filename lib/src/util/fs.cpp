@@ -43,13 +43,14 @@ std::string parent_of(const std::string& path) {
 
 }  // namespace
 
-void write_file_atomic(const std::string& path, const std::string& content, unsigned mode) {
+void write_file_atomic(const std::string& path, const std::string& content, unsigned mode,
+                       Sync sync) {
   std::string tmp = fmt::format("{}.tmp.{}", path, ::getpid());
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode);
   if (fd < 0) throw_io("Unable to create", tmp);
   try {
     write_all(fd, content, tmp);
-    if (::fsync(fd) != 0) throw_io("Unable to sync", tmp);
+    if (sync == Sync::yes && ::fsync(fd) != 0) throw_io("Unable to sync", tmp);
   } catch (...) {
     ::close(fd);
     ::unlink(tmp.c_str());
@@ -63,7 +64,7 @@ void write_file_atomic(const std::string& path, const std::string& content, unsi
     throw_io("Unable to rename into", path);
   }
   // The rename is durable only once the folder itself is synced.
-  sync_dir(parent_of(path));
+  if (sync == Sync::yes) sync_dir(parent_of(path));
 }
 
 void sync_dir(const std::string& path) {

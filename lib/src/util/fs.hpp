@@ -7,9 +7,15 @@
 
 namespace stint::fs {
 
+/// Whether a write waits until the disk has it.
+enum class Sync : bool { no, yes };
 /// Writes `content` to `path` atomically: a temporary file in the same folder,
 /// fsync, rename, fsync of the folder. `mode` is the new file's permission bits.
-void write_file_atomic(const std::string& path, const std::string& content, unsigned mode = 0644);
+/// With Sync::no the fsyncs are left out: a reader still sees the old content
+/// or the new, never a part, but a power cut may lose the file; for files that
+/// mean nothing after one (what a running task needs: nothing runs after it).
+void write_file_atomic(const std::string& path, const std::string& content, unsigned mode = 0644,
+                       Sync sync = Sync::yes);
 /// The whole file; throws Errc::io naming the path.
 std::string read_file(const std::string& path);
 bool exists(const std::string& path);
