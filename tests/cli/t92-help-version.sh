@@ -59,3 +59,17 @@ for tool in sbatch squeue stintd stint-stepd; do
   out=$(cd planted && "$tool" --version 2>&1) || fail "$tool in a folder of planted libraries: $out"
   expect_eq "$tool --version among planted libraries" "$version" "$out"
 done
+
+# A tool either loads libstint.so or carries libstint and the C++ runtime inside
+# it (STINT_STATIC_TOOLS): a static tool that still loaded a shared C++ library
+# would run two C++ runtimes side by side, each with its own heap bookkeeping,
+# locale and exception tables.
+for tool in "${tools[@]}"; do
+  libs=$(ldd "$STINT_BIN/$tool") || fail "ldd $tool failed: $libs"
+  if ! grep -q "libstint\.so" <<<"$libs"; then
+    for cxx in libstdc++ libfmt libyaml-cpp libgcc_s; do
+      grep -q "$cxx" <<<"$libs" && fail "static $tool loads $cxx: $libs"
+    done
+  fi
+done
+true

@@ -1,0 +1,25 @@
+// fmt's compiled part, built from Debian's fmt headers (libfmt-dev), for the
+// static tools (STINT_STATIC_TOOLS): Debian ships fmt as a shared library and
+// as headers only, and the shared one would bring the shared C++ runtime back
+// into a tool that carries its own. Debug and sanitizer builds link libfmt.so.
+//
+// The functions fmt declares FMT_API and defines in format-inl.h are emitted
+// here once; the templates the library instantiates for char are spelled out,
+// as fmt's own build does.
+#include <fmt/format-inl.h>
+
+FMT_BEGIN_NAMESPACE
+namespace detail {
+
+template FMT_API auto dragonbox::to_decimal(float x) noexcept -> dragonbox::decimal_fp<float>;
+template FMT_API auto dragonbox::to_decimal(double x) noexcept -> dragonbox::decimal_fp<double>;
+template FMT_API locale_ref::locale_ref(const std::locale& loc);
+template FMT_API auto locale_ref::get<std::locale>() const -> std::locale;
+template FMT_API auto thousands_sep_impl(locale_ref) -> thousands_sep_result<char>;
+template FMT_API auto decimal_point_impl(locale_ref) -> char;
+template FMT_API void buffer<char>::append(const char*, const char*);
+template FMT_API void vformat_to(buffer<char>&, string_view,
+                                 basic_format_args<FMT_BUFFER_CONTEXT(char)>, locale_ref);
+
+}  // namespace detail
+FMT_END_NAMESPACE
