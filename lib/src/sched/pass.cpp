@@ -80,7 +80,8 @@ namespace {
 struct PartitionPass {
   const PartitionConfig* config = nullptr;
   bool prepared = false;
-  bool waits = false;  ///< a job of it waits: the first got Resources, the later ones Priority
+  bool waits = false;      ///< a job of it waits: the first got Resources, the later ones Priority
+  std::uint32_t left = 0;  ///< its eligible jobs the walk in queue order has yet to reach
   std::vector<std::string> nodes;
   std::vector<bool> mask;
 };
@@ -193,26 +194,51 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
     const std::uint32_t tier = last_part ? last_part->priority_tier : 0;
     queue.push_back({(std::uint64_t{~tier} << 32) | ~job->priority, job->submit_time, job->id,
                      static_cast<std::uint32_t>(i)});
-    entries.push_back({job, last_index, ineligible(*job, last_part, now).value_or(Reason::none),
-                       job->is_array_task() && job->array_throttle > 0});
+    const Reason why_not = ineligible(*job, last_part, now).value_or(Reason::none);
+    if (why_not == Reason::none) ++parts[last_index].left;
+    entries.push_back({job, last_index, why_not, job->is_array_task() && job->array_throttle > 0});
   }
-  std::sort(queue.begin(), queue.end(), [](const SortKey& a, const SortKey& b) {
-    if (a.rank != b.rank) return a.rank < b.rank;
-    if (a.submit_time != b.submit_time) return a.submit_time < b.submit_time;
-    return a.id < b.id;
-  });
+
+  // The queue is drawn from a heap in priority order, one job at a time, not
+  // sorted whole: once no job can start any more (the plan has tried its
+  // bf_max_job_test jobs and every partition with jobs left has one waiting),
+  // what each remaining job gets (its hold, throttle, limit, or Priority) no
+  // longer depends on its place, and the rest is taken as it lies. In a deep
+  // queue that is nearly all of it (a third of the pass was the sort).
+  auto goes_later = [](const SortKey& a, const SortKey& b) {
+    if (a.rank != b.rank) return a.rank > b.rank;
+    if (a.submit_time != b.submit_time) return a.submit_time > b.submit_time;
+    return a.id > b.id;
+  };
+  std::make_heap(queue.begin(), queue.end(), goes_later);
+  auto heap_end = queue.end();
+  // Partitions that may still start a job: some left and none waiting.
+  std::size_t open_parts = 0;
+  for (const PartitionPass& p : parts) open_parts += p.left > 0 ? 1 : 0;
+  auto set_waiting = [&](PartitionPass& p) {
+    if (!p.waits && p.left > 0) --open_parts;
+    p.waits = true;
+  };
 
   Decision d;
   d.reasons.reserve(queue.size());
   Plan plan(cluster, now, options.resolution);
   std::set<JobId> preempting(ctx.preempting.begin(), ctx.preempting.end());
   std::uint32_t tested = 0;
-  for (const SortKey& k : queue) {
+  bool ordered = true;
+  while (heap_end != queue.begin()) {
+    if (ordered) {
+      ordered = open_parts > 0 || (options.backfill && tested < options.max_job_test);
+      if (ordered) std::pop_heap(queue.begin(), heap_end, goes_later);
+    }
+    const SortKey& k = *--heap_end;
     const Entry& e = entries[k.entry];
     if (e.ineligible != Reason::none) {
       d.reasons.add(k.id, e.ineligible);
       continue;
     }
+    PartitionPass& part = parts[e.part];
+    if (--part.left == 0 && !part.waits) --open_parts;
     const Job& job = *e.job;
     if (e.throttled && ctx.array_running[job.array_job_id] >= job.array_throttle) {
       d.reasons.add(job.id, Reason::job_array_task_limit);
@@ -224,7 +250,6 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
         continue;
       }
     }
-    PartitionPass& part = parts[e.part];
     const bool partition_waits = part.waits;
     // Past bf_max_job_test only the main scheduler's rule is left: strict
     // order, so behind a waiting job nothing more is tried (and a deep queue
@@ -266,7 +291,7 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
     if (ctx.preempt && ctx.preempt->enabled() &&
         try_preempt(job, allowed, cluster, ctx, preempting, now, d)) {
       d.reasons.add(job.id, Reason::resources);
-      part.waits = true;
+      set_waiting(part);
       continue;
     }
     if (place) {
@@ -274,7 +299,7 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       d.planned_starts[job.id] = {place->start, place->nodes};
     }
     d.reasons.add(job.id, partition_waits ? Reason::priority : Reason::resources);
-    part.waits = true;
+    set_waiting(part);
   }
   return d;
 }

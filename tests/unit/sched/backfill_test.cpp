@@ -2,6 +2,8 @@
 // reserved behind running jobs; a narrow job starts early only where it
 // cannot delay it.
 
+#include <set>
+
 #include <catch2/catch.hpp>
 
 #include "sched/plan.hpp"
@@ -166,4 +168,46 @@ TEST_CASE("a job without a time limit is planned to run for ever", "[backfill]")
   CHECK(d.starts[0].first == 1);
   CHECK(d.starts[1].first == 3);
   CHECK_FALSE(d.planned_starts.count(2));
+}
+
+TEST_CASE("a deep queue is taken in order until no partition can start a job", "[backfill]") {
+  // The pass draws the queue from a heap and stops ordering once every
+  // partition with jobs left has one waiting: a job of a partition that does
+  // not wait, however low, must still be reached in order and start.
+  Config c = cluster(1);
+  NodePool side_pool = c.node_pools[0];
+  side_pool.id = "s";
+  c.node_pools.push_back(side_pool);
+  PartitionConfig side;
+  side.id = "side";
+  side.node_pool_ids = {"s"};
+  c.partitions.push_back(side);
+  for (const char* type : {"sched/builtin", "sched/backfill"}) {
+    c.set_conf("SchedulerType", type);
+    c.set_conf("SchedulerParameters", "bf_max_job_test=2");
+    sched::Cluster scratch(c.nodes());
+    Job r1 = running(1, c, scratch, 4, 1, 599, {"n-1"});
+    sched::Cluster cl(c.nodes());
+    cl.take_jobs({&r1});
+    std::vector<Job> jobs;
+    for (JobId id = 10; id < 60; ++id) jobs.push_back(job(id, c, 1, 4, 100, 1000 - id));
+    jobs[7].hold_reason = Reason::job_held_user;
+    Job low = job(99, c, 1, 4, 100, 1);  // the lowest priority of all
+    low.partition = "side";
+    low.req = sched::make_request(low.spec, c.partition_nodes(c.partitions[1]), c);
+    jobs.push_back(low);
+    std::vector<const Job*> pending;
+    // Out of priority order: every 7th (7 is prime to 51).
+    for (std::size_t i = 0; i < jobs.size(); ++i) pending.push_back(&jobs[(i * 7) % jobs.size()]);
+    REQUIRE(std::set<const Job*>(pending.begin(), pending.end()).size() == jobs.size());
+    auto d = sched::schedule(pending, cl, c, 100);
+    INFO(type);
+    REQUIRE(d.starts.size() == 1);
+    CHECK(d.starts[0].first == 99);
+    CHECK(d.reasons.at(10) == Reason::resources);  // the highest waits for r1
+    CHECK(d.reasons.at(17) == Reason::job_held_user);
+    for (JobId id = 11; id < 60; ++id) {
+      if (id != 17) CHECK(d.reasons.at(id) == Reason::priority);
+    }
+  }
 }
