@@ -51,19 +51,6 @@ std::string quoted(const std::string& text) {
   return out + '"';
 }
 
-// The groups of `uid` as initgroups(3) would set them, resolved before fork.
-std::vector<gid_t> groups_of(const std::string& user, gid_t gid) {
-  std::vector<gid_t> groups(64);
-  int n = static_cast<int>(groups.size());
-  if (::getgrouplist(user.c_str(), gid, groups.data(), &n) < 0) {
-    groups.resize(static_cast<std::size_t>(n));
-    ::getgrouplist(user.c_str(), gid, groups.data(), &n);
-  }
-  groups.resize(static_cast<std::size_t>(std::max(n, 0)));
-  if (groups.empty()) groups.push_back(gid);
-  return groups;
-}
-
 // Gives a file stintd wrote to the job's user, who runs the sshd reading it.
 void give_to_user(const std::string& path, const Job& job) {
   if (::geteuid() != 0 || job.user_id == 0) return;
@@ -203,7 +190,7 @@ std::int64_t start_node_sshd(const Paths& paths, const Job& job, std::uint32_t n
   // Everything the child needs, made before fork: it only makes system calls.
   const bool switch_user = ::geteuid() == 0 && job.user_id != 0;
   const std::vector<gid_t> groups =
-      switch_user ? groups_of(user, job.group_id) : std::vector<gid_t>{};
+      switch_user ? proc::login_groups(user, job.group_id) : std::vector<gid_t>{};
   std::vector<std::string> args{sshd, "-D", "-e", "-f", config};
   std::vector<char*> argv;
   for (auto& s : args) argv.push_back(s.data());

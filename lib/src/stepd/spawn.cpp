@@ -17,6 +17,7 @@
 #include <stint/error.hpp>
 
 #include "stepd/stepd.hpp"
+#include "util/proc.hpp"
 
 namespace stint::stepd::detail {
 namespace {
@@ -41,16 +42,10 @@ Credentials credentials_for(const TaskLaunch& l) {
   std::vector<char> buf(16384);
   passwd pw{};
   passwd* found = nullptr;
-  if (::getpwuid_r(c.uid, &pw, buf.data(), buf.size(), &found) == 0 && found) {
-    int n = 64;
-    c.groups.resize(static_cast<std::size_t>(n));
-    if (::getgrouplist(pw.pw_name, c.gid, c.groups.data(), &n) < 0) {
-      c.groups.resize(static_cast<std::size_t>(n));
-      ::getgrouplist(pw.pw_name, c.gid, c.groups.data(), &n);
-    }
-    c.groups.resize(static_cast<std::size_t>(std::max(n, 0)));
-  }
-  if (c.groups.empty()) c.groups.push_back(c.gid);
+  if (::getpwuid_r(c.uid, &pw, buf.data(), buf.size(), &found) == 0 && found)
+    c.groups = proc::login_groups(pw.pw_name, c.gid);
+  else
+    c.groups = {c.gid};
   return c;
 }
 

@@ -1,11 +1,13 @@
 #include "util/proc.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
 #include <vector>
 
 #include <dirent.h>
+#include <grp.h>
 #include <pwd.h>
 #include <unistd.h>
 
@@ -185,6 +187,19 @@ std::string user_name(std::uint32_t uid) {
   if (::getpwuid_r(uid, &pw, buf.data(), buf.size(), &result) == 0 && result)
     return result->pw_name;
   return std::to_string(uid);
+}
+
+std::vector<std::uint32_t> login_groups(const std::string& user, std::uint32_t gid) {
+  static_assert(sizeof(gid_t) == sizeof(std::uint32_t));
+  std::vector<gid_t> groups(64);
+  int n = static_cast<int>(groups.size());
+  if (::getgrouplist(user.c_str(), gid, groups.data(), &n) < 0) {
+    groups.resize(static_cast<std::size_t>(n));
+    ::getgrouplist(user.c_str(), gid, groups.data(), &n);
+  }
+  groups.resize(static_cast<std::size_t>(std::max(n, 0)));
+  if (groups.empty()) groups.push_back(gid);
+  return {groups.begin(), groups.end()};
 }
 
 std::string short_hostname() {

@@ -34,6 +34,11 @@ std::optional<std::uint32_t> real_uid(std::int64_t pid);
 
 /// The name of a user id, or the number as text when it has none.
 std::string user_name(std::uint32_t uid);
+/// The groups `user` gets at login, as initgroups(3) would set them: `gid`
+/// and the groups that list the user; just `gid` when the user has none. For
+/// a process about to take on a user's identity: resolved before the fork,
+/// where allocating and reading the group database are safe.
+std::vector<std::uint32_t> login_groups(const std::string& user, std::uint32_t gid);
 /// This machine's short host name.
 std::string short_hostname();
 
