@@ -189,8 +189,7 @@ std::string user_name(std::uint32_t uid) {
   return std::to_string(uid);
 }
 
-std::vector<std::uint32_t> login_groups(const std::string& user, std::uint32_t gid) {
-  static_assert(sizeof(gid_t) == sizeof(std::uint32_t));
+std::vector<gid_t> login_groups(const std::string& user, gid_t gid) {
   std::vector<gid_t> groups(64);
   int n = static_cast<int>(groups.size());
   if (::getgrouplist(user.c_str(), gid, groups.data(), &n) < 0) {
@@ -199,7 +198,7 @@ std::vector<std::uint32_t> login_groups(const std::string& user, std::uint32_t g
   }
   groups.resize(static_cast<std::size_t>(std::max(n, 0)));
   if (groups.empty()) groups.push_back(gid);
-  return {groups.begin(), groups.end()};
+  return groups;
 }
 
 std::string short_hostname() {

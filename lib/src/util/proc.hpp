@@ -7,6 +7,8 @@
 #include <string_view>
 #include <vector>
 
+#include <sys/types.h>
+
 namespace stint::proc {
 
 /// The start time of a process in clock ticks since boot (/proc/PID/stat field
@@ -38,7 +40,7 @@ std::string user_name(std::uint32_t uid);
 /// and the groups that list the user; just `gid` when the user has none. For
 /// a process about to take on a user's identity: resolved before the fork,
 /// where allocating and reading the group database are safe.
-std::vector<std::uint32_t> login_groups(const std::string& user, std::uint32_t gid);
+std::vector<gid_t> login_groups(const std::string& user, gid_t gid);
 /// This machine's short host name.
 std::string short_hostname();
 

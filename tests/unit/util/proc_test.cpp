@@ -134,7 +134,7 @@ TEST_CASE("find_processes_mentioning matches the program and a text in its line"
 
 TEST_CASE("login_groups lists the login group and the groups that name the user", "[proc]") {
   const std::string me = stint::proc::user_name(::getuid());
-  const std::vector<std::uint32_t> got = stint::proc::login_groups(me, ::getgid());
+  const std::vector<gid_t> got = stint::proc::login_groups(me, ::getgid());
   CHECK(std::find(got.begin(), got.end(), ::getgid()) != got.end());
   // Every group /etc/group lists the user in is among them.
   std::ifstream groups_file("/etc/group");
@@ -144,10 +144,10 @@ TEST_CASE("login_groups lists the login group and the groups that name the user"
     if (c3 == std::string::npos) continue;
     const std::string members = "," + line.substr(c3 + 1) + ",";
     if (members.find("," + me + ",") == std::string::npos) continue;
-    const auto gid = static_cast<std::uint32_t>(std::stoul(line.substr(c2 + 1, c3 - c2 - 1)));
+    const auto gid = static_cast<gid_t>(std::stoul(line.substr(c2 + 1, c3 - c2 - 1)));
     INFO(line);
     CHECK(std::find(got.begin(), got.end(), gid) != got.end());
   }
   // A user the system does not know still gets the group asked for, and only it.
-  CHECK(stint::proc::login_groups("stint-no-such-user", 4242) == std::vector<std::uint32_t>{4242});
+  CHECK(stint::proc::login_groups("stint-no-such-user", 4242) == std::vector<gid_t>{4242});
 }
