@@ -68,8 +68,14 @@ bool cancels_pending(Controller& c, const Job& job, int signal, const Caller& ca
 }  // namespace
 
 Json handle_cancel(Controller& c, const Json& req, const Caller& caller) {
-  int signal = req.value("signal", 0);
-  if (signal < 0 || signal > 64) throw Error(Errc::invalid_argument, "Invalid signal");
+  // Checked as JSON first: a non-integer (3.3e37) converted to int is undefined
+  // behaviour (found by the request fuzzer).
+  int signal = 0;
+  if (auto it = req.find("signal"); it != req.end()) {
+    const std::int64_t n = it->is_number_integer() ? it->get<std::int64_t>() : -1;
+    if (n < 0 || n > 64) throw Error(Errc::invalid_argument, "Invalid signal");
+    signal = static_cast<int>(n);
+  }
   if (req.contains("job_ids") && !req["job_ids"].empty()) {
     // The pending jobs each reference names (an array's tasks) are cancelled
     // in one commit before the next reference is looked at.
