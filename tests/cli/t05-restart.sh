@@ -28,6 +28,21 @@ for id in $r1 $r2 $p1; do
   expect_eq "output of $id" "done $id" "$(cat "slurm-$id.out")"
 done
 
+# A tool asks whether a stintd holds the lock by taking a shared lock for an
+# instant: a stintd started in that instant waits the probe out instead of
+# leaving the directory unserved. Here the probe lasts a second.
+lock="$STINT_STATE_DIR/stintd.lock"
+pid=$(cat "$lock")
+kill -KILL "$pid"
+wait_for 10 flock -n -x "$lock" true
+flock -s "$lock" sleep 1 &
+prober=$!
+wait_for 10 sh -c "! flock -n -x '$lock' true"
+stintd --state-dir "$STINT_STATE_DIR"
+wait "$prober"
+wait_for 20 sh -c "! flock -n -s '$lock' true"
+expect_eq "stintd after a probe" stintd "$(ps -o comm= -p "$(cat "$lock")")"
+
 # A stepd that dies without a result: the attempt ends NODE_FAIL and the job,
 # which may be requeued (JobRequeue=1), goes back to the queue with its id.
 lost=$(submit --wrap 'sleep 300')

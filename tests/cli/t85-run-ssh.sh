@@ -126,13 +126,16 @@ expect_eq "SSH port of an ended run" "- -" \
   "$(run-show p/1 | awk '$1 == "0" || $1 == "1" {print $6}' | paste -sd' ')"
 
 # --- A run that ends by itself (keep-alive off) takes its sshd along.
-as "$alice" run-create --project p -- sleep 3 >/dev/null
+# The command waits for a file the test makes once its session is done.
+gate="$TEST_ROOT/go-p2"
+as "$alice" run-create --project p -- sh -c "while [ ! -e '$gate' ]; do sleep 0.1; done" >/dev/null
 wait_for 20 sh -c "run-show p/2 | grep -q ' RUNNING '"
 ssh2=$(run-show p/2 | awk '$1 == "0" {print $6}')
 # stintd starts the node's sshd as the run starts; it listens a moment later.
 port_open() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
 wait_for 10 port_open "$ssh2"
 expect_eq "session while the command runs" "0" "$(node_ssh "$alice" "$ssh2" 'echo $RANK')"
+touch "$gate"
 wait_for 30 sh -c "run-show p/2 | grep -q '^State: *COMPLETED'"
 wait_for 10 port_closed "$ssh2"
 echo "PASS $TEST_NAME"

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <thread>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -43,13 +44,28 @@ class UniqueFd {
 
 // Holds <state>/stintd.lock for the life of the process: one stintd per state
 // directory. The lock goes with the process, however it ends.
+//
+// Tools ask whether a stintd holds it by taking a shared lock for an instant
+// (lock_held in rpc/client.cpp; flock(1) in a script). A stintd starting in
+// that instant must not take the probe for another stintd and leave the
+// directory unserved (under systemd, a restart that exits 0 is not retried):
+// while the shared lock can be had too, nobody holds the exclusive one, and
+// the probe is waited out. Another stintd's lock makes it leave at once.
 int take_lock(const Paths& paths) {
   int fd = ::open(paths.lock().c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
   if (fd < 0)
     throw Error(Errc::io, fmt::format("Unable to open {}: {}", paths.lock(), std::strerror(errno)));
-  if (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
-    ::close(fd);
-    return -1;
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  auto pause = std::chrono::milliseconds(1);
+  while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    const bool only_probes = ::flock(fd, LOCK_SH | LOCK_NB) == 0;
+    if (only_probes) ::flock(fd, LOCK_UN);
+    if (!only_probes || std::chrono::steady_clock::now() >= deadline) {
+      ::close(fd);
+      return -1;
+    }
+    std::this_thread::sleep_for(pause);
+    pause = std::min(pause * 2, std::chrono::milliseconds(50));
   }
   std::string pid = std::to_string(::getpid()) + "\n";
   if (::ftruncate(fd, 0) == 0) {
