@@ -43,6 +43,19 @@ wait "$prober"
 wait_for 20 sh -c "! flock -n -s '$lock' true"
 expect_eq "stintd after a probe" stintd "$(ps -o comm= -p "$(cat "$lock")")"
 
+# A job's script is kept in scripts.db; the spool holds the copy a task runs,
+# written without a sync and checked before each launch: a copy a power cut
+# cut short is written again before the next task of the array runs.
+arr=$(submit -H --array=0-1 --wrap 'echo kept script, task $SLURM_ARRAY_TASK_ID')
+scontrol release "${arr}_0"
+wait_for 30 job_ended "${arr}_0"
+expect_eq "first task" "kept script, task 0" "$(cat "slurm-${arr}_0.out")"
+: >"$STINT_STATE_DIR/spool/$arr/script"
+scontrol release "${arr}_1"
+wait_for 30 job_ended "${arr}_1"
+expect_eq "task after the copy was cut short" "kept script, task 1" "$(cat "slurm-${arr}_1.out")"
+expect_contains "as submitted" "$(scontrol write batch_script "$arr" -)" "kept script"
+
 # A stepd that dies without a result: the attempt ends NODE_FAIL and the job,
 # which may be requeued (JobRequeue=1), goes back to the queue with its id.
 lost=$(submit --wrap 'sleep 300')

@@ -61,14 +61,16 @@ expect_eq "alice's sacct" COMPLETED "$(as "$alice" sacct -n -X -P -o State -j "$
 expect_contains "bob's own script" "$(as "$bob" scontrol write batch_script "$jb" -)" secret-of-bob
 err=$(as "$alice" scontrol write batch_script "$jb" - 2>&1) && fail "alice read bob's script"
 expect_eq "script refusal" "job script retrieval failed: Access/permission denied" "$err"
-for f in "spool/$jb/script" "spool/$jb/environment.json"; do
+# The scripts and environments as submitted: root's alone.
+for f in scripts.db scripts.db-wal scripts.db-shm; do
+  expect_eq "$f" "root 600" "$(stat -c '%U %a' "$STINT_STATE_DIR/$f")"
   as "$alice" cat "$STINT_STATE_DIR/$f" >/dev/null 2>&1 && fail "alice read $f"
 done
+# The copy a job runs (alice's ran): its owner's, in a folder of root's.
+as "$bob" cat "$STINT_STATE_DIR/spool/$ja/script" >/dev/null 2>&1 && fail "bob read alice's script"
 as "$alice" ls "$STINT_STATE_DIR/spool" >/dev/null 2>&1 && fail "alice listed the spool"
-expect_eq "bob's script owner" "$bob 700" "$(stat -c '%U %a' "$STINT_STATE_DIR/spool/$jb/script")"
-expect_eq "spool folder" "root 711" "$(stat -c '%U %a' "$STINT_STATE_DIR/spool/$jb")"
-expect_eq "environment" "root 600" \
-  "$(stat -c '%U %a' "$STINT_STATE_DIR/spool/$jb/environment.json")"
+expect_eq "alice's script owner" "$alice 700" "$(stat -c '%U %a' "$STINT_STATE_DIR/spool/$ja/script")"
+expect_eq "spool folder" "root 711" "$(stat -c '%U %a' "$STINT_STATE_DIR/spool/$ja")"
 
 # --- Alice cannot act on bob's job; it stays as it was.
 err=$(as "$alice" scancel "$jb" 2>&1) && fail "alice cancelled bob's job"

@@ -36,7 +36,8 @@ for t in 1 2 3; do wait_for 30 job_ended "${before2}_$t"; done
 # if its stepd then finds no room for its result, it is requeued, and sacct
 # leaves out a job not yet eligible again (as Slurm does): it is not counted.
 jobs_seen() { sacct -n -X -P -o JobID | { grep -vx "${held:-}" || true; } | sort | tr '\n' ' '; }
-spools() { ls "$STINT_STATE_DIR/spool" | sort | tr '\n' ' '; }
+# The job due gets its spool folder at its first try to start.
+spools() { ls "$STINT_STATE_DIR/spool" | { grep -vx "${held:-}" || true; } | sort | tr '\n' ' '; }
 # Eligible in a few seconds, when the disk will be full: it cannot start (no
 # room for its launch file), so it waits, and runs once there is room.
 held=$(submit --begin=now+5 --wrap 'echo held')

@@ -17,6 +17,7 @@ struct Paths {
   std::string db() const { return state_dir + "/stint.db"; }
   std::string socket() const { return state_dir + "/stintd.sock"; }
   std::string lock() const { return state_dir + "/stintd.lock"; }
+  std::string scripts_db() const { return state_dir + "/scripts.db"; }  ///< stintd's alone
   std::string log_dir() const { return state_dir + "/log"; }
   std::string spool_root() const { return state_dir + "/spool"; }
   std::string spool(JobId id) const;  ///< spool/<id>

@@ -75,7 +75,7 @@ nlohmann::json Controller::submit_cluster_run(JobSpec spec, const Caller& caller
       run::reserve_ports(run_ports(), spec.nodes.value_or(1), info.ports_per_node, taken, nullptr);
   backend::CommandTarget target = backend::target_of(run, config);
   target.environment = sbatch_environment(spec);
-  spec.environment.clear();  // the spool keeps a local job's; a cluster run's is the cluster's
+  spec.environment.clear();  // scripts.db keeps a local job's; a cluster run's is the cluster's
   run.spec = std::move(spec);
   run.cluster_job_id =
       backend::submit(target, backend::slurm_submission(run, config, target.bin_dir));

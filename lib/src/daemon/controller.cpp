@@ -13,6 +13,7 @@
 #include "daemon/node_ssh.hpp"
 #include "daemon/spool.hpp"
 #include "stepd/launch.hpp"
+#include "store/scripts.hpp"
 #include "util/fs.hpp"
 #include "util/proc.hpp"
 
@@ -33,6 +34,13 @@ Controller::Controller(Paths paths, Config config, std::unique_ptr<Store> store,
       m_store(std::move(store)),
       m_clock(clock),
       m_owner_uid(owner_of(m_paths.state_dir)) {}
+
+Controller::~Controller() = default;
+
+ScriptStore& Controller::scripts() {
+  if (!m_scripts) m_scripts = ScriptStore::open(m_paths.scripts_db());
+  return *m_scripts;
+}
 
 bool Controller::is_superuser(const Caller& caller) const {
   return caller.uid == 0 || caller.uid == m_owner_uid;

@@ -24,7 +24,8 @@
 
 namespace stint {
 struct TaskResult;  // stepd/launch.hpp
-}
+class ScriptStore;  // store/scripts.hpp
+}  // namespace stint
 namespace stint::sched {
 class Cluster;
 }
@@ -41,6 +42,9 @@ struct Caller {
 class Controller {
  public:
   Controller(Paths paths, Config config, std::unique_ptr<Store> store, const Clock& clock);
+  ~Controller();
+  Controller(const Controller&) = delete;
+  Controller& operator=(const Controller&) = delete;
 
   /// Handles one request and returns the reply ({"ok": true, ...}); a refused
   /// request is thrown as stint::Error and changes nothing.
@@ -64,6 +68,10 @@ class Controller {
   const Paths& paths() const { return m_paths; }
   const Config& config() const { return m_config; }
   Store& store() { return *m_store; }
+  /// The jobs' scripts and environments (scripts.db), opened when first needed.
+  ScriptStore& scripts();
+  /// The id a job's script is kept under: an array's tasks share their first task's.
+  static JobId script_id(const Job& job);
   Seconds now() const { return m_clock.now(); }
 
   // Operations used by the request handlers (handlers/*.cpp).
@@ -224,7 +232,6 @@ class Controller {
   void recover_preemptions();
   /// Pending jobs' reasons and expected starts (squeue --start) from the pass.
   void save_reasons_and_planned_starts(const sched::Decision& d);
-  std::string script_spool(const Job& job) const;
 
   Paths m_paths;
   Config m_config;       ///< what the scheduler uses: m_file_config with the overrides
@@ -232,6 +239,7 @@ class Controller {
   std::map<std::string, PartitionOverride> m_partition_overrides;
   std::map<std::string, NodeStatus> m_node_states;  ///< nodes that are not up
   std::unique_ptr<Store> m_store;
+  std::unique_ptr<ScriptStore> m_scripts;
   const Clock& m_clock;
   std::map<JobId, Job> m_live;
   /// The ids of the live jobs that may be active (launch and recover add

@@ -22,6 +22,7 @@
 #include "daemon/site_scripts.hpp"
 #include "daemon/spool.hpp"
 #include "model/json.hpp"
+#include "store/scripts.hpp"
 #include "util/fs.hpp"
 #include "util/proc.hpp"
 
@@ -195,14 +196,19 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
   }
   m_store->update_job(job);
 
-  std::string scripts = script_spool(job);
+  // What cannot be read or written here is logged, and the task's launch
+  // fails on it (no script to run), ending the job FAILED.
+  std::string script_path = m_paths.spool(script_id(job)) + "/script";
   try {
-    std::string env_text = fs::read_file(scripts + "/environment.json");
+    std::optional<SubmittedScript> submitted = submitted_script(scripts(), m_paths, script_id(job));
+    if (!submitted) throw Error(Errc::io, "no script or environment is kept for it");
     job.spec.environment =
-        job_spec_from_json(nlohmann::json{{"environment", nlohmann::json::parse(env_text)}})
+        job_spec_from_json(
+            nlohmann::json{{"environment", nlohmann::json::parse(submitted->environment)}})
             .environment;
+    script_path = place_script(m_paths, script_id(job), submitted->script, job);
   } catch (const std::exception& e) {
-    log_error("job {}: cannot read its environment: {}", job.display_id(), e.what());
+    log_error("job {}: cannot read its script and environment: {}", job.display_id(), e.what());
   }
 
   std::string stepd_exe;
@@ -255,7 +261,7 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
             run::podman_argv(container_tool, r.image, name, l.work_dir, r.command, binds, names);
       }
     } else {
-      l.argv.push_back(scripts + "/script");
+      l.argv.push_back(script_path);
       for (const auto& a : job.spec.script_args) l.argv.push_back(a);
     }
     std::tie(l.stdout_path, l.stderr_path) = output_paths(job, i);
@@ -306,7 +312,7 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
     job.alloc[i].stepd_pid = pid;
     job.alloc[i].stepd_start_ticks = proc::start_ticks(pid).value_or(0);
   }
-  job.spec.environment = {};  // freed: the spool folder keeps it
+  job.spec.environment = {};  // freed: scripts.db keeps it
   m_store->update_job(job);
   log_info("job {} started on {}", job.display_id(), parse::compress_hostlist(job.node_names()));
 }

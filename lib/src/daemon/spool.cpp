@@ -1,13 +1,74 @@
 #include "daemon/spool.hpp"
 
+#include <cerrno>
 #include <charconv>
+#include <cstring>
 
+#include <fcntl.h>
 #include <fmt/core.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <stint/error.hpp>
+
+#include "store/scripts.hpp"
 #include "util/fs.hpp"
 
 namespace stint::daemon {
+
+std::optional<SubmittedScript> submitted_script(ScriptStore& scripts, const Paths& paths,
+                                                JobId script_id) {
+  if (auto kept = scripts.get(script_id)) return kept;
+  const std::string folder = paths.spool(script_id);
+  if (!fs::exists(folder + "/script") || !fs::exists(folder + "/environment.json"))
+    return std::nullopt;
+  return SubmittedScript{fs::read_file(folder + "/script"),
+                         fs::read_file(folder + "/environment.json")};
+}
+
+namespace {
+
+// Whether `path` is a regular file holding `content`. The file is its
+// owner's to write: one grown large is told by its size, not read.
+bool holds(const std::string& path, const std::string& content) {
+  int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat st {};
+  bool same = ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) &&
+              static_cast<std::size_t>(st.st_size) == content.size();
+  if (same) {
+    std::string text(content.size(), '\0');
+    std::size_t done = 0;
+    while (done < text.size()) {
+      ssize_t n = ::read(fd, text.data() + done, text.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      done += static_cast<std::size_t>(n);
+    }
+    same = done == text.size() && text == content;
+  }
+  ::close(fd);
+  return same;
+}
+
+}  // namespace
+
+std::string place_script(const Paths& paths, JobId script_id, const std::string& script,
+                         const Job& owner) {
+  const std::string folder = paths.spool(script_id);
+  const std::string path = folder + "/script";
+  if (holds(path, script)) return path;
+  fs::make_dirs(folder, 0700);
+  std::optional<fs::Owner> given;
+  if (system_mode()) {
+    if (::chmod(folder.c_str(), 0711) != 0)
+      throw Error(Errc::io, fmt::format("Unable to open {} to uid {}: {}", folder, owner.user_id,
+                                        std::strerror(errno)));
+    given = fs::Owner{owner.user_id, owner.group_id};
+  }
+  fs::write_file_atomic(path, script, 0700, fs::Sync::no, given);
+  return path;
+}
 
 std::string task_file(const Paths& paths, JobId id, std::uint32_t node_index,
                       std::string_view kind) {

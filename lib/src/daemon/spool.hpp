@@ -11,7 +11,27 @@
 
 #include "stepd/launch.hpp"
 
+namespace stint {
+class ScriptStore;
+struct SubmittedScript;
+}  // namespace stint
+
 namespace stint::daemon {
+
+/// What job `script_id` was submitted with: from scripts.db, else (a job
+/// submitted before scripts.db) from the `script` and `environment.json` of
+/// its spool folder; nothing when neither has it.
+std::optional<SubmittedScript> submitted_script(ScriptStore& scripts, const Paths& paths,
+                                                JobId script_id);
+
+/// spool/<script_id>/script, the file a job's task runs: written from
+/// `script` unless it holds that already. Not synced: it is checked before
+/// every launch, so one cut short or lost by a power cut is written again.
+/// In system mode it is `owner`'s (0700) in a folder that stays root's and
+/// searchable (0711): the launch and result files beside it are what stepd
+/// trusts. Returns its path.
+std::string place_script(const Paths& paths, JobId script_id, const std::string& script,
+                         const Job& owner);
 
 /// spool/<id>/task-<n>.<kind>.json (kind: "launch" or "result").
 std::string task_file(const Paths& paths, JobId id, std::uint32_t node_index,

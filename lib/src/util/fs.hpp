@@ -1,21 +1,30 @@
 #pragma once
 // Small file helpers used across modules.
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
+
+#include <sys/types.h>
 
 namespace stint::fs {
 
 /// Whether a write waits until the disk has it.
 enum class Sync : bool { no, yes };
+/// Who a file belongs to, where not to its writer.
+struct Owner {
+  uid_t uid;
+  gid_t gid;
+};
 /// Writes `content` to `path` atomically: a temporary file in the same folder,
-/// fsync, rename, fsync of the folder. `mode` is the new file's permission bits.
+/// fsync, rename, fsync of the folder. `mode` is the new file's permission bits;
+/// with `owner`, the file is given to it before it takes the name.
 /// With Sync::no the fsyncs are left out: a reader still sees the old content
 /// or the new, never a part, but a power cut may lose the file; for files that
 /// mean nothing after one (what a running task needs: nothing runs after it).
 void write_file_atomic(const std::string& path, const std::string& content, unsigned mode = 0644,
-                       Sync sync = Sync::yes);
+                       Sync sync = Sync::yes, std::optional<Owner> owner = std::nullopt);
 /// The whole file; throws Errc::io naming the path.
 std::string read_file(const std::string& path);
 bool exists(const std::string& path);
@@ -26,29 +35,5 @@ void sync_dir(const std::string& path);
 /// rm -r of a folder stintd made, without a shell; symbolic links are removed,
 /// not followed. Never throws (the caller is already failing).
 void remove_tree(const std::string& path) noexcept;
-
-/// New files made durable together, with the folders that name them. Each
-/// file is written in place, without a temporary: for files no reader looks
-/// at until the caller's commit (a new job's spool folder). sync() starts the
-/// writeback of every file before it waits for any, then syncs each file and
-/// each folder: on ext4 the first wait commits the journal for all of them,
-/// where a file-then-folder sync per file (write_file_atomic) costs a commit
-/// each. Throws Errc::io naming the path on any failure.
-class SyncedWrites {
- public:
-  SyncedWrites() = default;
-  ~SyncedWrites();
-  SyncedWrites(const SyncedWrites&) = delete;
-  SyncedWrites& operator=(const SyncedWrites&) = delete;
-  /// Creates (or truncates) `path` with `mode` and writes `content`.
-  void write(const std::string& path, const std::string& content, unsigned mode);
-  /// A folder to sync after the files: one that names a new file or folder.
-  void add_dir(const std::string& path);
-  void sync();
-
- private:
-  std::vector<std::pair<int, std::string>> m_files;  ///< open descriptors and their paths
-  std::vector<std::string> m_dirs;
-};
 
 }  // namespace stint::fs

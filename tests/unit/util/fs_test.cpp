@@ -1,4 +1,4 @@
-// SyncedWrites: files written in place and synced together (a new job's spool).
+// write_file_atomic: a whole file or none, with its mode and owner.
 
 #include "util/fs.hpp"
 
@@ -7,6 +7,7 @@
 
 #include <catch2/catch.hpp>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <stint/error.hpp>
 
@@ -28,32 +29,32 @@ unsigned mode_of(const std::string& path) {
 
 }  // namespace
 
-TEST_CASE("SyncedWrites writes each file with its mode, and syncs it with its folders") {
+TEST_CASE("write_file_atomic replaces a file whole, with its mode and owner") {
   const std::string dir = temp_dir();
-  fs::make_dirs(dir + "/12", 0700);
-  {
-    fs::SyncedWrites files;
-    files.write(dir + "/12/script", "#!/bin/sh\ntrue\n", 0700);
-    files.write(dir + "/12/environment.json", "[]", 0600);
-    files.add_dir(dir + "/12");
-    files.add_dir(dir);
-    files.sync();
-  }
-  CHECK(fs::read_file(dir + "/12/script") == "#!/bin/sh\ntrue\n");
-  CHECK(fs::read_file(dir + "/12/environment.json") == "[]");
-  CHECK((mode_of(dir + "/12/script") & 0700) == 0700);
-  CHECK((mode_of(dir + "/12/environment.json") & 0077) == 0);
+  const std::string path = dir + "/script";
+  fs::write_file_atomic(path, "#!/bin/sh\ntrue\n", 0700);
+  CHECK(fs::read_file(path) == "#!/bin/sh\ntrue\n");
+  CHECK(mode_of(path) == 0700);
 
-  SECTION("a file left by an earlier attempt is replaced whole") {
-    fs::SyncedWrites files;
-    files.write(dir + "/12/script", "#!/bin/sh\n", 0700);
-    files.sync();
-    CHECK(fs::read_file(dir + "/12/script") == "#!/bin/sh\n");
+  SECTION("unsynced, and given to an owner before it takes the name") {
+    fs::write_file_atomic(path, "#!/bin/sh\n", 0700, fs::Sync::no,
+                          fs::Owner{::geteuid(), ::getegid()});
+    CHECK(fs::read_file(path) == "#!/bin/sh\n");
+    struct stat st {};
+    REQUIRE(::stat(path.c_str(), &st) == 0);
+    CHECK(st.st_uid == ::geteuid());
   }
-  SECTION("a folder that cannot be synced is an error naming it") {
-    fs::SyncedWrites files;
-    files.add_dir(dir + "/nosuch");
-    CHECK_THROWS_WITH(files.sync(), Catch::Contains(dir + "/nosuch"));
+  SECTION("a folder that is not there is an error naming the file") {
+    CHECK_THROWS_WITH(fs::write_file_atomic(dir + "/nosuch/script", "x", 0600),
+                      Catch::Contains(dir + "/nosuch/script"));
+  }
+  if (::geteuid() != 0) {
+    SECTION("an owner it may not give the file to is an error, and no file is left") {
+      CHECK_THROWS_WITH(
+          fs::write_file_atomic(dir + "/given", "x", 0600, fs::Sync::no, fs::Owner{0, 0}),
+          Catch::Contains("Unable to change the owner"));
+      CHECK_FALSE(fs::exists(dir + "/given"));
+    }
   }
   std::system(("rm -rf '" + dir + "'").c_str());
 }

@@ -204,7 +204,7 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
       throw Error(Errc::invalid_argument, e.what());
     }
     // Only the first task carries the script and the environment (add_jobs
-    // writes them to the spool folder the tasks share): a copy of the
+    // keeps them once, for all the tasks, in scripts.db): a copy of the
     // environment in each of 10,000 tasks was most of an array's memory.
     Job lean = job;
     lean.spec.script = std::string();

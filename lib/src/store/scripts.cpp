@@ -1,0 +1,57 @@
+#include "store/scripts.hpp"
+
+#include <cerrno>
+#include <cstring>
+
+#include <fcntl.h>
+#include <fmt/core.h>
+#include <unistd.h>
+
+#include <stint/error.hpp>
+
+#include "store/sqlite.hpp"
+
+namespace stint {
+
+struct ScriptStore::Impl {
+  explicit Impl(const std::string& path) : conn(path, false) {}
+  sql::Connection conn;
+};
+
+std::unique_ptr<ScriptStore> ScriptStore::open(const std::string& path) {
+  // SQLite gives the -wal and -shm files the database file's mode: made
+  // 0600 here, before SQLite creates it with 0644 (a system stintd's umask).
+  int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+  if (fd < 0)
+    throw Error(Errc::store,
+                fmt::format("Unable to open database {}: {}", path, std::strerror(errno)));
+  ::close(fd);
+  auto impl = std::make_unique<Impl>(path);
+  // FULL: a put is on disk when it returns (the WAL synced at each commit).
+  impl->conn.exec(
+      "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+      "CREATE TABLE IF NOT EXISTS scripts ("
+      "  job_id      INTEGER PRIMARY KEY,"
+      "  script      TEXT NOT NULL,"
+      "  environment TEXT NOT NULL)");
+  return std::unique_ptr<ScriptStore>(new ScriptStore(std::move(impl)));
+}
+
+ScriptStore::ScriptStore(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
+ScriptStore::~ScriptStore() = default;
+
+void ScriptStore::put(JobId id, std::string_view script, std::string_view environment) {
+  sql::Statement st(m_impl->conn,
+                    "REPLACE INTO scripts (job_id, script, environment) VALUES (?, ?, ?)");
+  st.bind(1, static_cast<std::int64_t>(id)).bind(2, script).bind(3, environment);
+  st.run();
+}
+
+std::optional<SubmittedScript> ScriptStore::get(JobId id) {
+  sql::Statement st(m_impl->conn, "SELECT script, environment FROM scripts WHERE job_id = ?");
+  st.bind(1, static_cast<std::int64_t>(id));
+  if (!st.step()) return std::nullopt;
+  return SubmittedScript{st.text(0), st.text(1)};
+}
+
+}  // namespace stint

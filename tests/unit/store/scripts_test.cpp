@@ -1,0 +1,60 @@
+// ScriptStore: the scripts and environments of submitted jobs, stintd's alone.
+
+#include "store/scripts.hpp"
+
+#include <cstdlib>
+#include <string>
+
+#include <catch2/catch.hpp>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace {
+
+struct ScriptDir {
+  std::string path;
+  ScriptDir() {
+    char tmpl[] = "/tmp/stint-scripts-XXXXXX";
+    path = ::mkdtemp(tmpl);
+  }
+  ~ScriptDir() { std::system(("rm -rf '" + path + "'").c_str()); }
+};
+
+unsigned mode_of(const std::string& path) {
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  return st.st_mode & 07777;
+}
+
+}  // namespace
+
+TEST_CASE("a job's script and environment are kept whole, in a file only its writer reads") {
+  ScriptDir dir;
+  const std::string db = dir.path + "/scripts.db";
+  // A system stintd's umask leaves files readable by all unless made otherwise.
+  const mode_t old_umask = ::umask(022);
+  auto scripts = stint::ScriptStore::open(db);
+  ::umask(old_umask);
+  // Bytes a shell script may hold, a NUL among them.
+  const std::string script = std::string("#!/bin/sh\necho 'h\xc3\xa9'\n") + '\0' + "tail\n";
+  scripts->put(7, script, R"({"HOME":"/home/a","TOKEN":"s3cret"})");
+
+  auto kept = scripts->get(7);
+  REQUIRE(kept);
+  CHECK(kept->script == script);
+  CHECK(kept->environment == R"({"HOME":"/home/a","TOKEN":"s3cret"})");
+  CHECK_FALSE(scripts->get(8));
+  CHECK(mode_of(db) == 0600);
+  CHECK(mode_of(db + "-wal") == 0600);
+
+  SECTION("an id left by a submission that failed is taken over by the next") {
+    scripts->put(7, "#!/bin/sh\ntrue\n", "{}");
+    CHECK(scripts->get(7)->script == "#!/bin/sh\ntrue\n");
+  }
+  SECTION("what is put is there for the next stintd") {
+    scripts.reset();
+    auto reopened = stint::ScriptStore::open(db);
+    REQUIRE(reopened->get(7));
+    CHECK(reopened->get(7)->script == script);
+  }
+}
