@@ -231,6 +231,9 @@ void Controller::signal_running(const Job& job, int signal) {
 }
 
 void Controller::recover() {
+  // Opened (created, the first time) now, not by the first submission: a
+  // new database's set-up takes several syncs.
+  scripts();
   m_live_cluster_runs = m_store->live_cluster_runs().size();
   JobFilter active;
   active.active_only = true;
