@@ -56,6 +56,19 @@ wait_for 30 job_ended "${arr}_1"
 expect_eq "task after the copy was cut short" "kept script, task 1" "$(cat "slurm-${arr}_1.out")"
 expect_contains "as submitted" "$(scontrol write batch_script "$arr" -)" "kept script"
 
+# A job whose kept script is gone fails at its start, with the reason logged,
+# rather than run whatever its spool may hold.
+lost=$(submit -H --wrap 'echo should not run')
+python3 -c 'import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.execute("DELETE FROM scripts WHERE job_id = ?", (int(sys.argv[2]),))
+db.commit()' "$STINT_STATE_DIR/scripts.db" "$lost"
+scontrol release "$lost"
+wait_for 30 job_ended "$lost"
+expect_eq "a job without its script" FAILED "$(job_state "$lost")"
+expect_contains "why it failed" "$(cat "$STINT_STATE_DIR/log/stintd.log")" \
+  "job $lost: no script or environment is kept for it"
+
 # A stepd that dies without a result: the attempt ends NODE_FAIL and the job,
 # which may be requeued (JobRequeue=1), goes back to the queue with its id.
 lost=$(submit --wrap 'sleep 300')

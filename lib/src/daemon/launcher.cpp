@@ -196,19 +196,26 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
   }
   m_store->update_job(job);
 
-  // What cannot be read or written here is logged, and the task's launch
-  // fails on it (no script to run), ending the job FAILED.
-  std::string script_path = m_paths.spool(script_id(job)) + "/script";
-  try {
-    std::optional<SubmittedScript> submitted = submitted_script(scripts(), m_paths, script_id(job));
-    if (!submitted) throw Error(Errc::io, "no script or environment is kept for it");
-    job.spec.environment =
-        job_spec_from_json(
-            nlohmann::json{{"environment", nlohmann::json::parse(submitted->environment)}})
-            .environment;
-    script_path = place_script(m_paths, script_id(job), submitted->script, job);
-  } catch (const std::exception& e) {
-    log_error("job {}: cannot read its script and environment: {}", job.display_id(), e.what());
+  // A copy of the script that cannot be written (a full disk) throws: the
+  // job stays pending and a later pass tries again, as for its launch file.
+  // A script or environment that is not kept, or not readable, fails every
+  // node's launch, logged: the job ends FAILED.
+  bool script_kept = false;
+  std::string script_path;
+  if (std::optional<SubmittedScript> submitted =
+          submitted_script(scripts(), m_paths, script_id(job))) {
+    try {
+      job.spec.environment =
+          job_spec_from_json(
+              nlohmann::json{{"environment", nlohmann::json::parse(submitted->environment)}})
+              .environment;
+      script_kept = true;
+    } catch (const std::exception& e) {
+      log_error("job {}: its kept environment cannot be read: {}", job.display_id(), e.what());
+    }
+    if (script_kept) script_path = place_script(m_paths, script_id(job), submitted->script, job);
+  } else {
+    log_error("job {}: no script or environment is kept for it", job.display_id());
   }
 
   std::string stepd_exe;
@@ -217,6 +224,7 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
   } catch (const Error& e) {
     log_error("job {}: {}", job.display_id(), e.what());
   }
+  if (!script_kept) stepd_exe.clear();  // every node fails to launch, with the reason logged
   // A run with an image runs each node's command in it: a directory image
   // with bubblewrap, an OCI image with podman.
   std::string container_tool;
