@@ -101,7 +101,7 @@ BIG1=$big BIG2=$big BIG3=$big expect_refused "large environment" --wrap true
 rm -f "$disk/filler"
 dd if=/dev/zero of="$disk/filler" bs=64k status=none 2>/dev/null || true
 edge=""
-for step in $(seq 1 64); do
+for step in $(seq 1 128); do
   truncate -s -4K "$disk/filler"
   if edge=$(sbatch --parsable --wrap true 2>err.txt); then break; fi
   expect_contains "$((step * 4)) KiB free: the error" "$(cat err.txt)" "sbatch: error: "
@@ -109,7 +109,7 @@ for step in $(seq 1 64); do
   echo "$((step * 4)) KiB free: $(head -n 1 err.txt)"
   nothing_left "$((step * 4)) KiB free"
 done
-[ -n "$edge" ] || fail "no room for a job after freeing 256 KiB"
+[ -n "$edge" ] || fail "no room for a job after freeing 512 KiB"
 echo "a job fits with $((step * 4)) KiB free"
 
 # Space again: the same stintd takes jobs, and nothing before is lost.
