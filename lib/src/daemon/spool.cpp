@@ -56,7 +56,7 @@ bool holds(const std::string& path, const std::string& content) {
 std::string place_script(const Paths& paths, JobId script_id, const std::string& script,
                          const Job& owner) {
   const std::string folder = paths.spool(script_id);
-  const std::string path = folder + "/script";
+  std::string path = folder + "/script";
   if (holds(path, script)) return path;
   fs::make_dirs(folder, 0700);
   std::optional<fs::Owner> given;
