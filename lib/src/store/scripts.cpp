@@ -5,6 +5,7 @@
 
 #include <fcntl.h>
 #include <fmt/core.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <stint/error.hpp>
@@ -20,11 +21,15 @@ struct ScriptStore::Impl {
 
 std::unique_ptr<ScriptStore> ScriptStore::open(const std::string& path) {
   // SQLite gives the -wal and -shm files the database file's mode: made
-  // 0600 here, before SQLite creates it with 0644 (a system stintd's umask).
+  // 0600 here, before SQLite creates it with 0644 (a system stintd's umask),
+  // and again on a file that was made otherwise.
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
-  if (fd < 0)
+  if (fd < 0 || ::fchmod(fd, 0600) != 0) {
+    const int err = errno;
+    if (fd >= 0) ::close(fd);
     throw Error(Errc::store,
-                fmt::format("Unable to open database {}: {}", path, std::strerror(errno)));
+                fmt::format("Unable to open database {}: {}", path, std::strerror(err)));
+  }
   ::close(fd);
   auto impl = std::make_unique<Impl>(path);
   // FULL: a put is on disk when it returns (the WAL synced at each commit).
@@ -41,6 +46,14 @@ ScriptStore::ScriptStore(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {
 ScriptStore::~ScriptStore() = default;
 
 void ScriptStore::put(JobId id, std::string_view script, std::string_view environment) {
+  // A submission that failed after its put (stint.db had no room) leaves its
+  // row, and its retry takes the same id: rewriting the same row would append
+  // to the WAL again, so on a disk freed a little at a time each retry took
+  // the room stint.db needed, and no submission ever fit.
+  sql::Statement same(m_impl->conn,
+                      "SELECT 1 FROM scripts WHERE job_id = ? AND script = ? AND environment = ?");
+  same.bind(1, static_cast<std::int64_t>(id)).bind(2, script).bind(3, environment);
+  if (same.step()) return;
   sql::Statement st(m_impl->conn,
                     "REPLACE INTO scripts (job_id, script, environment) VALUES (?, ?, ?)");
   st.bind(1, static_cast<std::int64_t>(id)).bind(2, script).bind(3, environment);

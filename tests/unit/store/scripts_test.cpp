@@ -26,6 +26,12 @@ unsigned mode_of(const std::string& path) {
   return st.st_mode & 07777;
 }
 
+off_t size_of(const std::string& path) {
+  struct stat st {};
+  REQUIRE(::stat(path.c_str(), &st) == 0);
+  return st.st_size;
+}
+
 }  // namespace
 
 TEST_CASE("a job's script and environment are kept whole, in a file only its writer reads") {
@@ -50,11 +56,28 @@ TEST_CASE("a job's script and environment are kept whole, in a file only its wri
   SECTION("an id left by a submission that failed is taken over by the next") {
     scripts->put(7, "#!/bin/sh\ntrue\n", "{}");
     CHECK(scripts->get(7)->script == "#!/bin/sh\ntrue\n");
+    CHECK(scripts->get(7)->environment == "{}");
+  }
+  SECTION("the same script and environment again, a failed submission's retry, write nothing") {
+    const off_t wal = size_of(db + "-wal");
+    scripts->put(7, script, R"({"HOME":"/home/a","TOKEN":"s3cret"})");
+    CHECK(size_of(db + "-wal") == wal);
+    // Another environment is written, though the script is the same.
+    scripts->put(7, script, R"({"HOME":"/home/b"})");
+    CHECK(size_of(db + "-wal") > wal);
+    CHECK(scripts->get(7)->environment == R"({"HOME":"/home/b"})");
   }
   SECTION("what is put is there for the next stintd") {
     scripts.reset();
     auto reopened = stint::ScriptStore::open(db);
     REQUIRE(reopened->get(7));
     CHECK(reopened->get(7)->script == script);
+  }
+  SECTION("a database left readable by others is made private again when opened") {
+    scripts.reset();
+    REQUIRE(::chmod(db.c_str(), 0644) == 0);
+    auto reopened = stint::ScriptStore::open(db);
+    CHECK(mode_of(db) == 0600);
+    CHECK(reopened->get(7));
   }
 }
