@@ -163,7 +163,10 @@ class Controller {
   /// and, for the prolog, requeues the job held. True when it did that.
   bool site_scripts_ended(Job& job, const TaskResult& result);
 
-  void launch(Job& job, std::vector<NodeAlloc> alloc);
+  /// Starts `job` on `alloc`; throws when it cannot. `recorded` tells whether
+  /// the database had the job RUNNING by then (a file written first failed
+  /// when not: the database still has the job as it was).
+  void launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded);
 
  public:
   // Runs (issue 6; launcher.cpp, handlers/run.cpp).

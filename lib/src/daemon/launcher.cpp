@@ -165,7 +165,8 @@ void Controller::release_node_ssh(Job& job) {
   if (had) remove_ssh_dir(m_paths, job.id);
 }
 
-void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
+void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) {
+  recorded = false;
   job.alloc = std::move(alloc);
   job.state = JobState::running;
   m_maybe_active.insert(job.id);
@@ -182,22 +183,19 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
   auto [out, err] = output_paths(job);
   job.stdout_path = out;
   job.stderr_path = err;
-  // RUNNING goes to the database before any stepd exists: a stintd killed
-  // after the spawn must not find the job PENDING and start it a second time.
-  // Killed before the pids below are saved, its successor finds each stepd
-  // by its command line, or withdraws a start no stepd has claimed
-  // (Controller::collect). What an earlier attempt left (result, launch and
-  // claimed files) goes first, so that none is taken for this attempt's.
+  // What an earlier attempt left (result, launch and claimed files) goes
+  // first, so that none is taken for this attempt's.
   for (std::uint32_t i = 0; i < task_count(job); ++i) {
     job.alloc[i].stepd_pid = 0;
     ::unlink(task_file(m_paths, job.id, i, "result").c_str());
     ::unlink(task_file(m_paths, job.id, i, "launch").c_str());
     ::unlink(task_file(m_paths, job.id, i, "claimed").c_str());
   }
-  m_store->update_job(job);
 
-  // A copy of the script that cannot be written (a full disk) throws: the
-  // job stays pending and a later pass tries again, as for its launch file.
+  // Every file the start needs is written before the job's RUNNING row: on a
+  // full disk a start that cannot write one (it throws) has written nothing
+  // to the database, where writing RUNNING and then PENDING again at each
+  // pass took, commit after commit, the room a disk freed a little at a time.
   // A script or environment that is not kept, or not readable, fails every
   // node's launch, logged: the job ends FAILED.
   bool script_kept = false;
@@ -242,14 +240,14 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
   std::vector<Environment> node_envs;
   for (std::uint32_t i = 0; i < task_count(job); ++i)
     node_envs.push_back(job_environment(job, m_config, i, host, m_paths.state_dir));
-  if (job.spec.run) start_node_sshds(job, node_envs);
+  std::vector<TaskLaunch> launches;
   for (std::uint32_t i = 0; i < task_count(job); ++i) {
-    TaskLaunch l;
+    TaskLaunch& l = launches.emplace_back();
     l.job_id = job.id;
     l.node_index = i;
     l.node_name = job.alloc[i].node;
     l.work_dir = work_dir(job);
-    l.env = std::move(node_envs[i]);
+    l.env = node_envs[i];
     if (!container_tool.empty()) {
       std::vector<std::pair<std::string, std::string>> binds;
       for (const auto& [name, mount] : job.spec.run->storages)
@@ -295,16 +293,28 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc) {
       const Seconds t = m_config.conf_int("PrologEpilogTimeout");
       l.script_timeout = t <= 0 || t >= 65534 ? k_infinite : t;
     }
-    std::string launch_path = task_file(m_paths, job.id, i, "launch");
+    // Not synced: after a power cut no stepd runs, and recovery treats a
+    // launch file that is gone like one it withdrew (withdraw_start).
+    if (!stepd_exe.empty())
+      fs::write_file_atomic(task_file(m_paths, job.id, i, "launch"), to_json_text(l), 0600,
+                            fs::Sync::no);
+  }
 
+  // RUNNING goes to the database before any stepd exists: a stintd killed
+  // after the spawn must not find the job PENDING and start it a second time.
+  // Killed before the pids below are saved, its successor finds each stepd
+  // by its command line, or withdraws a start no stepd has claimed
+  // (Controller::collect).
+  m_store->update_job(job);
+  recorded = true;
+  if (job.spec.run) start_node_sshds(job, node_envs);
+  for (std::uint32_t i = 0; i < task_count(job); ++i) {
+    const TaskLaunch& l = launches[i];
     int rc = ENOENT;
     pid_t pid = 0;
-    if (!stepd_exe.empty()) {
-      // Not synced: after a power cut no stepd runs, and recovery treats a
-      // launch file that is gone like one it withdrew (withdraw_start).
-      fs::write_file_atomic(launch_path, to_json_text(l), 0600, fs::Sync::no);
-      std::tie(pid, rc) = spawn_stepd(stepd_exe, launch_path, m_paths.log_dir() + "/stepd.log");
-    }
+    if (!stepd_exe.empty())
+      std::tie(pid, rc) = spawn_stepd(stepd_exe, task_file(m_paths, job.id, i, "launch"),
+                                      m_paths.log_dir() + "/stepd.log");
     if (rc != 0) {
       log_error("job {}: cannot start stint-stepd: {}", job.display_id(), std::strerror(rc));
       TaskResult r;

@@ -210,8 +210,9 @@ void Controller::schedule() {
   for (auto& [id, alloc] : d.starts) {
     Job& job = m_live.at(id);
     const Job before = job;
+    bool recorded = false;
     try {
-      launch(job, std::move(alloc));
+      launch(job, std::move(alloc), recorded);
     } catch (const Error& e) {
       // Nothing started (a full disk: no room for a launch file or for the
       // job's row): the job stays pending, in memory as in the database, and
@@ -220,10 +221,12 @@ void Controller::schedule() {
       if (std::any_of(job.alloc.begin(), job.alloc.end(), started)) throw;
       log_error("job {} not started: {}; it stays pending", job.display_id(), e.what());
       job = before;
-      try {
-        m_store->update_job(job);
-      } catch (const Error&) {
-        // The row was never changed, or the next successful write fixes it.
+      if (recorded) {
+        try {
+          m_store->update_job(job);
+        } catch (const Error&) {
+          // The next successful write fixes it.
+        }
       }
     }
   }
