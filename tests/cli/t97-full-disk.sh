@@ -96,8 +96,9 @@ big=$(head -c 100000 /dev/zero | tr '\0' x)
 BIG1=$big BIG2=$big BIG3=$big expect_refused "large environment" --wrap true
 
 # Room: the job due on the full disk runs now. It ends before the disk is
-# filled again: a running job's accounting commits each pass, and on a disk
-# freed 4 KiB at a time below those commits would take the room first.
+# filled again: started during the 4 KiB steps below, its start would take
+# some of the room freed, and where a submission first fits would depend on
+# when stintd's pass came.
 rm -f "$disk/filler"
 wait_for 30 job_ended "$held"
 expect_eq "the job due on the full disk" COMPLETED "$(job_state "$held")"
