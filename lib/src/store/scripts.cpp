@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <optional>
 
 #include <fcntl.h>
 #include <fmt/core.h>
@@ -17,6 +18,9 @@ namespace stint {
 struct ScriptStore::Impl {
   explicit Impl(const std::string& path) : conn(path, false) {}
   sql::Connection conn;
+  // Prepared once the table exists (ScriptStore::open), used per submission
+  // and per start; destroyed before the connection.
+  std::optional<sql::Statement> same, replace, get;
 };
 
 std::unique_ptr<ScriptStore> ScriptStore::open(const std::string& path) {
@@ -39,6 +43,11 @@ std::unique_ptr<ScriptStore> ScriptStore::open(const std::string& path) {
       "  job_id      INTEGER PRIMARY KEY,"
       "  script      TEXT NOT NULL,"
       "  environment TEXT NOT NULL)");
+  impl->same.emplace(impl->conn,
+                     "SELECT 1 FROM scripts WHERE job_id = ? AND script = ? AND environment = ?");
+  impl->replace.emplace(impl->conn,
+                        "REPLACE INTO scripts (job_id, script, environment) VALUES (?, ?, ?)");
+  impl->get.emplace(impl->conn, "SELECT script, environment FROM scripts WHERE job_id = ?");
   return std::unique_ptr<ScriptStore>(new ScriptStore(std::move(impl)));
 }
 
@@ -50,21 +59,26 @@ void ScriptStore::put(JobId id, std::string_view script, std::string_view enviro
   // row, and its retry takes the same id: rewriting the same row would append
   // to the WAL again, so on a disk freed a little at a time each retry took
   // the room stint.db needed, and no submission ever fit.
-  sql::Statement same(m_impl->conn,
-                      "SELECT 1 FROM scripts WHERE job_id = ? AND script = ? AND environment = ?");
+  sql::Statement& same = *m_impl->same;
+  same.reset();
   same.bind(1, static_cast<std::int64_t>(id)).bind(2, script).bind(3, environment);
-  if (same.step()) return;
-  sql::Statement st(m_impl->conn,
-                    "REPLACE INTO scripts (job_id, script, environment) VALUES (?, ?, ?)");
-  st.bind(1, static_cast<std::int64_t>(id)).bind(2, script).bind(3, environment);
-  st.run();
+  const bool held = same.step();
+  same.reset();
+  if (held) return;
+  sql::Statement& replace = *m_impl->replace;
+  replace.reset();
+  replace.bind(1, static_cast<std::int64_t>(id)).bind(2, script).bind(3, environment);
+  replace.run();
 }
 
 std::optional<SubmittedScript> ScriptStore::get(JobId id) {
-  sql::Statement st(m_impl->conn, "SELECT script, environment FROM scripts WHERE job_id = ?");
-  st.bind(1, static_cast<std::int64_t>(id));
-  if (!st.step()) return std::nullopt;
-  return SubmittedScript{st.text(0), st.text(1)};
+  sql::Statement& lookup = *m_impl->get;
+  lookup.reset();
+  lookup.bind(1, static_cast<std::int64_t>(id));
+  std::optional<SubmittedScript> kept;
+  if (lookup.step()) kept = SubmittedScript{lookup.text(0), lookup.text(1)};
+  lookup.reset();
+  return kept;
 }
 
 }  // namespace stint
