@@ -69,6 +69,27 @@ expect_eq "a job without its script" FAILED "$(job_state "$lost")"
 expect_contains "why it failed" "$(cat "$STINT_STATE_DIR/log/stintd.log")" \
   "job $lost: no script or environment is kept for it"
 
+# A start that cannot write its files (here a file stands where its spool
+# folder goes) writes nothing to the database: the job stays PENDING and the
+# database's log does not grow at each pass. (It wrote RUNNING and PENDING
+# again at each: on a full disk, the room freed a little at a time.)
+blocked=$(submit -H --wrap 'echo blocked start')
+: >"$STINT_STATE_DIR/spool/$blocked"
+scontrol release "$blocked"
+log="$STINT_STATE_DIR/log/stintd.log"
+not_started() { grep -c "job $blocked not started: .*; it stays pending" "$log" || true; }
+passes_after() { [ "$(not_started)" -ge "$1" ]; }
+wait_for 30 passes_after 1
+wal=$(stat -c %s "$STINT_STATE_DIR/stint.db-wal")
+wait_for 30 passes_after $(($(not_started) + 3))
+expect_eq "the database's log over three starts that failed" "$wal" \
+  "$(stat -c %s "$STINT_STATE_DIR/stint.db-wal")"
+expect_eq "a start that failed" PD "$(squeue -h -j "$blocked" -o %t)"
+rm "$STINT_STATE_DIR/spool/$blocked"
+wait_for 30 job_ended "$blocked"
+expect_eq "once it can start" COMPLETED "$(job_state "$blocked")"
+expect_eq "its output" "blocked start" "$(cat "slurm-$blocked.out")"
+
 # A stepd that dies without a result: the attempt ends NODE_FAIL and the job,
 # which may be requeued (JobRequeue=1), goes back to the queue with its id.
 lost=$(submit --wrap 'sleep 300')
