@@ -198,7 +198,7 @@ _stint_scontrol_operands() {
     verbs=$(_stint_parse_commands)
     # scontrol reads its command as words, not as CLI11 subcommands, so its
     # help may not list them; these are the ones it takes.
-    [[ -n $verbs ]] || verbs="show hold uhold release requeue requeuehold top update reconfigure ping version write"
+    [[ -n $verbs ]] || verbs="show hold uhold release requeue requeuehold top update reconfigure shutdown ping version write"
     _stint_reply "$verbs"
     return
   fi
@@ -224,6 +224,9 @@ _stint_scontrol_operands() {
       ;;
     hold | uhold)
       _stint_reply "$(_stint_run squeue -h -o %i --me -t PENDING)"
+      ;;
+    shutdown)
+      ((n == 1)) && _stint_reply "slurmctld controller"
       ;;
     rel | rele | relea | releas | release)
       _stint_reply "$(_stint_run squeue -h -o %i --me -t PENDING)"

@@ -122,3 +122,24 @@ expect_eq "lost stepd, no requeue" NODE_FAIL "$(job_state "$fixed")"
 kill -KILL -- "-$task2" 2>/dev/null || true
 # Its task lost its supervisor; end it here (its process group).
 kill -KILL -- "-$task" 2>/dev/null || true
+
+# scontrol shutdown stops stintd; a running job goes on under its stepd and
+# the next stintd collects it. With no stintd, it is an error (it does not
+# start one to stop it).
+gate="$WORK/shutdown.gate"
+through=$(submit --wrap "while [ ! -e '$gate' ]; do sleep 0.1; done; echo through")
+wait_for 30 sh -c "[ \"\$(squeue -h -j $through -o %t)\" = R ]"
+expect_eq "shutdown, a bad word" 1 "$(scontrol shutdown nodes 2>err.txt; echo $?)"
+expect_eq "its error" "invalid shutdown specification: nodes" "$(cat err.txt)"
+pid=$(cat "$STINT_STATE_DIR/stintd.lock")
+expect_eq "scontrol shutdown" "" "$(scontrol shutdown slurmctld)"
+wait_for 20 sh -c "! kill -0 $pid"
+expect_eq "no stintd after it" 1 "$(scontrol ping >/dev/null; echo $?)"
+expect_eq "shutdown with none" 1 "$(scontrol shutdown 2>err.txt; echo $?)"
+expect_contains "its error" "$(cat err.txt)" "scontrol: error: "
+expect_eq "not started by it" 1 "$(scontrol ping >/dev/null; echo $?)"
+touch "$gate"
+stintd --state-dir "$STINT_STATE_DIR"
+wait_for 30 job_ended "$through"
+expect_eq "the job through the shutdown" COMPLETED "$(job_state "$through")"
+expect_eq "its output" through "$(cat "slurm-$through.out")"

@@ -271,11 +271,12 @@ bool refused_by_stintd(const Error& e) {
   }
 }
 
-/// Sends a node, partition or reconfigure request; stintd's refusal is
+/// Sends a node, partition, reconfigure or shutdown request; stintd's refusal is
 /// printed as Slurm's "<call> error: <message>".
-int send_admin(const nlohmann::json& request, std::string_view call) {
+int send_admin(const nlohmann::json& request, std::string_view call,
+               rpc::AutoStart autostart = rpc::AutoStart::yes) {
   try {
-    rpc::call(default_paths(), request);
+    rpc::call(default_paths(), request, autostart);
   } catch (const Error& e) {
     if (!refused_by_stintd(e)) throw;
     return fail(fmt::format("{} error: {}", call, e.what()));
@@ -463,6 +464,16 @@ int ping() {
   return up ? 0 : 1;
 }
 
+/// scontrol shutdown [slurmctld|controller]: stintd stops (it is both); the
+/// jobs keep running under their stepds, as under slurmstepd. Not started to
+/// be stopped.
+int shutdown(const std::vector<std::string>& w) {
+  if (w.size() > 2) throw Error(Errc::usage, "too many arguments for keyword:shutdown");
+  if (w.size() == 2 && !is(w[1], "slurmctld", 9) && !is(w[1], "controller", 10))
+    return fail(fmt::format("invalid shutdown specification: {}", w[1]));
+  return send_admin({{"op", "shutdown"}}, "slurm_shutdown", rpc::AutoStart::no);
+}
+
 int dispatch(const ScontrolArgs& a) {
   const std::vector<std::string>& w = a.words;
   if (w.empty()) throw Error(Errc::usage, "no command given (interactive mode is not supported)");
@@ -478,6 +489,7 @@ int dispatch(const ScontrolArgs& a) {
   if (is(verb, "ping", 4)) return ping();
   if (is(verb, "write", 5)) return write_batch_script(a, w);
   if (is(verb, "reconfigure", 3)) return send_admin({{"op", "reconfigure"}}, "slurm_reconfigure");
+  if (is(verb, "shutdown", 8)) return shutdown(w);
   if (is(verb, "version", 4)) {
     fmt::print("stint {}\n", stint::version());
     return 0;
