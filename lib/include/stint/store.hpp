@@ -139,6 +139,11 @@ class Store {
   };
 
   // Writes (stintd only).
+  /// Copies the WAL's pages into the database (a passive checkpoint) once the
+  /// WAL holds `min_pages` or more; the writer's commits never do it
+  /// themselves (stintd calls this after it has answered). True if it ran
+  /// and succeeded; a failure is retried after the next commit.
+  bool checkpoint_if_due(int min_pages);
   /// The next job id (kept in the meta table; first id is 1).
   JobId allocate_job_id();
   /// `count` consecutive ids at once (the tasks of an array); the first.

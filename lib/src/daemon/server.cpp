@@ -165,6 +165,7 @@ int serve(const Paths& paths, const ServerOptions& options) {
   // submitted to an idle cluster starts at once. Starting jobs (spawning,
   // syncing launch files) is not counted: it does not grow with the queue.
   constexpr auto k_max_pass_gap = std::chrono::milliseconds(500);
+  constexpr int k_checkpoint_pages = 1000;
   auto last_pass_end = SteadyClock::now();
   SteadyClock::duration last_pass_cost{};
   SteadyClock::duration last_pass_length{};  // all of it, the walks of the live jobs included
@@ -239,6 +240,10 @@ int serve(const Paths& paths, const ServerOptions& options) {
       last_pass_length = last_pass_end - now;
       last_pass_cost = controller.last_decision_cost();
     }
+    // After the replies and the pass, so no request waits for it: the WAL's
+    // pages go into the database once there are as many as SQLite's own
+    // checkpoint would wait for.
+    controller.store().checkpoint_if_due(k_checkpoint_pages);
     if (!controller.idle()) idle_since = now;
     // A reconfigure may change StintIdleExit.
     const Seconds idle_exit = options.idle_exit.value_or(controller.config().daemon_idle_exit());

@@ -22,6 +22,19 @@ struct JobTexts {
   std::string dependency;
 };
 
+// The request and spec an array's tasks were submitted with (array_texts).
+// A task row holding k_shared_text in their place has these.
+struct SharedTexts {
+  JobId array_job_id = 0;  // 0: none loaded
+  bool found = false;      // the array has a row (one submitted before schema 9 has none)
+  std::string request;
+  std::string spec;
+};
+inline constexpr std::string_view k_shared_text = "{}";
+
+/// Loads `array`'s shared texts into `out`, unless it holds them already.
+const SharedTexts& shared_texts(sql::Connection& conn, JobId array, SharedTexts& out);
+
 struct Store::Impl {
   sql::Connection conn;
   bool read_only;
@@ -42,6 +55,10 @@ struct Store::Impl {
   // association is inserted only when it is not among them. Forgotten when
   // a transaction rolls back (what it inserted is gone).
   std::optional<std::set<std::pair<std::string, std::string>>> associations;
+  // Pages in the WAL after the last commit (the writer's WAL hook).
+  int wal_pages = 0;
+  // Of the array update_job or insert_jobs wrote last.
+  SharedTexts shared;
 
   Impl(const std::string& path, bool ro) : conn(path, ro), read_only(ro) {}
 };

@@ -54,6 +54,13 @@ Statement& Statement::bind(int index, std::string_view v) {
   return *this;
 }
 
+Statement& Statement::bind_unowned(int index, std::string_view v) {
+  if (sqlite3_bind_text(m_stmt, index, v.data(), static_cast<int>(v.size()), SQLITE_STATIC) !=
+      SQLITE_OK)
+    m_conn.fail("bind");
+  return *this;
+}
+
 bool Statement::step() {
   int rc = sqlite3_step(m_stmt);
   if (rc == SQLITE_ROW) return true;

@@ -36,6 +36,10 @@ class Statement {
 
   Statement& bind(int index, std::int64_t v);
   Statement& bind(int index, std::string_view v);
+  /// Binds the text without copying it: it must stay as it is until the
+  /// statement is reset (run() resets it). For the many columns of a row
+  /// written at once from a job that outlives the write.
+  Statement& bind_unowned(int index, std::string_view v);
   /// true while a row is available.
   bool step();
   /// Steps once, expecting no row.

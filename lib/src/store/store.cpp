@@ -27,6 +27,17 @@ constexpr std::string_view k_job_columns =
     "stdout_path, stderr_path, request, alloc, spec, array_job_id, array_task_id, "
     "array_throttle, dependency, requeue, cancelled_by";
 constexpr int k_job_column_count = 34;
+constexpr int column_index(std::string_view column) {
+  std::string_view rest = k_job_columns;
+  for (int i = 0;; ++i) {
+    const auto comma = rest.find(", ");
+    if (rest.substr(0, comma) == column) return i;
+    if (comma == std::string_view::npos) return -1;
+    rest = rest.substr(comma + 2);
+  }
+}
+constexpr int k_array_job_id_column = column_index("array_job_id");
+static_assert(k_array_job_id_column > 0);
 // What JobPart::listing leaves out, as JobReader::read_into skips them: NULL
 // in their place costs SQLite next to nothing, and every column read is
 // copied out of the row.
@@ -74,16 +85,19 @@ std::string alloc_text(const std::vector<NodeAlloc>& alloc) {
   return alloc.empty() ? std::string("[]") : to_json(alloc).dump();
 }
 
+// The texts are bound unowned (not copied: 10,000 rows of an array copied
+// 4 MB); the caller steps and resets the statement while `job` and `texts`
+// stand. The allocation's text is made here, so it is copied.
 void bind_job(sql::Statement& st, const Job& job, const JobTexts& texts) {
   int i = 1;
   st.bind(i++, static_cast<std::int64_t>(job.id));
-  st.bind(i++, job.spec.name);
+  st.bind_unowned(i++, job.spec.name);
   st.bind(i++, static_cast<std::int64_t>(job.user_id));
   st.bind(i++, static_cast<std::int64_t>(job.group_id));
-  st.bind(i++, job.user_name);
-  st.bind(i++, job.partition);
-  st.bind(i++, job.account);
-  st.bind(i++, job.qos);
+  st.bind_unowned(i++, job.user_name);
+  st.bind_unowned(i++, job.partition);
+  st.bind_unowned(i++, job.account);
+  st.bind_unowned(i++, job.qos);
   st.bind(i++, static_cast<std::int64_t>(job.state));
   st.bind(i++, static_cast<std::int64_t>(job.reason));
   st.bind(i++, static_cast<std::int64_t>(job.hold_reason));
@@ -99,15 +113,15 @@ void bind_job(sql::Statement& st, const Job& job, const JobTexts& texts) {
   st.bind(i++, static_cast<std::int64_t>(job.sys_cpu_us));
   st.bind(i++, static_cast<std::int64_t>(job.max_rss_kb));
   st.bind(i++, static_cast<std::int64_t>(job.restart_count));
-  st.bind(i++, job.stdout_path);
-  st.bind(i++, job.stderr_path);
-  st.bind(i++, texts.request);
+  st.bind_unowned(i++, job.stdout_path);
+  st.bind_unowned(i++, job.stderr_path);
+  st.bind_unowned(i++, texts.request);
   st.bind(i++, alloc_text(job.alloc));
-  st.bind(i++, texts.spec);
+  st.bind_unowned(i++, texts.spec);
   st.bind(i++, static_cast<std::int64_t>(job.array_job_id));
   st.bind(i++, static_cast<std::int64_t>(job.array_task_id));
   st.bind(i++, static_cast<std::int64_t>(job.array_throttle));
-  st.bind(i++, texts.dependency);
+  st.bind_unowned(i++, texts.dependency);
   st.bind(i++, static_cast<std::int64_t>(job.requeue ? 1 : 0));
   st.bind(i++, static_cast<std::int64_t>(job.cancelled_by));
 }
@@ -148,7 +162,8 @@ class DecodedText {
 // Decodes job rows.
 class JobReader {
  public:
-  explicit JobReader(JobPart part = JobPart::whole) : m_whole(part == JobPart::whole) {}
+  explicit JobReader(sql::Connection& conn, JobPart part = JobPart::whole)
+      : m_conn(conn), m_whole(part == JobPart::whole) {}
   Job read(const sql::Statement& st) {
     m_job_read = false;  // the texts' values may no longer be next()'s job's
     Job job;
@@ -168,7 +183,21 @@ class JobReader {
   // read last.
   void read_into(const sql::Statement& st, Job& job, bool again);
 
+  // A task row's request or spec when it is k_shared_text: its array's.
+  enum class Text { request, spec };
+  std::string_view own_or_shared(std::string_view text, const sql::Statement& st, Text which) {
+    if (text != k_shared_text) return text;
+    const auto array = static_cast<JobId>(st.int64(k_array_job_id_column));
+    const SharedTexts& shared = shared_texts(m_conn, array, m_shared);
+    if (!shared.found)
+      throw Error(Errc::store,
+                  fmt::format("job {}: corrupt row: array {} has no texts", st.int64(0), array));
+    return which == Text::request ? shared.request : shared.spec;
+  }
+
+  sql::Connection& m_conn;
   bool m_whole;  // else JobPart::listing: k_listing_omits are not read
+  SharedTexts m_shared;
   DecodedText<ResourceRequest> m_request;
   DecodedText<JobSpec> m_spec;
   DecodedText<Dependency> m_dependency;
@@ -214,7 +243,7 @@ void JobReader::read_into(const sql::Statement& st, Job& job, bool again) {
     i += 2;
   }
   try {
-    m_request.assign(st.text_view(i++), job.req, again,
+    m_request.assign(own_or_shared(st.text_view(i++), st, Text::request), job.req, again,
                      [](const nlohmann::json& j) { return resource_request_from_json(j); });
     std::string_view alloc = st.text_view(i++);
     if (alloc != "[]")
@@ -222,7 +251,7 @@ void JobReader::read_into(const sql::Statement& st, Job& job, bool again) {
     else
       job.alloc.clear();
     if (m_whole) {
-      m_spec.assign(st.text_view(i++), job.spec, again,
+      m_spec.assign(own_or_shared(st.text_view(i++), st, Text::spec), job.spec, again,
                     [](const nlohmann::json& j) { return job_spec_from_json(j); });
     } else {
       ++i;  // the spec stays as it was, but for its name (below)
@@ -246,7 +275,20 @@ void JobReader::read_into(const sql::Statement& st, Job& job, bool again) {
   job.spec.name = name;
 }
 
-Job read_job(const sql::Statement& st) { return JobReader().read(st); }
+}  // namespace
+
+const SharedTexts& shared_texts(sql::Connection& conn, JobId array, SharedTexts& out) {
+  if (out.array_job_id == array) return out;
+  sql::Statement st(conn, "SELECT request, spec FROM array_texts WHERE array_job_id = ?");
+  st.bind(1, static_cast<std::int64_t>(array));
+  out.array_job_id = array;
+  out.found = st.step();
+  out.request = out.found ? st.text(0) : std::string();
+  out.spec = out.found ? st.text(1) : std::string();
+  return out;
+}
+
+namespace {
 
 template <typename T, typename F>
 bool matches_any(const std::vector<T>& wanted, F&& pred) {
@@ -292,6 +334,18 @@ std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {
     // system mode) can open a WAL database read-only only where they exist.
     int persist = 1;
     sqlite3_file_control(store->m_impl->conn.handle(), "main", SQLITE_FCNTL_PERSIST_WAL, &persist);
+    // SQLite's automatic checkpoint runs inside the commit that fills the WAL
+    // past 1,000 pages, before the commit returns: the client whose request
+    // made that commit waited for the copy of every page (most of a
+    // 10,000-task array's submission). The hook, which replaces it, only
+    // counts; stintd checkpoints once it has answered (checkpoint_if_due).
+    sqlite3_wal_hook(
+        store->m_impl->conn.handle(),
+        [](void* self, sqlite3*, const char*, int pages) {
+          static_cast<Impl*>(self)->wal_pages = pages;
+          return SQLITE_OK;
+        },
+        store->m_impl.get());
     int have = store->schema_version();
     const auto& all = store_schema::migrations();
     if (have > static_cast<int>(all.size()))
@@ -350,6 +404,7 @@ Store::Transaction::~Transaction() {
     try {
       m_store.m_impl->conn.exec("ROLLBACK");
       m_store.m_impl->associations.reset();
+      m_store.m_impl->shared = {};  // it may be an array's that is gone with the rollback
     } catch (...) {
       // Nothing more to do: SQLite rolls back an unfinished transaction on close.
     }
@@ -367,6 +422,22 @@ void Store::Transaction::commit() {
   // With FULL, the WAL is synced before COMMIT returns.
   m_store.m_impl->conn.exec("COMMIT");
   m_done = true;
+}
+
+bool Store::checkpoint_if_due(int min_pages) {
+  Impl& impl = *m_impl;
+  if (impl.read_only || impl.wal_pages < min_pages) return false;
+  // Passive: a tool reading an older snapshot is not waited for; the pages it
+  // still needs are copied by a later checkpoint.
+  int log_pages = 0;
+  int copied = 0;
+  int rc = sqlite3_wal_checkpoint_v2(impl.conn.handle(), "main", SQLITE_CHECKPOINT_PASSIVE,
+                                     &log_pages, &copied);
+  // Counted again from the next commit; until then nothing is due. A failed
+  // checkpoint (a full disk: the database file could not grow) is tried
+  // again then, as SQLite's own would be; the WAL keeps every commit meanwhile.
+  impl.wal_pages = 0;
+  return rc == SQLITE_OK;
 }
 
 JobId Store::allocate_job_id() { return allocate_job_ids(1); }
@@ -414,19 +485,30 @@ void Store::record_association(const Job& job) {
 
 void Store::insert_job(const Job& job) {
   sql::Statement& st = job_write(m_impl->insert_job, m_impl->conn, "INSERT");
-  bind_job(st, job, texts_of(job));
+  const JobTexts texts = texts_of(job);  // bound unowned: kept until run() resets
+  bind_job(st, job, texts);
   st.run();
   record_association(job);
 }
 
 void Store::insert_jobs(const std::vector<Job>& jobs) {
-  JobTexts texts;
+  JobTexts texts;            // what the rows hold
   JobId texts_of_array = 0;  // the array whose tasks' texts `texts` holds
   for (const Job& job : jobs) {
     if (!job.is_array_task() || job.array_job_id != texts_of_array) {
       texts = texts_of(job);
       texts_of_array = job.is_array_task() ? job.array_job_id : 0;
       record_association(job);  // an array's tasks share theirs
+      if (job.is_array_task()) {
+        sql::Statement st(m_impl->conn,
+                          "INSERT INTO array_texts (array_job_id, request, spec) VALUES (?, ?, ?)");
+        st.bind(1, static_cast<std::int64_t>(job.array_job_id))
+            .bind(2, texts.request)
+            .bind(3, texts.spec);
+        st.run();
+        texts.request = k_shared_text;
+        texts.spec = k_shared_text;
+      }
     }
     sql::Statement& st = job_write(m_impl->insert_job, m_impl->conn, "INSERT");
     bind_job(st, job, texts);
@@ -445,8 +527,18 @@ void Store::update_job(const Job& job) {
     last.spec = job.spec;
     last.dependency = job.dependency;
   }
+  // A task whose request and spec are still its array's keeps the row short.
+  const JobTexts* row = &*last.texts;
+  JobTexts shared_row;
+  if (job.is_array_task()) {
+    const SharedTexts& shared = shared_texts(m_impl->conn, job.array_job_id, m_impl->shared);
+    if (shared.found && shared.request == row->request && shared.spec == row->spec) {
+      shared_row = {std::string(k_shared_text), std::string(k_shared_text), row->dependency};
+      row = &shared_row;
+    }
+  }
   sql::Statement& st = job_write(m_impl->replace_job, m_impl->conn, "REPLACE");
-  bind_job(st, job, *last.texts);
+  bind_job(st, job, *row);
   st.run();
   // scontrol update Account= changes it; a pass rewriting reasons does not.
   if (job.account != last.account || job.user_name != last.user_name) {
@@ -473,7 +565,7 @@ std::optional<Job> Store::job(JobId id) {
   sql::Statement st(m_impl->conn, fmt::format("SELECT {} FROM jobs WHERE id = ?", k_job_columns));
   st.bind(1, static_cast<std::int64_t>(id));
   if (!st.step()) return std::nullopt;
-  return read_job(st);
+  return JobReader(m_impl->conn).read(st);
 }
 
 std::vector<Job> Store::array_tasks(JobId array_job_id) {
@@ -483,7 +575,7 @@ std::vector<Job> Store::array_tasks(JobId array_job_id) {
                                 k_job_columns));
   st.bind(1, static_cast<std::int64_t>(array_job_id));
   std::vector<Job> out;
-  JobReader reader;
+  JobReader reader(m_impl->conn);
   while (st.step()) out.push_back(reader.read(st));
   return out;
 }
@@ -503,7 +595,7 @@ std::vector<Job> Store::run_jobs(const std::string& project) {
   st.bind(1, std::string_view(project));
   st.bind(2, std::string_view(project));
   std::vector<Job> out;
-  JobReader reader;
+  JobReader reader(m_impl->conn);
   while (st.step()) out.push_back(reader.read(st));
   return out;
 }
@@ -603,7 +695,7 @@ void scan_jobs(sql::Connection& conn, const JobFilter& filter, std::optional<std
       Run run;
       run.st = std::make_unique<sql::Statement>(
           conn, fmt::format("SELECT {} FROM jobs WHERE state = ? ORDER BY id", columns));
-      run.reader = std::make_unique<JobReader>(part);
+      run.reader = std::make_unique<JobReader>(conn, part);
       run.st->bind(1, static_cast<std::int64_t>(state));
       run.more = run.st->step();
       runs.push_back(std::move(run));
@@ -621,7 +713,7 @@ void scan_jobs(sql::Connection& conn, const JobFilter& filter, std::optional<std
   // NOT INDEXED: by the state index, SQLite would sort the rows by id.
   sql::Statement st(conn, fmt::format("SELECT {} FROM jobs{}{} ORDER BY id", columns,
                                       states.empty() ? "" : " NOT INDEXED", conditions));
-  JobReader reader(part);
+  JobReader reader(conn, part);
   while (st.step()) row(reader, st);
 }
 

@@ -106,9 +106,10 @@ TEST_CASE("migration 7 makes a project for each project runs already name", "[st
     store->save_cluster_run(cr);
   }
   // Back to schema 6 as an older stint left it: no projects, no deletions.
-  const std::string downgrade = "sqlite3 '" + db +
-                                "' 'DROP TABLE projects; DROP TABLE deleted_runs; "
-                                "DROP TABLE job_associations; PRAGMA user_version = 6;'";
+  const std::string downgrade =
+      "sqlite3 '" + db +
+      "' 'DROP TABLE projects; DROP TABLE deleted_runs; "
+      "DROP TABLE job_associations; DROP TABLE array_texts; PRAGMA user_version = 6;'";
   REQUIRE(std::system(downgrade.c_str()) == 0);
   auto store = stint::Store::open(db, stint::Store::Mode::read_write);
   CHECK(store->schema_version() == stint::Store::current_schema_version());

@@ -252,9 +252,96 @@ TEST_CASE("the associations jobs name are kept as jobs are written", "[store]") 
   reader.reset();
   store.reset();
   const std::string downgrade =
-      "sqlite3 '" + db + "' 'DROP TABLE job_associations; PRAGMA user_version = 7;'";
+      "sqlite3 '" + db +
+      "' 'DROP TABLE job_associations; DROP TABLE array_texts; PRAGMA user_version = 7;'";
   REQUIRE(std::system(downgrade.c_str()) == 0);
   store = stint::Store::open(db, stint::Store::Mode::read_write);
   CHECK(store->job_associations() ==
         Pairs{{"alice", "chem"}, {"bob", "bio"}, {"bob", "physics"}, {"carol", "chem"}});
+}
+
+TEST_CASE("an array's tasks keep their request and spec once, unless one is changed", "[store]") {
+  TempDir dir;
+  const std::string db = dir.path + "/stint.db";
+  auto store = stint::Store::open(db, stint::Store::Mode::read_write);
+  std::vector<stint::Job> tasks;
+  for (std::uint32_t t = 0; t < 3; ++t) {
+    stint::Job job = sample_job(10 + t);
+    job.array_job_id = 10;
+    job.array_task_id = t;
+    job.state = stint::JobState::pending;
+    job.alloc.clear();
+    tasks.push_back(job);
+  }
+  stint::Job single = sample_job(13);  // not a task: keeps its own texts
+  tasks.push_back(single);
+  store->insert_jobs(tasks);
+  const auto column = [&](const char* sql) {
+    const std::string cmd = "sqlite3 '" + db + "' \"" + sql + "\" > '" + dir.path + "/out'";
+    REQUIRE(std::system(cmd.c_str()) == 0);
+    std::ifstream in(dir.path + "/out");
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  CHECK(column("SELECT request || spec FROM jobs WHERE id < 13 GROUP BY 1") == "{}{}\n");
+  CHECK(column("SELECT count(*) FROM array_texts") == "1\n");
+  CHECK(column("SELECT spec = '{}' FROM jobs WHERE id = 13") == "0\n");
+
+  // Read back whole (squeue -j, sacct) and in listings, each as submitted.
+  auto reader = stint::Store::open(db, stint::Store::Mode::read_only);
+  const auto check_task = [](const stint::Job& job) {
+    CHECK(job.spec.name == "train");
+    CHECK(job.spec.script_args == std::vector<std::string>{"a", "b c"});
+    CHECK(job.spec.time_limit == 600);
+    CHECK(job.req.cpus_per_node == 4);
+    CHECK(job.req.gpus_per_node == 2);
+  };
+  for (stint::JobId id = 10; id <= 13; ++id) {
+    auto job = reader->job(id);
+    REQUIRE(job);
+    check_task(*job);
+  }
+  stint::JobFilter pending;
+  pending.states = {stint::JobState::pending};
+  const auto listed = reader->jobs(pending);
+  REQUIRE(listed.size() == 3);
+  for (const auto& job : listed) check_task(job);
+  CHECK(reader->array_tasks(10).size() == 3);
+
+  // A task rewritten as it was (a pass giving it a reason) stays short; one
+  // changed alone (scontrol update) keeps its own, and the others do not follow.
+  stint::Job same = store->job(11).value();
+  same.reason = stint::Reason::resources;
+  store->update_job(same);
+  stint::Job changed = store->job(12).value();
+  changed.spec.script_args = {"z"};
+  changed.req.cpus_per_node = 8;
+  store->update_job(changed);
+  CHECK(column("SELECT id FROM jobs WHERE spec = '{}' AND request = '{}'") == "10\n11\n");
+  auto reread = stint::Store::open(db, stint::Store::Mode::read_only);
+  CHECK(reread->job(11)->reason == stint::Reason::resources);
+  check_task(*reread->job(11));
+  CHECK(reread->job(12)->spec.script_args == std::vector<std::string>{"z"});
+  CHECK(reread->job(12)->req.cpus_per_node == 8);
+  check_task(*reread->job(10));
+
+  // An array's texts written in a transaction that rolls back are gone with
+  // its tasks; the next array with that id writes its own.
+  {
+    stint::Store::Transaction tx(*store);
+    stint::Job task = sample_job(20);
+    task.array_job_id = 20;
+    task.array_task_id = 0;
+    store->insert_jobs({task});
+    store->update_job(task);
+  }
+  CHECK(column("SELECT count(*) FROM array_texts") == "1\n");
+  stint::Job task = sample_job(20);
+  task.array_job_id = 20;
+  task.array_task_id = 0;
+  task.spec.name = "second";
+  task.spec.script_args = {"q"};
+  store->insert_jobs({task});
+  store->update_job(task);
+  CHECK(store->job(20)->spec.script_args == std::vector<std::string>{"q"});
+  CHECK(column("SELECT spec FROM jobs WHERE id = 20") == "{}\n");
 }
