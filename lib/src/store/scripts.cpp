@@ -20,7 +20,7 @@ struct ScriptStore::Impl {
   sql::Connection conn;
   // Prepared once the table exists (ScriptStore::open), used per submission
   // and per start; destroyed before the connection.
-  std::optional<sql::Statement> same, replace, get;
+  std::optional<sql::Statement> put, get;
 };
 
 std::unique_ptr<ScriptStore> ScriptStore::open(const std::string& path) {
@@ -43,10 +43,17 @@ std::unique_ptr<ScriptStore> ScriptStore::open(const std::string& path) {
       "  job_id      INTEGER PRIMARY KEY,"
       "  script      TEXT NOT NULL,"
       "  environment TEXT NOT NULL)");
-  impl->same.emplace(impl->conn,
-                     "SELECT 1 FROM scripts WHERE job_id = ? AND script = ? AND environment = ?");
-  impl->replace.emplace(impl->conn,
-                        "REPLACE INTO scripts (job_id, script, environment) VALUES (?, ?, ?)");
+  // A submission that failed after its put (stint.db had no room) leaves its
+  // row, and its retry takes the same id: rewriting the same row would append
+  // to the WAL again, so on a disk freed a little at a time each retry took
+  // the room stint.db needed, and no submission ever fit. The same row is
+  // left as it is (no page changed, nothing written).
+  impl->put.emplace(
+      impl->conn,
+      "INSERT INTO scripts (job_id, script, environment) VALUES (?1, ?2, ?3) "
+      "ON CONFLICT (job_id) DO UPDATE SET script = excluded.script, "
+      "environment = excluded.environment "
+      "WHERE script IS NOT excluded.script OR environment IS NOT excluded.environment");
   impl->get.emplace(impl->conn, "SELECT script, environment FROM scripts WHERE job_id = ?");
   return std::unique_ptr<ScriptStore>(new ScriptStore(std::move(impl)));
 }
@@ -55,20 +62,11 @@ ScriptStore::ScriptStore(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {
 ScriptStore::~ScriptStore() = default;
 
 void ScriptStore::put(JobId id, std::string_view script, std::string_view environment) {
-  // A submission that failed after its put (stint.db had no room) leaves its
-  // row, and its retry takes the same id: rewriting the same row would append
-  // to the WAL again, so on a disk freed a little at a time each retry took
-  // the room stint.db needed, and no submission ever fit.
-  sql::Statement& same = *m_impl->same;
-  same.reset();
-  same.bind(1, static_cast<std::int64_t>(id)).bind(2, script).bind(3, environment);
-  const bool held = same.step();
-  same.reset();
-  if (held) return;
-  sql::Statement& replace = *m_impl->replace;
-  replace.reset();
-  replace.bind(1, static_cast<std::int64_t>(id)).bind(2, script).bind(3, environment);
-  replace.run();
+  sql::Statement& put = *m_impl->put;
+  put.reset();
+  // Unowned: the texts (an environment is kilobytes) stand until run() resets.
+  put.bind(1, static_cast<std::int64_t>(id)).bind_unowned(2, script).bind_unowned(3, environment);
+  put.run();
 }
 
 std::optional<SubmittedScript> ScriptStore::get(JobId id) {
