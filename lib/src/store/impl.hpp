@@ -2,6 +2,7 @@
 // Store's private part, shared by the files that implement Store's methods
 // (store.cpp: jobs and meta; accounts.cpp: accounts, users, associations, QOS).
 
+#include <array>
 #include <memory>
 #include <optional>
 #include <set>
@@ -57,6 +58,12 @@ struct Store::Impl {
   std::optional<std::set<std::pair<std::string, std::string>>> associations;
   // Pages in the WAL after the last commit (the writer's WAL hook).
   int wal_pages = 0;
+  // The statements of every transaction and submission, prepared once
+  // (prepared() resets them): preparing them anew each time was a tenth of
+  // stintd's time per sbatch.
+  enum class Sql { begin, commit, rollback, sync_full, sync_normal, get_meta, set_meta, count };
+  std::array<std::unique_ptr<sql::Statement>, static_cast<std::size_t>(Sql::count)> statements;
+  sql::Statement& prepared(Sql which);
   // Of the array update_job or insert_jobs wrote last.
   SharedTexts shared;
 

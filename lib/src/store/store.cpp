@@ -380,6 +380,22 @@ std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {
   return store;
 }
 
+sql::Statement& Store::Impl::prepared(Sql which) {
+  static constexpr std::array<std::string_view, static_cast<std::size_t>(Sql::count)> k_text = {
+      "BEGIN IMMEDIATE",
+      "COMMIT",
+      "ROLLBACK",
+      "PRAGMA synchronous=FULL",
+      "PRAGMA synchronous=NORMAL",
+      "SELECT value FROM meta WHERE key = ?",
+      "REPLACE INTO meta (key, value) VALUES (?, ?)"};
+  auto& slot = statements.at(static_cast<std::size_t>(which));
+  if (!slot)
+    slot = std::make_unique<sql::Statement>(conn, k_text.at(static_cast<std::size_t>(which)));
+  slot->reset();  // in case a use threw between its bind and its reset
+  return *slot;
+}
+
 Store::Store(std::unique_ptr<Impl> impl) : m_impl(std::move(impl)) {}
 Store::~Store() = default;
 
@@ -390,11 +406,12 @@ int Store::schema_version() {
 
 Store::Transaction::Transaction(Store& s, Sync sync) : m_store(s), m_sync(sync) {
   // SQLite takes the safety level only outside a transaction.
-  if (m_sync == Sync::durable) m_store.m_impl->conn.exec("PRAGMA synchronous=FULL");
+  Impl& impl = *m_store.m_impl;
+  if (m_sync == Sync::durable) impl.prepared(Impl::Sql::sync_full).run();
   try {
-    m_store.m_impl->conn.exec("BEGIN IMMEDIATE");
+    impl.prepared(Impl::Sql::begin).run();
   } catch (...) {
-    if (m_sync == Sync::durable) m_store.m_impl->conn.exec("PRAGMA synchronous=NORMAL");
+    if (m_sync == Sync::durable) impl.prepared(Impl::Sql::sync_normal).run();
     throw;
   }
 }
@@ -402,7 +419,7 @@ Store::Transaction::Transaction(Store& s, Sync sync) : m_store(s), m_sync(sync) 
 Store::Transaction::~Transaction() {
   if (!m_done) {
     try {
-      m_store.m_impl->conn.exec("ROLLBACK");
+      m_store.m_impl->prepared(Impl::Sql::rollback).run();
       m_store.m_impl->associations.reset();
       m_store.m_impl->shared = {};  // it may be an array's that is gone with the rollback
     } catch (...) {
@@ -411,7 +428,7 @@ Store::Transaction::~Transaction() {
   }
   if (m_sync == Sync::durable) {
     try {
-      m_store.m_impl->conn.exec("PRAGMA synchronous=NORMAL");
+      m_store.m_impl->prepared(Impl::Sql::sync_normal).run();
     } catch (...) {
       // Left at FULL: slower commits, nothing lost.
     }
@@ -420,7 +437,7 @@ Store::Transaction::~Transaction() {
 
 void Store::Transaction::commit() {
   // With FULL, the WAL is synced before COMMIT returns.
-  m_store.m_impl->conn.exec("COMMIT");
+  m_store.m_impl->prepared(Impl::Sql::commit).run();
   m_done = true;
 }
 
@@ -549,16 +566,16 @@ void Store::update_job(const Job& job) {
 }
 
 void Store::set_meta(const std::string& key, const std::string& value) {
-  sql::Statement st(m_impl->conn, "REPLACE INTO meta (key, value) VALUES (?, ?)");
-  st.bind(1, key).bind(2, value);
-  st.run();
+  m_impl->prepared(Impl::Sql::set_meta).bind(1, key).bind(2, value).run();
 }
 
 std::optional<std::string> Store::meta(const std::string& key) {
-  sql::Statement st(m_impl->conn, "SELECT value FROM meta WHERE key = ?");
+  sql::Statement& st = m_impl->prepared(Impl::Sql::get_meta);
   st.bind(1, key);
-  if (!st.step()) return std::nullopt;
-  return st.text(0);
+  std::optional<std::string> value;
+  if (st.step()) value = st.text(0);
+  st.reset();
+  return value;
 }
 
 std::optional<Job> Store::job(JobId id) {
