@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <chrono>
+#include <optional>
 #include <set>
 
 #include <stint/parse.hpp>
@@ -241,7 +242,9 @@ void Controller::save_reasons_and_planned_starts(const sched::Decision& d) {
             [](const auto& a, const auto& b) { return a.first < b.first; });
   auto reason = reasons.cbegin();
   auto planned = d.planned_starts.cbegin();
-  Store::Transaction tx(*m_store);
+  // Begun at the first change: most passes change nothing, and a transaction
+  // takes the write lock and releases it again (six lock calls).
+  std::optional<Store::Transaction> tx;
   for (auto& [id, job] : m_live) {
     if (job.state != JobState::pending) continue;
     bool changed = false;
@@ -261,9 +264,11 @@ void Controller::save_reasons_and_planned_starts(const sched::Decision& d) {
       job.start_time = start;
       changed = true;
     }
-    if (changed) m_store->update_job(job);
+    if (!changed) continue;
+    if (!tx) tx.emplace(*m_store);
+    m_store->update_job(job);
   }
-  tx.commit();
+  if (tx) tx->commit();
 }
 
 }  // namespace stint::daemon
