@@ -4,6 +4,7 @@
 #include <thread>
 
 #include <catch2/catch.hpp>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <stint/error.hpp>
@@ -344,4 +345,35 @@ TEST_CASE("an array's tasks keep their request and spec once, unless one is chan
   store->update_job(task);
   CHECK(store->job(20)->spec.script_args == std::vector<std::string>{"q"});
   CHECK(column("SELECT spec FROM jobs WHERE id = 20") == "{}\n");
+}
+
+TEST_CASE("the WAL is copied into the database when stintd asks, not by the commit", "[store]") {
+  TempDir dir;
+  const std::string db = dir.path + "/stint.db";
+  auto store = stint::Store::open(db, stint::Store::Mode::read_write);
+  const auto size_of = [](const std::string& path) {
+    struct stat st {};
+    return ::stat(path.c_str(), &st) == 0 ? st.st_size : off_t{-1};
+  };
+  store->checkpoint_if_due(1);               // the schema's commit
+  CHECK_FALSE(store->checkpoint_if_due(1));  // nothing committed since
+  const off_t db_before = size_of(db);
+  // About 1,500 pages of rows: SQLite's own checkpoint would have run in the commit.
+  std::vector<stint::Job> jobs;
+  for (stint::JobId id = 1; id <= 10000; ++id) jobs.push_back(sample_job(id));
+  {
+    stint::Store::Transaction tx(*store);
+    store->insert_jobs(jobs);
+    tx.commit();
+  }
+  CHECK(size_of(db) == db_before);
+  CHECK(size_of(db + "-wal") > 4 * 1024 * 1024);
+  CHECK_FALSE(store->checkpoint_if_due(1'000'000));  // not due yet
+  CHECK(size_of(db) == db_before);
+  CHECK(store->checkpoint_if_due(1000));
+  CHECK(size_of(db) > 4 * 1024 * 1024);
+  CHECK_FALSE(store->checkpoint_if_due(1));  // counted again from the next commit
+  // What a reader sees does not depend on it.
+  auto reader = stint::Store::open(db, stint::Store::Mode::read_only);
+  CHECK(reader->job_count() == 10000);
 }
