@@ -53,3 +53,20 @@ for bad in '' 'x' '5-1' '1-10:0' '1-%2' '0-2000'; do
   expect_contains "--array='$bad'" "$err" "sbatch: error:"
 done
 expect_eq "jobs after bad arrays" "$before" "$(count)"
+
+# The tasks share the request and spec they were submitted with (kept once
+# per array); one task changed alone keeps its change, the others do not
+# follow it, and both read the same after a restart of stintd.
+shared=$(submit -H --array=0-2 --comment=orig -c 1 --wrap true)
+scontrol update JobId="${shared}_1" Comment=changed NumCPUs=2
+check_shared() {
+  expect_eq "$1: task 1" "changed 2" "$(squeue -h -j "${shared}_1" -o '%k %C')"
+  expect_eq "$1: tasks 0 and 2" "orig 1
+orig 1" "$(squeue -h -r -j "${shared}_0,${shared}_2" -o '%k %C')"
+  expect_contains "$1: scontrol show job, task 1" "$(scontrol show job "${shared}_1")" "NumCPUs=2"
+  expect_contains "$1: scontrol show job, task 2" "$(scontrol show job "${shared}_2")" "NumCPUs=1"
+}
+check_shared "before a restart"
+stop_stintd
+check_shared "after a restart"
+scancel "$shared"
