@@ -1,6 +1,7 @@
 #pragma once
 // Store's private part, shared by the files that implement Store's methods
-// (store.cpp: jobs and meta; accounts.cpp: accounts, users, associations, QOS).
+// (store.cpp: jobs and meta; job_rows.cpp: a job's row; accounts.cpp:
+// accounts, users, associations, QOS).
 
 #include <array>
 #include <memory>

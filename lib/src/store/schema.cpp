@@ -219,7 +219,7 @@ INSERT OR IGNORE INTO job_associations (user_name, account)
 )sql",
       // 9: the request and spec an array's tasks were submitted with, kept
       // once: a task's row holds '{}' in their place while its own are the
-      // same (store.cpp, k_shared_text). They were 400 of a task row's 590
+      // same (store/job_rows.cpp, k_shared_text). They were 400 of a task row's 590
       // bytes, written 10,000 times for an array. Never changed after the
       // submission, so a task changed alone (scontrol update) keeps its own.
       R"sql(
