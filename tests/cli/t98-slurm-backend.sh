@@ -102,6 +102,9 @@ run-create --project dist --server-type train --nodes 2 -- sleep 300 >/dev/null
 job=$(job_of dist/3)
 wait_for 60 sh -c "[ \"\$(/usr/bin/squeue -h -j $job -o %T)\" = RUNNING ]"
 wait_for 30 sh -c "run-list --json | grep -q '\"dist/3\".*RUNNING'"
+# Each node's line comes from its own step in Slurm, which may start a moment
+# after the job (seen under ASan with four tests at once on two CPUs).
+wait_for 30 sh -c "[ \"\$(run-show dist/3 | grep -c ' RUNNING ')\" = 2 ]"
 expect_eq "both nodes of the running run" 2 "$(run-show dist/3 | grep -c ' RUNNING ')"
 expect_eq "run-stop" "dist/3 stopped" "$(run-stop dist/3)"
 wait_for 60 sh -c "run-list --json | grep -q '\"dist/3\".*STOPPED'"
