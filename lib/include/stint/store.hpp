@@ -109,6 +109,14 @@ class Store {
   /// before stintd ever did use Store::exists first.
   static std::unique_ptr<Store> open(const std::string& path, Mode mode);
   static bool exists(const std::string& path);
+  /// The calling thread's read-only connection to the database at `path`,
+  /// opened as open(path, read_only) does on first use and kept while the
+  /// thread asks for that path and the file is the same one (a database
+  /// created anew there is opened anew). A tool's reads (its configuration,
+  /// its jobs, its nodes) share one connection: the schema is parsed and the
+  /// WAL index mapped once, not once per query. Each statement still reads
+  /// the latest commit.
+  static std::shared_ptr<Store> reader(const std::string& path);
   ~Store();
   Store(const Store&) = delete;
   Store& operator=(const Store&) = delete;

@@ -26,7 +26,7 @@ PriorityView read_priority_view(const Paths& paths, Seconds now) {
     v.ctx = sched::priority_snapshot(v.config, Accounting{}, {}, {}, now, k_no_time);
     return v;
   }
-  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  auto store = Store::reader(paths.db());
   v.calc_time = meta_time(*store, "priority_calc_time", now);
   const Seconds reset_now = meta_time(*store, "priority_usage_reset", k_no_time);
   std::vector<sched::AssocKey> assocs;

@@ -46,7 +46,7 @@ int run_clone(int argc, char** argv) {
     const Paths paths = default_paths();
     if (!Store::exists(paths.db()))
       throw Error(Errc::invalid_argument, fmt::format("No run {}", source_name.text()));
-    auto store = Store::open(paths.db(), Store::Mode::read_only);
+    auto store = Store::reader(paths.db());
     std::optional<Job> source;
     for (auto& j : cli::all_run_jobs(*store, source_name.project)) {
       if (j.spec.run->number == source_name.number) source = std::move(j);

@@ -41,7 +41,7 @@ int run_exec(int argc, char** argv) {
     const RunName rn = run::parse_run_name(name);
     std::optional<Job> found;
     if (Store::exists(paths.db())) {
-      auto store = Store::open(paths.db(), Store::Mode::read_only);
+      auto store = Store::reader(paths.db());
       for (auto& job : store->run_jobs(rn.project)) {
         if (job.spec.run->number == rn.number) found = std::move(job);
       }

@@ -88,7 +88,7 @@ int run_project(int argc, char** argv) {
     }
     std::vector<ProjectRow> rows;
     if (Store::exists(paths.db())) {
-      auto store = Store::open(paths.db(), Store::Mode::read_only);
+      auto store = Store::reader(paths.db());
       rows = read_projects(*store);
     }
     if (json) {
@@ -137,7 +137,7 @@ int run_delete(int argc, char** argv) {
     // Read before the deletion hides them.
     std::map<std::string, std::vector<std::string>> files;
     if (!keep_logs && Store::exists(paths.db())) {
-      auto store = Store::open(paths.db(), Store::Mode::read_only);
+      auto store = Store::reader(paths.db());
       for (const auto& n : names) files[n.text()] = output_files(*store, n);
     }
     nlohmann::json req = {{"op", "run_delete"}, {"runs", nlohmann::json::array()}};

@@ -68,10 +68,10 @@ RunSettings run_settings(const Job& job) {
 namespace stint::tools {
 namespace {
 
-std::unique_ptr<Store> open_store() {
+std::shared_ptr<Store> open_store() {
   const Paths paths = default_paths();
   if (!Store::exists(paths.db())) return nullptr;
-  return Store::open(paths.db(), Store::Mode::read_only);
+  return Store::reader(paths.db());
 }
 
 Job find_run(Store& store, const RunName& name) {

@@ -91,9 +91,8 @@ int report(const cli::SacctmgrCommand& cmd, const Error& e) {
 int show(const cli::SacctmgrCommand& cmd, const SacctmgrArgs& a, const Paths& paths) {
   const Config config = query::read_config(paths);
   // A state directory where stintd never ran has what stintd would create.
-  const Accounting data = Store::exists(paths.db())
-                              ? Store::open(paths.db(), Store::Mode::read_only)->accounting()
-                              : cli::default_accounting();
+  const Accounting data = Store::exists(paths.db()) ? Store::reader(paths.db())->accounting()
+                                                    : cli::default_accounting();
   cli::SacctmgrTable t;
   t.no_header = a.no_header;
   t.parsable = a.parsable;

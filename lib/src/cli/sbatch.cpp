@@ -145,7 +145,7 @@ int wait_status(const Job& job) { return job.exit_signal != 0 ? 1 : job.exit_sta
 // tasks when it accepts it and writes a job before it answers, so the
 // read-only database has them all; poll it with a short backoff.
 int wait_for_job(const Paths& paths, JobId id, bool array) {
-  const auto store = Store::open(paths.db(), Store::Mode::read_only);
+  const auto store = Store::reader(paths.db());
   std::chrono::milliseconds delay{10};
   for (;;) {
     std::vector<Job> jobs;

@@ -200,7 +200,7 @@ std::vector<Job> live_jobs(const ScancelArgs& a, const std::string& user,
                            const std::optional<JobState>& state, bool named) {
   const Paths paths = default_paths();
   if (!Store::exists(paths.db())) return {};
-  const auto store = Store::open(paths.db(), Store::Mode::read_only);
+  const auto store = Store::reader(paths.db());
   JobFilter filter;
   filter.active_only = true;
   if (!user.empty()) filter.users = {user};

@@ -105,7 +105,7 @@ Job allocation(JobId id) {
                                    errc_slurm_message(code)));
   };
   if (!Store::exists(paths.db())) throw refuse(Errc::invalid_job_id);
-  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  auto store = Store::reader(paths.db());
   std::optional<Job> job = store->job(id);
   if (!job) throw refuse(Errc::invalid_job_id);
   const auto uid = static_cast<std::uint32_t>(::getuid());

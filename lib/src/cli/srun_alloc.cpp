@@ -156,7 +156,7 @@ int run_with_allocation(const SrunOptions& o, const std::vector<std::string>& ar
   ::sigaction(SIGTERM, &sa, nullptr);
   ::sigaction(SIGHUP, &sa, nullptr);
 
-  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  auto store = Store::reader(paths.db());
   bool said_waiting = false, started = false, cancel_sent = false;
   const auto since = std::chrono::steady_clock::now();
   std::optional<Job> job;

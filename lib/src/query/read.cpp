@@ -28,7 +28,7 @@ bool stintd_alive(const Paths& paths) {
 
 Config read_config(const Paths& paths) {
   if (!Store::exists(paths.db())) return load_or_init_config(paths.state_dir);
-  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  auto store = Store::reader(paths.db());
   std::optional<Config> config;
   if (stintd_alive(paths)) {
     auto text = store->meta("config_text");
@@ -50,7 +50,7 @@ Config read_config(const Paths& paths) {
 
 std::vector<NodeStatus> read_node_states(const Paths& paths) {
   if (!Store::exists(paths.db())) return {};
-  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  auto store = Store::reader(paths.db());
   return store->node_states();
 }
 
@@ -58,20 +58,20 @@ std::vector<Job> read_jobs(const Paths& paths, const JobFilter& filter) {
   // Before stintd's first start there is no database: an empty queue, as a
   // fresh Slurm cluster shows, rather than an error.
   if (!Store::exists(paths.db())) return {};
-  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  auto store = Store::reader(paths.db());
   return store->jobs(filter);
 }
 
 void each_job(const Paths& paths, const JobFilter& filter,
               const std::function<void(const Job&)>& visit, JobPart part) {
   if (!Store::exists(paths.db())) return;
-  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  auto store = Store::reader(paths.db());
   store->each_job(filter, visit, part);
 }
 
 bool job_exists(const Paths& paths, JobId id) {
   if (!Store::exists(paths.db())) return false;
-  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  auto store = Store::reader(paths.db());
   return store->job(id).has_value();
 }
 
@@ -97,7 +97,7 @@ std::vector<Job> read_jobs(const Paths& paths, JobFilter filter, const std::vect
     // index. Reading and decoding every job instead cost about 0.2 s for one
     // job among 20,000 (bench/RESULTS.md: sacct -j, scontrol show job).
     if (!Store::exists(paths.db())) return {};
-    auto store = Store::open(paths.db(), Store::Mode::read_only);
+    auto store = Store::reader(paths.db());
     std::set<JobId> ids;
     for (const JobRef& r : refs) {
       ids.insert(r.id);
@@ -125,7 +125,7 @@ std::vector<JobStep> job_steps(const Paths& paths, const std::vector<Job>& jobs)
     if (job.start_time != k_no_time && !job.alloc.empty()) ids.push_back(job.id);
   }
   if (ids.empty() || !Store::exists(paths.db())) return {};
-  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  auto store = Store::reader(paths.db());
   // Many jobs: one scan of the steps table is cheaper than a lookup each.
   constexpr std::size_t k_lookups = 256;
   std::vector<JobStep> steps = store->steps(ids.size() > k_lookups ? std::vector<JobId>{} : ids);
@@ -140,7 +140,7 @@ std::vector<JobStep> job_steps(const Paths& paths, const std::vector<Job>& jobs)
 
 std::vector<Job> with_attempts(const Paths& paths, const std::vector<Job>& jobs) {
   if (jobs.empty() || !Store::exists(paths.db())) return jobs;
-  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  auto store = Store::reader(paths.db());
   std::vector<Job> out;
   for (const Job& job : jobs) {
     if (job.restart_count == 0) {
@@ -169,7 +169,7 @@ std::set<JobId> dependency_arrays(const Paths& paths, const std::vector<Job>& jo
   }
   std::set<JobId> arrays;
   if (wanted.empty() || !Store::exists(paths.db())) return arrays;
-  auto store = Store::open(paths.db(), Store::Mode::read_only);
+  auto store = Store::reader(paths.db());
   for (JobId id : wanted) {
     // An array's job id is the id of its first task.
     auto j = store->job(id);

@@ -47,6 +47,32 @@ bool Store::exists(const std::string& path) {
   return ::stat(path.c_str(), &st) == 0;
 }
 
+std::shared_ptr<Store> Store::reader(const std::string& path) {
+  // One per thread, not one per path: a tool reads one state directory, and a
+  // process that reads many in turn (the tests) holds one connection at a time.
+  struct Cached {
+    std::string path;
+    dev_t device = 0;
+    ino_t inode = 0;
+    std::shared_ptr<Store> store;
+  };
+  thread_local Cached cached;
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) {
+    cached = {};
+    return open(path, Mode::read_only);  // throws as open() does for a missing file
+  }
+  if (!cached.store || cached.path != path || cached.device != st.st_dev ||
+      cached.inode != st.st_ino) {
+    cached = {};
+    cached.store = open(path, Mode::read_only);
+    cached.path = path;
+    cached.device = st.st_dev;
+    cached.inode = st.st_ino;
+  }
+  return cached.store;
+}
+
 int Store::current_schema_version() { return static_cast<int>(store_schema::migrations().size()); }
 
 std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {

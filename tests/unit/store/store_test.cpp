@@ -175,6 +175,46 @@ TEST_CASE("opening a missing database read-only is an error", "[store]") {
                   stint::Error);
 }
 
+TEST_CASE("a thread's reader is one connection that sees each new commit", "[store]") {
+  TempDir dir;
+  std::string db = dir.path + "/stint.db";
+  CHECK_THROWS_AS(stint::Store::reader(db), stint::Error);  // no database yet
+  auto writer = stint::Store::open(db, stint::Store::Mode::read_write);
+  writer->insert_job(sample_job(1));
+
+  auto first = stint::Store::reader(db);
+  CHECK(first->job_count() == 1);
+  // Kept between queries, and a commit made since is read, not a snapshot.
+  writer->insert_job(sample_job(2));
+  auto again = stint::Store::reader(db);
+  CHECK(again.get() == first.get());
+  CHECK(again->job_count() == 2);
+  CHECK(again->job(2));
+
+  // Another thread has its own.
+  stint::Store* other = nullptr;
+  std::thread([&] { other = stint::Store::reader(db).get(); }).join();
+  CHECK(other != first.get());
+
+  // A database created anew at the path is opened anew, not read through the
+  // connection to the file that was there.
+  writer.reset();
+  for (const char* suffix : {"", "-wal", "-shm"}) ::unlink((db + suffix).c_str());
+  auto fresh = stint::Store::open(db, stint::Store::Mode::read_write);
+  fresh->insert_job(sample_job(5));
+  auto renewed = stint::Store::reader(db);
+  CHECK(renewed.get() != first.get());
+  CHECK(renewed->job_count() == 1);
+  CHECK(renewed->job(5));
+  CHECK(first->job_count() == 2);  // the caller's old one stays usable while held
+
+  // Another path: the thread's one connection moves to it.
+  TempDir dir2;
+  stint::Store::open(dir2.path + "/stint.db", stint::Store::Mode::read_write);
+  CHECK(stint::Store::reader(dir2.path + "/stint.db")->job_count() == 0);
+  CHECK(stint::Store::reader(db)->job_count() == 1);
+}
+
 TEST_CASE("a schema version 1 database migrates forward and keeps its jobs", "[store]") {
   TempDir dir;
   std::string db = dir.path + "/stint.db";
