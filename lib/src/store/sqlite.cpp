@@ -1,12 +1,31 @@
 #include "store/sqlite.hpp"
 
+#include <mutex>
+
 #include <fmt/core.h>
 
 #include <stint/error.hpp>
 
 namespace stint::sql {
 
+namespace {
+
+// SQLite's page cache starts each connection with 20 page slots allocated at
+// once and written through (one page fault each), before the first page is
+// read. A tool reads a handful of pages and exits: those slots were a fifth
+// of `squeue -j N`'s page faults, each some tens of microseconds on this
+// project's VM (bench/RESULTS-notes.md). Without the bulk, a slot is
+// allocated when a page needs one. Only possible before SQLite initialises,
+// so done once, before the process's first connection.
+void configure_sqlite_once() {
+  static std::once_flag once;
+  std::call_once(once, [] { sqlite3_config(SQLITE_CONFIG_PAGECACHE, nullptr, 0, 0); });
+}
+
+}  // namespace
+
 Connection::Connection(const std::string& path, bool read_only) {
+  configure_sqlite_once();
   int flags = read_only ? SQLITE_OPEN_READONLY : (SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE);
   flags |= SQLITE_OPEN_NOMUTEX;
   if (sqlite3_open_v2(path.c_str(), &m_db, flags, nullptr) != SQLITE_OK) {
