@@ -20,6 +20,7 @@
 #include "cli/cli11.hpp"
 #include "cli/read_common.hpp"
 #include "rpc/client.hpp"
+#include "util/clock.hpp"
 #include "util/proc.hpp"
 
 namespace stint::tools {
@@ -254,6 +255,7 @@ std::optional<std::string> update_key(std::string_view key) {
   if (k == "minmemorycpu") return "MinMemoryCPU";
   if (k == "sitefactor") return "SiteFactor";
   if (k == "arraytaskthrottle") return "ArrayTaskThrottle";
+  if (k == "starttime" || k == "eligibletime") return "StartTime";
   return std::nullopt;
 }
 
@@ -389,6 +391,18 @@ int update(const std::vector<std::string>& w) {
     if (!canonical)
       throw Error(Errc::invalid_argument,
                   fmt::format("Update of this parameter is not supported: {}", word));
+    if (*canonical == "StartTime") {
+      // Resolved here, as Slurm's scontrol does: "now+60" counts from when it
+      // was typed, not from when stintd reads it. A time past is now.
+      const Seconds now = wall_now();
+      try {
+        fields[*canonical] = std::max(now, parse::date_time(value, now, parse::Resolve::future));
+      } catch (const Error&) {
+        throw Error(Errc::invalid_argument,
+                    fmt::format("Invalid {} specification", word.substr(0, eq)));
+      }
+      continue;
+    }
     fields[*canonical] = value;
   }
   if (!job_text) throw Error(Errc::usage, "No valid entity in update command");

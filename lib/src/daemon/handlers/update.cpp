@@ -151,6 +151,22 @@ Job update_one(Controller& c, const Job& current, const Json& fields, bool op) {
       ResourceRequest r = sched::make_request(job.spec, nodes, c.config());
       if (auto refusal = sched::never_fits(r, nodes)) throw *refusal;
       job.req = r;
+    } else if (iequals(key, "StartTime")) {
+      // scontrol sent the time resolved, as seconds since the epoch.
+      pending_only();
+      Seconds at = 0;
+      try {
+        at = std::stoll(value);
+      } catch (...) {
+        throw Error(Errc::invalid_argument, fmt::format("Invalid StartTime: {}", value));
+      }
+      job.eligible_time = std::max(at, c.now());
+      // What the next pass would say, said now: squeue right after the update
+      // agrees with it. A dependency or hold keeps its own reason.
+      if (job.eligible_time > c.now() && job.reason == Reason::none)
+        job.reason = Reason::begin_time;
+      else if (job.eligible_time <= c.now() && job.reason == Reason::begin_time)
+        job.reason = Reason::none;
     } else if (iequals(key, "ArrayTaskThrottle")) {
       if (!job.is_array_task())
         throw Error(Errc::invalid_argument, "ArrayTaskThrottle applies to job arrays only");
