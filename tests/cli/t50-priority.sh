@@ -38,13 +38,18 @@ sleep 2
 new=$(submit --wrap "$gate")
 high=$(submit -p high --wrap "$gate")
 # Once a calculation has seen all three, with both low jobs aged.
-wait_for 10 sh -c "[ -n \"\$(sprio -h -j $high)\" ] && [ \"\$(sprio -h -o %A -j $new)\" -ge 100 ]"
+wait_for 30 sh -c "[ -n \"\$(sprio -h -j $high)\" ] && [ \"\$(sprio -h -o %A -j $new)\" -ge 100 ]"
 
 age_old=$(field "$old" 2)
 age_new=$(field "$new" 2)
 gap=$((age_old - age_new))
-# Two seconds apart at 100 points a second (times are whole seconds).
-[ "$gap" -ge 100 ] && [ "$gap" -le 500 ] || fail "age gap $gap (old $age_old, new $age_new)"
+# 100 points a second between their submit times (at least the two seconds of
+# sleep, more when sbatch is slow), give or take the calculation's rounding.
+submit_time() { date -d "$(scontrol show job "$1" | tr ' ' '\n' | sed -n 's/^SubmitTime=//p')" +%s; }
+apart=$(($(submit_time "$new") - $(submit_time "$old")))
+[ "$apart" -ge 2 ] || fail "submitted ${apart}s apart after sleeping 2"
+[ "$gap" -ge $((apart * 100 - 100)) ] && [ "$gap" -le $((apart * 100 + 100)) ] ||
+  fail "age gap $gap (old $age_old, new $age_new) for jobs submitted ${apart}s apart"
 expect_eq "partition factor, low" 100 "$(field "$old" 3)"
 expect_eq "partition factor, high" 1000 "$(field "$high" 3)"
 [ "$(field "$old" 5)" -gt "$(field "$new" 5)" ] || fail "older job does not outrank the newer: $(sprio -l)"
@@ -78,7 +83,7 @@ blocker=$(submit -A busy --wrap "$gate")
 wait_for 30 sh -c "[ \"\$(squeue -h -j $blocker -o %t)\" = R ]"
 busy=$(submit -A busy --wrap "$gate")
 idle=$(submit -A idle --wrap "$gate")
-wait_for 10 sh -c "[ -n \"\$(sprio -h -j $idle)\" ]"
+wait_for 30 sh -c "[ -n \"\$(sprio -h -j $idle)\" ]"
 [ "$(field "$idle" 4)" -gt "$(field "$busy" 4)" ] ||
   fail "fair share: idle $(field "$idle" 4) is not above busy $(field "$busy" 4)"
 
@@ -101,12 +106,12 @@ wait_for 30 sh -c "[ \"\$(squeue -h -j $blocker -o %t)\" = R ]"
 fixed=$(submit --priority=5 --wrap true)
 sited=$(submit --wrap true)
 scontrol update JobId="$sited" SiteFactor=777 || fail "scontrol update SiteFactor"
-wait_for 10 sh -c "[ \"\$(sprio -h -o '%i %S' -j $sited | awk '{print \$2}')\" = 777 ]"
+wait_for 30 sh -c "[ \"\$(sprio -h -o '%i %S' -j $sited | awk '{print \$2}')\" = 777 ]"
 stint daemon stop >/dev/null
 age_before=$(field "$sited" 2)
 sbatch --hold --wrap true >/dev/null  # starts stintd again
 # A calculation after the restart: the age has grown.
-wait_for 10 sh -c "[ \$(sprio -h -o '%i %A' | awk -v j=$sited '\$1 == j { print \$2 }') -gt $age_before ]"
+wait_for 30 sh -c "[ \$(sprio -h -o '%i %A' | awk -v j=$sited '\$1 == j { print \$2 }') -gt $age_before ]"
 expect_eq "fixed priority after restart" 5 "$(squeue -h -j "$fixed" -o %Q)"
 expect_eq "site factor after restart" 777 "$(sprio -h -o '%S' -j "$sited" | tr -d ' ')"
 if sbatch --priority=bogus --wrap true 2>/dev/null; then fail "--priority=bogus accepted"; fi
