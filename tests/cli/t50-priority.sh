@@ -26,8 +26,9 @@ config:
 YAML
 
 gate='for i in $(seq 600); do [ -e go-$SLURM_JOB_ID ] && break; sleep 0.1; done; echo $SLURM_JOB_ID >> '"$WORK"'/order'
-field() {  # field JOB COLUMN: a column of `sprio -h -o '%i %A %P %F %Y'`
-  sprio -h -o '%i %A %P %F %Y' | awk -v j="$1" -v c="$2" '$1 == j { print $c }'
+factors() { sprio -h -o '%i %A %P %F %Y'; }
+field() {  # field JOB COLUMN [FACTORS]: a column of `factors`' output, the one given or a new one
+  awk -v j="$1" -v c="$2" '$1 == j { print $c }' <<<"${3-$(factors)}"
 }
 
 # --- age and partition ---------------------------------------------------------
@@ -40,8 +41,11 @@ high=$(submit -p high --wrap "$gate")
 # Once a calculation has seen all three, with both low jobs aged.
 wait_for 30 sh -c "[ -n \"\$(sprio -h -j $high)\" ] && [ \"\$(sprio -h -o %A -j $new)\" -ge 100 ]"
 
-age_old=$(field "$old" 2)
-age_new=$(field "$new" 2)
+# One calculation's figures: ages read from two calls of sprio a calculation
+# (one a second) apart differ by its period as well.
+now_factors=$(factors)
+age_old=$(field "$old" 2 "$now_factors")
+age_new=$(field "$new" 2 "$now_factors")
 gap=$((age_old - age_new))
 # 100 points a second between their submit times (at least the two seconds of
 # sleep, more when sbatch is slow), give or take the calculation's rounding.
@@ -50,10 +54,12 @@ apart=$(($(submit_time "$new") - $(submit_time "$old")))
 [ "$apart" -ge 2 ] || fail "submitted ${apart}s apart after sleeping 2"
 [ "$gap" -ge $((apart * 100 - 100)) ] && [ "$gap" -le $((apart * 100 + 100)) ] ||
   fail "age gap $gap (old $age_old, new $age_new) for jobs submitted ${apart}s apart"
-expect_eq "partition factor, low" 100 "$(field "$old" 3)"
-expect_eq "partition factor, high" 1000 "$(field "$high" 3)"
-[ "$(field "$old" 5)" -gt "$(field "$new" 5)" ] || fail "older job does not outrank the newer: $(sprio -l)"
-[ "$(field "$high" 5)" -gt "$(field "$old" 5)" ] || fail "high partition does not rank first: $(sprio -l)"
+expect_eq "partition factor, low" 100 "$(field "$old" 3 "$now_factors")"
+expect_eq "partition factor, high" 1000 "$(field "$high" 3 "$now_factors")"
+[ "$(field "$old" 5 "$now_factors")" -gt "$(field "$new" 5 "$now_factors")" ] ||
+  fail "older job does not outrank the newer: $now_factors"
+[ "$(field "$high" 5 "$now_factors")" -gt "$(field "$old" 5 "$now_factors")" ] ||
+  fail "high partition does not rank first: $now_factors"
 expect_eq "normalised partition factor" "0.1000000" \
   "$(sprio -h -n -o '%p' -j "$old" | tr -d ' ')"
 expect_contains "weights" "$(sprio -w)" "Weights"
