@@ -40,6 +40,7 @@ field() {  # field JOB KEY: a value of scontrol show job
 config REQUEUE
 low=$(submit -p low -c 2 --wrap "echo run >> low-runs; $gate")
 wait_for 30 is_state "$low" RUNNING
+wait_for 30 test -s low-runs  # it ran, not just started: "it ran twice" counts the lines
 high=$(submit -p high -c 2 --wrap "$gate")
 wait_for 30 is_state "$high" RUNNING
 expect_eq "low job back in the queue" PENDING "$(squeue -h -j "$low" -o %T)"
@@ -86,8 +87,12 @@ restart
 LOW_EXTRA=", grace_time: 10" config REQUEUE
 low=$(submit -p low -c 2 --wrap "trap 'echo saved > checkpoint-\${SLURM_RESTART_COUNT:-0}; exit 0' TERM
 [ -e checkpoint-0 ] && exit 0
+touch trapped
 sleep 300 & wait")
 wait_for 30 is_state "$low" RUNNING
+# Preempted before its shell has set the trap (a slow machine), it would die of
+# the SIGTERM without a checkpoint.
+wait_for 30 test -e trapped
 high=$(submit -p high -c 2 --wrap "$gate")
 wait_for 30 is_state "$high" RUNNING
 expect_eq "checkpoint written on SIGTERM" saved "$(cat checkpoint-0)"
