@@ -393,10 +393,9 @@ int update(const std::vector<std::string>& w) {
                   fmt::format("Update of this parameter is not supported: {}", word));
     if (*canonical == "StartTime") {
       // Resolved here, as Slurm's scontrol does: "now+60" counts from when it
-      // was typed, not from when stintd reads it. A time past is now.
-      const Seconds now = wall_now();
+      // was typed, not from when stintd reads it.
       try {
-        fields[*canonical] = std::max(now, parse::date_time(value, now, parse::Resolve::future));
+        fields[*canonical] = parse::date_time(value, wall_now(), parse::Resolve::future);
       } catch (const Error&) {
         throw Error(Errc::invalid_argument,
                     fmt::format("Invalid {} specification", word.substr(0, eq)));

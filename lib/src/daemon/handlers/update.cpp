@@ -152,21 +152,16 @@ Job update_one(Controller& c, const Job& current, const Json& fields, bool op) {
       if (auto refusal = sched::never_fits(r, nodes)) throw *refusal;
       job.req = r;
     } else if (iequals(key, "StartTime")) {
-      // scontrol sent the time resolved, as seconds since the epoch.
+      // scontrol sends the time resolved, in seconds since the epoch; a time
+      // past makes the job eligible now.
       pending_only();
-      Seconds at = 0;
-      try {
-        at = std::stoll(value);
-      } catch (...) {
+      if (!value_json.is_number_integer())
         throw Error(Errc::invalid_argument, fmt::format("Invalid StartTime: {}", value));
-      }
-      job.eligible_time = std::max(at, c.now());
-      // What the next pass would say, said now: squeue right after the update
-      // agrees with it. A dependency or hold keeps its own reason.
-      if (job.eligible_time > c.now() && job.reason == Reason::none)
-        job.reason = Reason::begin_time;
-      else if (job.eligible_time <= c.now() && job.reason == Reason::begin_time)
-        job.reason = Reason::none;
+      job.eligible_time = std::max(value_json.get<Seconds>(), c.now());
+      // Said now, as the next pass would (a submit does the same): squeue
+      // right after the update agrees. A hold or dependency keeps its reason.
+      if (job.reason == Reason::none || job.reason == Reason::begin_time)
+        job.reason = job.eligible_time > c.now() ? Reason::begin_time : Reason::none;
     } else if (iequals(key, "ArrayTaskThrottle")) {
       if (!job.is_array_task())
         throw Error(Errc::invalid_argument, "ArrayTaskThrottle applies to job arrays only");
