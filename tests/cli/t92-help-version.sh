@@ -70,6 +70,8 @@ for tool in "${tools[@]}"; do
     for cxx in libstdc++ libfmt libyaml-cpp libgcc_s; do
       grep -q "$cxx" <<<"$libs" && fail "static $tool loads $cxx: $libs"
     done
+    # SQLite comes inside too: the shared one binds its own symbols at each start.
+    grep -q libsqlite3 <<<"$libs" && fail "static $tool loads libsqlite3: $libs"
   fi
 done
 true
