@@ -1,6 +1,7 @@
 #pragma once
 // Starting the task (internal to the stepd module): stepd opens the output
-// files as the job's user, then forks; the child makes its own process group,
+// files as the job's user, then starts a child that shares its memory until
+// it execs (as posix_spawn does); the child makes its own process group,
 // joins the task's cgroup (when there is one), restores default signal
 // handling, switches user, changes directory, binds CPUs, closes every other
 // descriptor and execs. A child that cannot exec says why through a
@@ -64,9 +65,9 @@ struct Spawned {
   Fd report;       ///< read end of the launch report pipe: end of file once exec succeeded
 };
 
-/// Forks the task. With `cgroup_procs_fd` (a cgroup.procs open for writing),
+/// Starts the task. With `cgroup_procs_fd` (a cgroup.procs open for writing),
 /// the child moves itself into that cgroup first, so that nothing it runs is
-/// ever outside it. Throws Errc::io when the pipe or fork fails.
+/// ever outside it. Throws Errc::io when the pipe or the child's start fails.
 Spawned spawn_task(const TaskLaunch& launch, const OutputFiles& files, int cgroup_procs_fd = -1);
 
 /// The step at which a child gave up before exec.
