@@ -219,8 +219,6 @@ void mark_fds_cloexec(int report_fd) {
   child_fail(p, LaunchStage::exec, errno);
 }
 
-int child_entry(void* plan) { child_main(*static_cast<const ChildPlan*>(plan)); }
-
 // The task's process, as posix_spawn makes one: a child that shares stepd's
 // memory, on a stack of its own, while stepd waits until it has exec'd or
 // exited (CLONE_VM | CLONE_VFORK). A fork copied stepd's page tables and then
@@ -234,7 +232,8 @@ pid_t spawn_child(ChildPlan& p) {
   if (pid == 0) child_main(p);
   return pid;
 #else
-  constexpr std::size_t k_stack_bytes = 256 * 1024;  // touched pages only
+  auto child_entry = [](void* plan) -> int { child_main(*static_cast<const ChildPlan*>(plan)); };
+  constexpr std::size_t k_stack_bytes = std::size_t{256} * 1024;  // touched pages only
   void* stack = ::mmap(nullptr, k_stack_bytes, PROT_READ | PROT_WRITE,
                        MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (stack == MAP_FAILED) return -1;
