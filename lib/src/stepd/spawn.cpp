@@ -366,7 +366,8 @@ Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_pro
 
   p.stepd_pid = ::getpid();
   pid_t pid = spawn_child(p);
-  if (pid < 0) throw Error(Errc::io, fmt::format("clone: {}", std::strerror(errno)));
+  if (pid < 0)
+    throw Error(Errc::io, fmt::format("Unable to start the task: {}", std::strerror(errno)));
   // The parent sets the group too: a signal sent to the group before the
   // child got to run its own setpgid must not miss it (the shells' old race).
   // It fails harmlessly once the child has exec'd.
