@@ -167,9 +167,12 @@ while [ $kills -lt "$STEPD_KILLS" ]; do
   # Nothing left to kill once every job is in and none waits or runs (on a
   # fast machine the 300 jobs can all end before STEPD_KILLS kills).
   if ! kill -0 "$submitter" 2>/dev/null && [ -z "$(squeue -h | head -n 1)" ]; then break; fi
-  # stintd's children only: a stepd's own child, forked but not yet the task,
-  # has the same command line.
-  mapfile -t stepds < <(pgrep -P "$(stintd_pid)" -f "stint-stepd $STINT_STATE_DIR/" || true)
+  # Children of stintd's fork server (or of stintd, which spawns them when
+  # the server is not there) only: a stepd's own child, forked but not yet
+  # the task, has the same command line.
+  parents=$(stintd_pid)
+  server=$(pgrep -P "$parents" -f -- "stint-stepd --fork-server" | head -n 1 || true)
+  mapfile -t stepds < <(pgrep -P "$parents${server:+,$server}" -f "stint-stepd $STINT_STATE_DIR/" || true)
   [ ${#stepds[@]} -gt 0 ] || continue
   victim=${stepds[$((RANDOM % ${#stepds[@]}))]}
   kill -KILL "$victim" 2>/dev/null && kills=$((kills + 1))

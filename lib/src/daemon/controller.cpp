@@ -12,6 +12,7 @@
 #include "daemon/log.hpp"
 #include "daemon/node_ssh.hpp"
 #include "daemon/spool.hpp"
+#include "daemon/stepd_forks.hpp"
 #include "stepd/launch.hpp"
 #include "store/scripts.hpp"
 #include "util/fs.hpp"

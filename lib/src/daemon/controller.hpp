@@ -8,6 +8,7 @@
 #include <memory>
 #include <set>
 #include <string>
+#include <tuple>
 
 #include <nlohmann/json.hpp>
 
@@ -31,6 +32,8 @@ class Cluster;
 }
 
 namespace stint::daemon {
+
+class StepdForks;  // daemon/stepd_forks.hpp
 
 /// Who sent a request, from SO_PEERCRED.
 struct Caller {
@@ -60,8 +63,13 @@ class Controller {
   std::chrono::steady_clock::duration last_decision_cost() const { return m_decision_cost; }
   /// Collects the results of ended tasks; true if any job changed.
   bool collect();
-  /// A stepd this process started has exited (from SIGCHLD).
+  /// A stepd this process started has exited (from SIGCHLD, or the fork
+  /// server's notice).
   void stepd_exited(std::int64_t pid);
+  /// The fork server's socket, for the loop to poll (-1 when none runs),
+  /// and the reading of its exit notices when it is readable.
+  int stepd_forks_fd() const;
+  void read_stepd_exits();
 
   bool idle() const { return m_live.empty() && m_live_cluster_runs == 0; }
   bool shutdown_requested() const { return m_shutdown; }
@@ -167,6 +175,11 @@ class Controller {
   /// the database had the job RUNNING by then (a file written first failed
   /// when not: the database still has the job as it was).
   void launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded);
+  /// A stepd for task `task` of job `id`: forked by the fork server, else
+  /// spawned. Returns its pid and start time, or the errno; pid 0 with no
+  /// errno when the server did not answer (collect() settles it).
+  std::tuple<std::int64_t, std::uint64_t, int> start_stepd(const std::string& exe, JobId id,
+                                                           std::uint32_t task);
 
  public:
   // Runs (issue 6; launcher.cpp, handlers/run.cpp).
@@ -243,6 +256,7 @@ class Controller {
   std::map<std::string, NodeStatus> m_node_states;  ///< nodes that are not up
   std::unique_ptr<Store> m_store;
   std::unique_ptr<ScriptStore> m_scripts;
+  std::unique_ptr<StepdForks> m_stepd_forks;  ///< started with the first task
   const Clock& m_clock;
   std::map<JobId, Job> m_live;
   /// The ids of the live jobs that may be active (launch and recover add

@@ -4,10 +4,11 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <limits>
+#include <tuple>
 
 #include <fcntl.h>
 #include <netinet/in.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -21,48 +22,14 @@
 #include "daemon/node_ssh.hpp"
 #include "daemon/site_scripts.hpp"
 #include "daemon/spool.hpp"
+#include "daemon/stepd_forks.hpp"
 #include "model/json.hpp"
 #include "store/scripts.hpp"
 #include "util/fs.hpp"
 #include "util/proc.hpp"
 
-extern char** environ;
-
 namespace stint::daemon {
 namespace {
-
-// Spawns `stint-stepd <launch file>` detached; returns its pid or the errno.
-std::pair<pid_t, int> spawn_stepd(const std::string& exe, const std::string& launch_path,
-                                  const std::string& log_path) {
-  posix_spawnattr_t attr;
-  posix_spawnattr_init(&attr);
-  // Its own session: the job outlives stintd, and stintd's signals are not its.
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
-  // It starts with the signals it reads through its signalfd already blocked:
-  // a cancel sent before its main() blocked them would kill it without a
-  // result, and the job would be taken for a lost node and requeued. Pending,
-  // the SIGTERM reaches its supervision loop instead. (stepd unblocks them
-  // for the task.)
-  sigset_t supervised;
-  sigemptyset(&supervised);
-  for (int s : {SIGCHLD, SIGTERM, SIGINT, SIGUSR1}) sigaddset(&supervised, s);
-  posix_spawnattr_setsigmask(&attr, &supervised);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, log_path.c_str(), O_WRONLY | O_CREAT | O_APPEND,
-                                   0600);
-  posix_spawn_file_actions_adddup2(&actions, 1, 2);
-  std::vector<std::string> args = {exe, launch_path};
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  pid_t pid = 0;
-  int rc = ::posix_spawn(&pid, exe.c_str(), &actions, &attr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  posix_spawnattr_destroy(&attr);
-  return {pid, rc};
-}
 
 // Whether nothing on this machine holds TCP `port` (a run's ports must be
 // usable by its tasks, not only unclaimed by other runs).
@@ -163,6 +130,37 @@ void Controller::release_node_ssh(Job& job) {
     a.sshd_start_ticks = 0;
   }
   if (had) remove_ssh_dir(m_paths, job.id);
+}
+
+std::tuple<std::int64_t, std::uint64_t, int> Controller::start_stepd(const std::string& exe,
+                                                                     JobId id, std::uint32_t task) {
+  const std::string launch_path = task_file(m_paths, id, task, "launch");
+  const std::string log_path = m_paths.log_dir() + "/stepd.log";
+  if (!m_stepd_forks) m_stepd_forks = std::make_unique<StepdForks>();
+  const std::size_t longest = task_file(m_paths, std::numeric_limits<JobId>::max(),
+                                        std::numeric_limits<std::uint32_t>::max(), "launch")
+                                  .size();
+  const StepdForks::Start s = m_stepd_forks->start(exe, launch_path, longest, log_path,
+                                                   [this](std::int64_t pid) { stepd_exited(pid); });
+  switch (s.outcome) {
+    case StepdForks::Outcome::started:
+      return {s.pid, s.start_ticks, 0};
+    case StepdForks::Outcome::failed:
+      return {0, 0, s.error};
+    case StepdForks::Outcome::unknown:
+      return {0, 0, 0};
+    case StepdForks::Outcome::not_sent:
+      break;
+  }
+  auto [pid, rc] = spawn_stepd({exe, launch_path}, log_path);
+  if (rc != 0) return {0, 0, rc};
+  return {pid, proc::start_ticks(pid).value_or(0), 0};
+}
+
+int Controller::stepd_forks_fd() const { return m_stepd_forks ? m_stepd_forks->fd() : -1; }
+
+void Controller::read_stepd_exits() {
+  if (m_stepd_forks) m_stepd_forks->read_exits([this](std::int64_t pid) { stepd_exited(pid); });
 }
 
 void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) {
@@ -311,10 +309,9 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
   for (std::uint32_t i = 0; i < task_count(job); ++i) {
     const TaskLaunch& l = launches[i];
     int rc = ENOENT;
-    pid_t pid = 0;
-    if (!stepd_exe.empty())
-      std::tie(pid, rc) = spawn_stepd(stepd_exe, task_file(m_paths, job.id, i, "launch"),
-                                      m_paths.log_dir() + "/stepd.log");
+    std::int64_t pid = 0;
+    std::uint64_t start_ticks = 0;
+    if (!stepd_exe.empty()) std::tie(pid, start_ticks, rc) = start_stepd(stepd_exe, job.id, i);
     if (rc != 0) {
       log_error("job {}: cannot start stint-stepd: {}", job.display_id(), std::strerror(rc));
       TaskResult r;
@@ -327,8 +324,10 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
       fs::write_file_atomic(l.result_path, to_json_text(r), 0600);
       continue;
     }
+    // 0 when the fork server did not answer: collect() finds the stepd by
+    // its command line, or withdraws the start.
     job.alloc[i].stepd_pid = pid;
-    job.alloc[i].stepd_start_ticks = proc::start_ticks(pid).value_or(0);
+    job.alloc[i].stepd_start_ticks = start_ticks;
   }
   job.spec.environment = {};  // freed: scripts.db keeps it
   m_store->update_job(job);

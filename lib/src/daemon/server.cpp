@@ -176,6 +176,8 @@ int serve(const Paths& paths, const ServerOptions& options) {
   while (!stop && !controller.shutdown_requested()) {
     fds = {{listener.get(), POLLIN, 0}, {signals.get(), POLLIN, 0}};
     clients.add_poll_fds(fds);
+    const std::size_t forks_index = fds.size();
+    if (controller.stepd_forks_fd() >= 0) fds.push_back({controller.stepd_forks_fd(), POLLIN, 0});
     const auto pass_due =
         last_pass_end + std::min<SteadyClock::duration>(last_pass_cost, k_max_pass_gap);
     int timeout_ms = clients.poll_timeout_ms(1000);
@@ -208,6 +210,7 @@ int serve(const Paths& paths, const ServerOptions& options) {
         }
       }
     }
+    if (forks_index < fds.size() && fds[forks_index].revents != 0) controller.read_stepd_exits();
     // Each client is read and answered as far as it goes without waiting;
     // what it has not sent yet is waited for by the next poll.
     clients.on_ready(fds, 2);

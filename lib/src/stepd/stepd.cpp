@@ -22,6 +22,7 @@
 #include <stint/tools.hpp>
 
 #include "rpc/client.hpp"
+#include "stepd/fork_server.hpp"
 #include "stepd/scripts.hpp"
 #include "stepd/spawn.hpp"
 #include "util/clock.hpp"
@@ -220,6 +221,28 @@ TaskResult run_task(const TaskLaunch& launch, const LogFn& log) {
 
 namespace {
 
+// What a stepd does with its launch file, spawned or forked by the server.
+int run_launch_file(const char* path) {
+  try {
+    TaskLaunch launch = task_launch_from_json_text(fs::read_file(path));
+    if (!claim_launch(path)) {
+      log("job {} node {}: start withdrawn by stintd", launch.job_id, launch.node_index);
+      return 0;
+    }
+    log("job {} node {} ({}): starting {}", launch.job_id, launch.node_index, launch.node_name,
+        launch.argv.front());
+    TaskResult result = run_task(launch, [](const std::string& line) { log("{}", line); });
+    log("job {} node {}: {}", launch.job_id, launch.node_index, describe_end(result));
+    return 0;
+  } catch (const Error& e) {
+    log("error: {}", e.what());
+    return errc_exit_status(e.code());
+  } catch (const std::exception& e) {
+    log("error: {}", e.what());
+    return 1;
+  }
+}
+
 int entry(int argc, char** argv) {
   block_supervisor_signals();
   ensure_std_fds();
@@ -240,28 +263,12 @@ int entry(int argc, char** argv) {
       return 0;
     }
   }
+  if (argc >= 2 && argv[1] == k_fork_server_flag) return serve_forks(argc, argv, run_launch_file);
   if (argc != 2) {
     fmt::print(stderr, "Usage: stint-stepd <launch-file>\n");
     return errc_exit_status(Errc::usage);
   }
-  try {
-    TaskLaunch launch = task_launch_from_json_text(fs::read_file(argv[1]));
-    if (!claim_launch(argv[1])) {
-      log("job {} node {}: start withdrawn by stintd", launch.job_id, launch.node_index);
-      return 0;
-    }
-    log("job {} node {} ({}): starting {}", launch.job_id, launch.node_index, launch.node_name,
-        launch.argv.front());
-    TaskResult result = run_task(launch, [](const std::string& line) { log("{}", line); });
-    log("job {} node {}: {}", launch.job_id, launch.node_index, describe_end(result));
-    return 0;
-  } catch (const Error& e) {
-    log("error: {}", e.what());
-    return errc_exit_status(e.code());
-  } catch (const std::exception& e) {
-    log("error: {}", e.what());
-    return 1;
-  }
+  return run_launch_file(argv[1]);
 }
 
 }  // namespace

@@ -96,14 +96,18 @@ std::optional<std::int64_t> find_process(std::string_view program, std::string_v
   for_each_pid([&](std::int64_t pid) {
     if (found) return;
     const std::string cmdline = cmdline_of(pid);
-    // argv[0] NUL argv[1] NUL, and nothing after.
+    // argv[0] NUL argv[1] NUL, and nothing after but the NULs a process that
+    // rewrote its arguments leaves (a stepd forked by the fork server).
     const auto first = cmdline.find('\0');
     if (first == std::string::npos) return;
     std::string_view exe(cmdline.data(), first);
     if (const auto slash = exe.rfind('/'); slash != std::string_view::npos)
       exe.remove_prefix(slash + 1);
     if (exe != program) return;
-    if (std::string_view(cmdline).substr(first + 1) != std::string(argument) + '\0') return;
+    std::string_view rest = std::string_view(cmdline).substr(first + 1);
+    if (rest.empty() || rest.back() != '\0') return;
+    while (!rest.empty() && rest.back() == '\0') rest.remove_suffix(1);
+    if (rest != argument) return;
     if (auto ticks = start_ticks(pid); ticks && alive(pid, *ticks)) found = pid;
   });
   return found;

@@ -1,0 +1,69 @@
+#pragma once
+// stintd's end of stint-stepd --fork-server (stepd/fork_server.hpp): started
+// when the first task is, and asked for a stepd per task after that. A server
+// that cannot be started, or that has died, is started again at the next
+// task; meanwhile the launcher spawns stepd itself.
+
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <sys/types.h>
+
+namespace stint::daemon {
+
+/// Spawns stint-stepd with `args` (args[0] its path) as stintd starts every
+/// stepd: its own session, the supervised signals blocked, stdin /dev/null,
+/// stdout and stderr appended to `log_path`; `server_socket` (when >= 0) on
+/// descriptor 3. Returns its pid, or the errno.
+std::pair<pid_t, int> spawn_stepd(const std::vector<std::string>& args, const std::string& log_path,
+                                  int server_socket = -1);
+
+class StepdForks {
+ public:
+  StepdForks() = default;
+  ~StepdForks();  ///< closes the socket: the server exits, its stepds run on
+  StepdForks(const StepdForks&) = delete;
+  StepdForks& operator=(const StepdForks&) = delete;
+
+  enum class Outcome {
+    started,   ///< pid and start_ticks are the new stepd's
+    not_sent,  ///< no server took the request: spawn stepd instead
+    failed,    ///< the server could not fork: error is its errno
+    unknown,   ///< asked, and no answer: a stepd may run the launch file or not
+  };
+  struct Start {
+    Outcome outcome = Outcome::not_sent;
+    std::int64_t pid = 0;
+    std::uint64_t start_ticks = 0;
+    int error = 0;
+  };
+
+  /// Asks the server (started first when there is none, or it is another
+  /// `exe`) for a stepd of `launch_path`. `longest_path` is the longest
+  /// launch path the server must make room for; `log_path` its stdout and
+  /// stderr. Exit notices read meanwhile go to `exited`.
+  Start start(const std::string& exe, const std::string& launch_path, std::size_t longest_path,
+              const std::string& log_path, const std::function<void(std::int64_t)>& exited);
+
+  /// The socket to poll for exit notices; -1 without a server.
+  int fd() const { return m_fd; }
+  pid_t server_pid() const { return m_pid; }
+  /// Reads the exit notices there are, each to `exited`; a server that has
+  /// gone is forgotten (the next start starts another).
+  void read_exits(const std::function<void(std::int64_t)>& exited);
+
+ private:
+  bool launch_server(const std::string& exe, std::size_t longest_path, const std::string& log_path);
+  void stop(bool stuck);
+
+  int m_fd = -1;
+  pid_t m_pid = 0;
+  std::string m_exe;
+  std::size_t m_room = 0;
+};
+
+}  // namespace stint::daemon
