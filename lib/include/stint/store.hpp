@@ -161,6 +161,9 @@ class Store {
   /// same array_job_id) must share their request, spec and dependency, as the
   /// tasks of one submission do: those are serialised once, from the first.
   void insert_jobs(const std::vector<Job>& jobs);
+  /// Removes the rows insert_jobs wrote for the `count` jobs from `first` (a
+  /// submission undone after its commit: its script did not reach the disk).
+  void remove_jobs(JobId first, std::uint32_t count);
   void update_job(const Job& job);
   void set_meta(const std::string& key, const std::string& value);
   /// Keeps an ended attempt of a job that is about to be requeued (its

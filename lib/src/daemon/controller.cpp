@@ -15,6 +15,7 @@
 #include "daemon/stepd_forks.hpp"
 #include "stepd/launch.hpp"
 #include "store/scripts.hpp"
+#include "util/background.hpp"
 #include "util/fs.hpp"
 #include "util/proc.hpp"
 

@@ -26,6 +26,7 @@
 namespace stint {
 struct TaskResult;  // stepd/launch.hpp
 class ScriptStore;  // store/scripts.hpp
+class Background;   // util/background.hpp
 }  // namespace stint
 namespace stint::sched {
 class Cluster;
@@ -257,6 +258,7 @@ class Controller {
   std::unique_ptr<Store> m_store;
   std::unique_ptr<ScriptStore> m_scripts;
   std::unique_ptr<StepdForks> m_stepd_forks;  ///< started with the first task
+  std::unique_ptr<Background> m_script_sync;  ///< scripts.db's sync at a submission
   const Clock& m_clock;
   std::map<JobId, Job> m_live;
   /// The ids of the live jobs that may be active (launch and recover add

@@ -1,5 +1,5 @@
 // Accepting jobs: the script and environment first (scripts.db), then the
-// jobs' rows, in one transaction.
+// jobs' rows, in one transaction; the two files' syncs overlap.
 
 #include <stint/error.hpp>
 
@@ -7,6 +7,7 @@
 #include "daemon/job_env.hpp"
 #include "model/json.hpp"
 #include "store/scripts.hpp"
+#include "util/background.hpp"
 
 namespace stint::daemon {
 
@@ -19,8 +20,10 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
   // The ids come from the store inside the transaction that also inserts the
   // jobs, so a refused or failed submission burns no id. The commit is
   // durable: an id sbatch printed survives a power cut, as the script and
-  // environment, kept durably before it, do. A crash in between leaves a
-  // script under an id no job has, which the id's next owner replaces.
+  // environment do. Those are written first (a stintd killed in between
+  // leaves a script under an id no job has, which the id's next owner
+  // replaces) and synced on another thread while stint.db's commit syncs:
+  // the two flushes overlap instead of following each other.
   Store::Transaction tx(*m_store, Store::Sync::durable);
   const JobId first = m_store->allocate_job_ids(static_cast<std::uint32_t>(jobs.size()));
   JobId next = first;
@@ -30,7 +33,22 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
   }
   // The tasks of an array share the first task's script and environment.
   const JobSpec& spec = jobs.front().spec;
-  scripts().put(first, spec.script, to_json(spec).at("environment").dump());
+  ScriptStore& kept = scripts();
+  kept.put(first, spec.script, to_json(spec).at("environment").dump());
+  if (!m_script_sync) m_script_sync = std::make_unique<Background>();
+  m_script_sync->start([&kept] { kept.sync(); });
+  // Waited for on every way out: the work refers to this frame's `kept`.
+  struct Join {
+    Background& sync;
+    bool done = false;
+    ~Join() {
+      if (done) return;
+      try {
+        sync.wait();
+      } catch (...) {  // the submission fails for its own reason
+      }
+    }
+  } join{*m_script_sync};
   // A run's project exists from its first run on (run-project list).
   if (const auto& run = jobs.front().spec.run)
     m_store->add_project({run->project, jobs.front().user_id, jobs.front().user_name, "", now()});
@@ -41,6 +59,17 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
   }
   m_store->insert_jobs(jobs);
   tx.commit();
+  join.done = true;
+  try {
+    m_script_sync->wait();
+  } catch (const Error&) {
+    // Committed, but the script may not be on disk: the submission is undone
+    // (its ids stay used) and refused, as when its put failed.
+    Store::Transaction undo(*m_store);
+    m_store->remove_jobs(first, static_cast<std::uint32_t>(jobs.size()));
+    undo.commit();
+    throw;
+  }
   for (auto& job : jobs) {
     // The live copy needs neither: the launcher reads them from scripts.db.
     // Freed, not cleared: clear() would keep their buffers.

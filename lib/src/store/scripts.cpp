@@ -12,12 +12,18 @@
 #include <stint/error.hpp>
 
 #include "store/sqlite.hpp"
+#include "util/fs.hpp"
 
 namespace stint {
 
 struct ScriptStore::Impl {
-  explicit Impl(const std::string& path) : conn(path, false) {}
+  explicit Impl(const std::string& path) : conn(path, false), wal(path + "-wal") {}
   sql::Connection conn;
+  std::string wal;
+  // The WAL file whose folder entry sync() has made durable (SQLite's own
+  // FULL syncs do that once per new journal file).
+  dev_t synced_dev = 0;
+  ino_t synced_ino = 0;
   // Prepared once the table exists (ScriptStore::open), used per submission
   // and per start; destroyed before the connection.
   std::optional<sql::Statement> put, get;
@@ -36,9 +42,10 @@ std::unique_ptr<ScriptStore> ScriptStore::open(const std::string& path) {
   }
   ::close(fd);
   auto impl = std::make_unique<Impl>(path);
-  // FULL: a put is on disk when it returns (the WAL synced at each commit).
+  // NORMAL: a put is written when it returns, and on disk once sync() has
+  // returned, which can overlap with stint.db's own sync (intake.cpp).
   impl->conn.exec(
-      "PRAGMA journal_mode=WAL; PRAGMA synchronous=FULL;"
+      "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;"
       "CREATE TABLE IF NOT EXISTS scripts ("
       "  job_id      INTEGER PRIMARY KEY,"
       "  script      TEXT NOT NULL,"
@@ -67,6 +74,31 @@ void ScriptStore::put(JobId id, std::string_view script, std::string_view enviro
   // Unowned: the texts (an environment is kilobytes) stand until run() resets.
   put.bind(1, static_cast<std::int64_t>(id)).bind_unowned(2, script).bind_unowned(3, environment);
   put.run();
+}
+
+void ScriptStore::sync() {
+  // A descriptor of its own: fdatasync flushes the file, whoever wrote it,
+  // and the connection is the caller's thread's. Opened each time, since
+  // SQLite may make the WAL anew.
+  int fd = ::open(m_impl->wal.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) {
+    if (errno == ENOENT) return;  // nothing written since the last checkpoint
+    throw Error(Errc::store,
+                fmt::format("Unable to open {}: {}", m_impl->wal, std::strerror(errno)));
+  }
+  struct stat st {};
+  int rc = ::fstat(fd, &st);
+  if (rc == 0) rc = ::fdatasync(fd);
+  const int err = errno;
+  ::close(fd);
+  if (rc != 0)
+    throw Error(Errc::store, fmt::format("Unable to sync {}: {}", m_impl->wal, std::strerror(err)));
+  if (st.st_dev != m_impl->synced_dev || st.st_ino != m_impl->synced_ino) {
+    const auto slash = m_impl->wal.rfind('/');
+    fs::sync_dir(slash == std::string::npos ? "." : m_impl->wal.substr(0, slash));
+    m_impl->synced_dev = st.st_dev;
+    m_impl->synced_ino = st.st_ino;
+  }
 }
 
 std::optional<SubmittedScript> ScriptStore::get(JobId id) {

@@ -33,8 +33,13 @@ class ScriptStore {
 
   /// Keeps the script and environment of job `id` (an array's, under its
   /// first task's id), replacing what an id left by a failed submission had.
-  /// On disk when it returns: the job's row, committed after, may name it.
+  /// Written when it returns (a killed process loses nothing), on disk once
+  /// sync() has returned.
   void put(JobId id, std::string_view script, std::string_view environment);
+  /// Puts what the puts wrote on disk (the WAL's data sync). Touches no
+  /// connection: another thread may run it while this one commits
+  /// elsewhere. Throws Errc::store.
+  void sync();
   std::optional<SubmittedScript> get(JobId id);
 
  private:

@@ -289,6 +289,15 @@ void Store::insert_jobs(const std::vector<Job>& jobs) {
   }
 }
 
+void Store::remove_jobs(JobId first, std::uint32_t count) {
+  sql::Statement jobs(m_impl->conn, "DELETE FROM jobs WHERE id >= ? AND id < ?");
+  jobs.bind(1, static_cast<std::int64_t>(first)).bind(2, static_cast<std::int64_t>(first) + count);
+  jobs.run();
+  sql::Statement texts(m_impl->conn, "DELETE FROM array_texts WHERE array_job_id = ?");
+  texts.bind(1, static_cast<std::int64_t>(first));
+  texts.run();
+}
+
 void Store::update_job(const Job& job) {
   // A pass rewrites the rows of many jobs with the same request and spec
   // (an array's tasks, each given its reason): their JSON is serialised once.
