@@ -4,17 +4,15 @@
 
 #include "daemon/stepd_forks.hpp"
 
-#include <chrono>
 #include <csignal>
-#include <cstdlib>
 #include <set>
 #include <string>
-#include <thread>
 
 #include <catch2/catch.hpp>
 #include <poll.h>
 #include <unistd.h>
 
+#include "../stepd/helpers.hpp"
 #include "stepd/launch.hpp"
 #include "util/fs.hpp"
 #include "util/proc.hpp"
@@ -23,41 +21,22 @@ using namespace stint;
 
 namespace {
 
-struct TempDir {
-  std::string path;
-  TempDir() {
-    char tmpl[] = "/tmp/stint-forks-XXXXXX";
-    path = ::mkdtemp(tmpl);
-  }
-  ~TempDir() { std::system(("rm -rf '" + path + "'").c_str()); }
-};
-
-template <typename Probe>
-bool eventually(Probe probe) {
-  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (probe()) return true;
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  }
-  return false;
-}
-
 // A launch file of a task that runs `sh -c script` in `dir`.
-std::string write_launch(const TempDir& dir, int task, const std::string& script) {
+std::string write_launch(const test::TempDir& dir, int task, const std::string& script) {
   TaskLaunch l;
   l.job_id = 5;
   l.node_index = static_cast<std::uint32_t>(task);
   l.node_name = "n1";
   l.argv = {"/bin/sh", "-c", script};
   l.env = {{"PATH", "/usr/bin:/bin"}};
-  l.work_dir = dir.path;
-  l.stdout_path = dir.path + "/out-" + std::to_string(task);
+  l.work_dir = dir.path();
+  l.stdout_path = dir.path() + "/out-" + std::to_string(task);
   l.stderr_path = l.stdout_path;
   l.kill_wait = 1;
   l.uid = ::geteuid();
   l.gid = ::getegid();
-  l.result_path = dir.path + "/task-" + std::to_string(task) + ".result.json";
-  const std::string path = dir.path + "/task-" + std::to_string(task) + ".launch.json";
+  l.result_path = dir.path() + "/task-" + std::to_string(task) + ".result.json";
+  const std::string path = dir.path() + "/task-" + std::to_string(task) + ".launch.json";
   fs::write_file_atomic(path, to_json_text(l), 0600);
   return path;
 }
@@ -67,11 +46,22 @@ const std::string k_stepd = std::string(STINT_BIN_DIR) + "/stint-stepd";
 }  // namespace
 
 TEST_CASE("the fork server starts a stepd per launch file and tells of its end") {
-  TempDir dir;
+  test::TempDir dir;
   daemon::StepdForks forks;
   std::set<std::int64_t> exited;
   auto note = [&](std::int64_t pid) { exited.insert(pid); };
-  const std::string log = dir.path + "/stepd.log";
+  // Whether the server's notice of `pid`'s end comes (read as stintd's loop
+  // does, when the socket is readable).
+  auto told_of_end = [&](std::int64_t pid) {
+    return test::wait_until(
+        [&] {
+          pollfd p{forks.fd(), POLLIN, 0};
+          if (::poll(&p, 1, 0) == 1) forks.read_exits(note);
+          return exited.count(pid) == 1;
+        },
+        10);
+  };
+  const std::string log = dir.path() + "/stepd.log";
 
   const std::string launch = write_launch(dir, 0, "sleep 30");
   auto s = forks.start(k_stepd, launch, launch.size(), log, note);
@@ -83,8 +73,8 @@ TEST_CASE("the fork server starts a stepd per launch file and tells of its end")
   CHECK(proc::alive(s.pid, s.start_ticks));
   // A successor of stintd finds it by its launch file, as it finds a spawned
   // stepd; once it has claimed the file it is the stepd of that task.
-  CHECK(eventually([&] { return proc::find_process("stint-stepd", launch) == s.pid; }));
-  CHECK(eventually([&] { return fs::exists(dir.path + "/task-0.claimed.json"); }));
+  CHECK(test::wait_until([&] { return proc::find_process("stint-stepd", launch) == s.pid; }, 10));
+  CHECK(test::wait_until([&] { return fs::exists(dir.path() + "/task-0.claimed.json"); }, 10));
   // A stepd of its own session, not the server's.
   CHECK(::getsid(static_cast<pid_t>(s.pid)) == s.pid);
 
@@ -94,49 +84,43 @@ TEST_CASE("the fork server starts a stepd per launch file and tells of its end")
   auto t = forks.start(k_stepd, second, launch.size(), log, note);
   REQUIRE(t.outcome == daemon::StepdForks::Outcome::started);
   CHECK(forks.fd() == server_fd);
-  CHECK(eventually([&] {
-    pollfd p{forks.fd(), POLLIN, 0};
-    if (::poll(&p, 1, 0) == 1) forks.read_exits(note);
-    return exited.count(t.pid) == 1;
-  }));
-  CHECK(fs::exists(dir.path + "/task-1.result.json"));
-  CHECK(fs::read_file(dir.path + "/out-1") == "ran\n");
+  CHECK(told_of_end(t.pid));
+  CHECK(fs::exists(dir.path() + "/task-1.result.json"));
+  CHECK(fs::read_file(dir.path() + "/out-1") == "ran\n");
 
   // Killed, the first one is told of as well (the server reaps it).
   ::kill(static_cast<pid_t>(s.pid), SIGKILL);
-  CHECK(eventually([&] {
-    pollfd p{forks.fd(), POLLIN, 0};
-    if (::poll(&p, 1, 0) == 1) forks.read_exits(note);
-    return exited.count(s.pid) == 1;
-  }));
+  CHECK(told_of_end(s.pid));
   CHECK_FALSE(proc::alive(s.pid, s.start_ticks));
 }
 
 TEST_CASE("a launch path the server has no room for is not sent: stintd spawns instead") {
-  TempDir dir;
+  test::TempDir dir;
   daemon::StepdForks forks;
   const std::string launch = write_launch(dir, 0, "true");
-  auto s = forks.start(k_stepd, launch, 4, dir.path + "/stepd.log", [](std::int64_t) {});
+  auto s = forks.start(k_stepd, launch, 4, dir.path() + "/stepd.log", [](std::int64_t) {});
   CHECK(s.outcome == daemon::StepdForks::Outcome::not_sent);
   CHECK(fs::exists(launch));  // nobody claimed it
 }
 
 TEST_CASE("a server that has gone is replaced at the next start") {
-  TempDir dir;
+  test::TempDir dir;
   daemon::StepdForks forks;
-  const std::string log = dir.path + "/stepd.log";
+  const std::string log = dir.path() + "/stepd.log";
   const std::string first = write_launch(dir, 0, "true");
   auto s = forks.start(k_stepd, first, first.size(), log, [](std::int64_t) {});
   REQUIRE(s.outcome == daemon::StepdForks::Outcome::started);
   REQUIRE(forks.server_pid() > 0);
   ::kill(forks.server_pid(), SIGKILL);
   // Its end closes: read_exits forgets it.
-  CHECK(eventually([&] {
-    forks.read_exits([](std::int64_t) {});
-    return forks.fd() < 0;
-  }));
+  CHECK(test::wait_until(
+      [&] {
+        forks.read_exits([](std::int64_t) {});
+        return forks.fd() < 0;
+      },
+      10));
   const std::string second = write_launch(dir, 1, "true");
   auto t = forks.start(k_stepd, second, second.size(), log, [](std::int64_t) {});
   CHECK(t.outcome == daemon::StepdForks::Outcome::started);
-  CHECK(eventually([&] { return fs::exists(dir.path + "/task-1.result.json"); }));
+  CHECK(test::wait_until([&] { return fs::exists(dir.path() + "/task-1.result.json"); }, 10));
 }
