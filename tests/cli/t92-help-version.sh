@@ -31,6 +31,12 @@ for tool in "${tools[@]}"; do
   err=$("$tool" --no-such-option 2>&1 >/dev/null) && fail "$tool took --no-such-option"
   [ -n "$err" ] || fail "$tool said nothing about --no-such-option"
 done
+# The fork server is stintd's to start, with its socket on descriptor 3: run
+# by hand it says so and exits as on a usage error.
+err=$(stint-stepd --fork-server 3</dev/null 2>&1) && fail "stint-stepd --fork-server ran by hand"
+rc=$?
+expect_eq "stint-stepd --fork-server by hand exits" 255 "$rc"
+expect_contains "stint-stepd --fork-server by hand" "$err" "stint-stepd: error: --fork-server is started by stintd"
 [ ! -e "$STINT_STATE_DIR/stint.db" ] || fail "asking for help started stintd"
 [ ! -S "$STINT_STATE_DIR/stintd.sock" ] || fail "asking for help started stintd"
 

@@ -33,33 +33,30 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
   }
   // The tasks of an array share the first task's script and environment.
   const JobSpec& spec = jobs.front().spec;
-  ScriptStore& kept = scripts();
-  kept.put(first, spec.script, to_json(spec).at("environment").dump());
+  ScriptStore* kept = &scripts();
+  kept->put(first, spec.script, to_json(spec).at("environment").dump());
   if (!m_script_sync) m_script_sync = std::make_unique<Background>();
-  m_script_sync->start([&kept] { kept.sync(); });
-  // Waited for on every way out: the work refers to this frame's `kept`.
-  struct Join {
-    Background& sync;
-    bool done = false;
-    ~Join() {
-      if (done) return;
-      try {
-        sync.wait();
-      } catch (...) {  // the submission fails for its own reason
-      }
+  m_script_sync->start([kept] { kept->sync(); });
+  try {
+    // A run's project exists from its first run on (run-project list).
+    if (const auto& run = jobs.front().spec.run)
+      m_store->add_project({run->project, jobs.front().user_id, jobs.front().user_name, "", now()});
+    for (auto& job : jobs) {
+      auto [out, err] = output_paths(job);
+      job.stdout_path = std::move(out);
+      job.stderr_path = std::move(err);
     }
-  } join{*m_script_sync};
-  // A run's project exists from its first run on (run-project list).
-  if (const auto& run = jobs.front().spec.run)
-    m_store->add_project({run->project, jobs.front().user_id, jobs.front().user_name, "", now()});
-  for (auto& job : jobs) {
-    auto [out, err] = output_paths(job);
-    job.stdout_path = std::move(out);
-    job.stderr_path = std::move(err);
+    m_store->insert_jobs(jobs);
+    tx.commit();
+  } catch (...) {
+    // The submission fails for its own reason; the sync is waited for all
+    // the same, as the next submission's start needs.
+    try {
+      m_script_sync->wait();
+    } catch (...) {
+    }
+    throw;
   }
-  m_store->insert_jobs(jobs);
-  tx.commit();
-  join.done = true;
   try {
     m_script_sync->wait();
   } catch (const Error&) {

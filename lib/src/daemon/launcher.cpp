@@ -136,12 +136,14 @@ std::tuple<std::int64_t, std::uint64_t, int> Controller::start_stepd(const std::
                                                                      JobId id, std::uint32_t task) {
   const std::string launch_path = task_file(m_paths, id, task, "launch");
   const std::string log_path = m_paths.log_dir() + "/stepd.log";
-  if (!m_stepd_forks) m_stepd_forks = std::make_unique<StepdForks>();
-  const std::size_t longest = task_file(m_paths, std::numeric_limits<JobId>::max(),
-                                        std::numeric_limits<std::uint32_t>::max(), "launch")
-                                  .size();
-  const StepdForks::Start s = m_stepd_forks->start(exe, launch_path, longest, log_path,
-                                                   [this](std::int64_t pid) { stepd_exited(pid); });
+  if (!m_stepd_forks) {
+    const std::size_t longest = task_file(m_paths, std::numeric_limits<JobId>::max(),
+                                          std::numeric_limits<std::uint32_t>::max(), "launch")
+                                    .size();
+    m_stepd_forks = std::make_unique<StepdForks>(log_path, longest);
+  }
+  const StepdForks::Start s =
+      m_stepd_forks->start(exe, launch_path, [this](std::int64_t pid) { stepd_exited(pid); });
   switch (s.outcome) {
     case StepdForks::Outcome::started:
       return {s.pid, s.start_ticks, 0};

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <csignal>
 #include <cstring>
+#include <utility>
 
 #include <fcntl.h>
 #include <poll.h>
@@ -28,7 +29,7 @@ constexpr auto k_reply_timeout = std::chrono::seconds(10);
 
 }  // namespace
 
-std::pair<pid_t, int> spawn_stepd(const std::vector<std::string>& args, const std::string& log_path,
+std::pair<pid_t, int> spawn_stepd(std::vector<std::string> args, const std::string& log_path,
                                   int server_socket) {
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
@@ -51,9 +52,8 @@ std::pair<pid_t, int> spawn_stepd(const std::vector<std::string>& args, const st
   posix_spawn_file_actions_adddup2(&actions, 1, 2);
   if (server_socket >= 0)
     posix_spawn_file_actions_adddup2(&actions, server_socket, stepd::k_fork_server_fd);
-  std::vector<std::string> copies = args;
   std::vector<char*> argv;
-  for (auto& a : copies) argv.push_back(a.data());
+  for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   pid_t pid = 0;
   int rc = ::posix_spawn(&pid, argv[0], &actions, &attr, argv.data(), environ);
@@ -61,6 +61,9 @@ std::pair<pid_t, int> spawn_stepd(const std::vector<std::string>& args, const st
   posix_spawnattr_destroy(&attr);
   return {pid, rc};
 }
+
+StepdForks::StepdForks(std::string log_path, std::size_t longest_path)
+    : m_log_path(std::move(log_path)), m_padding(longest_path + 1, ' ') {}
 
 StepdForks::~StepdForks() {
   if (m_fd >= 0) ::close(m_fd);
@@ -75,20 +78,16 @@ void StepdForks::stop(bool stuck) {
   m_fd = -1;
   m_pid = 0;
   m_exe.clear();
-  m_room = 0;
 }
 
-bool StepdForks::launch_server(const std::string& exe, std::size_t longest_path,
-                               const std::string& log_path) {
+bool StepdForks::launch_server(const std::string& exe) {
   int pair[2];
   if (::socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, pair) != 0) {
     log_error("stint-stepd {}: socketpair: {}", stepd::k_fork_server_flag, std::strerror(errno));
     return false;
   }
-  // Room for the child's command line: "--fork-server" and the padding.
-  const std::string padding = stepd::fork_server_padding(longest_path + 1);
   auto [pid, rc] =
-      spawn_stepd({exe, std::string(stepd::k_fork_server_flag), padding}, log_path, pair[1]);
+      spawn_stepd({exe, std::string(stepd::k_fork_server_flag), m_padding}, m_log_path, pair[1]);
   ::close(pair[1]);
   if (rc != 0) {
     ::close(pair[0]);
@@ -98,17 +97,16 @@ bool StepdForks::launch_server(const std::string& exe, std::size_t longest_path,
   m_fd = pair[0];
   m_pid = pid;
   m_exe = exe;
-  m_room = stepd::k_fork_server_flag.size() + 1 + padding.size() + 1;
   return true;
 }
 
 StepdForks::Start StepdForks::start(const std::string& exe, const std::string& launch_path,
-                                    std::size_t longest_path, const std::string& log_path,
                                     const std::function<void(std::int64_t)>& exited) {
   Start result;
+  // The child writes the path and its NUL over argv[1] and the padding.
+  if (launch_path.size() + 1 > m_padding.size()) return result;
   if (m_fd >= 0 && m_exe != exe) stop(false);
-  if (m_fd < 0 && !launch_server(exe, longest_path, log_path)) return result;
-  if (launch_path.size() + 1 > m_room) return result;
+  if (m_fd < 0 && !launch_server(exe)) return result;
   if (::send(m_fd, launch_path.data(), launch_path.size(), MSG_NOSIGNAL) !=
       static_cast<ssize_t>(launch_path.size())) {
     // Not taken: no stepd runs this launch file.

@@ -19,12 +19,14 @@ namespace stint::daemon {
 /// stepd: its own session, the supervised signals blocked, stdin /dev/null,
 /// stdout and stderr appended to `log_path`; `server_socket` (when >= 0) on
 /// descriptor 3. Returns its pid, or the errno.
-std::pair<pid_t, int> spawn_stepd(const std::vector<std::string>& args, const std::string& log_path,
+std::pair<pid_t, int> spawn_stepd(std::vector<std::string> args, const std::string& log_path,
                                   int server_socket = -1);
 
 class StepdForks {
  public:
-  StepdForks() = default;
+  /// Servers it starts write to `log_path` (their stdout and stderr, as
+  /// every stepd's) and make room for launch paths of `longest_path` bytes.
+  StepdForks(std::string log_path, std::size_t longest_path);
   ~StepdForks();  ///< closes the socket: the server exits, its stepds run on
   StepdForks(const StepdForks&) = delete;
   StepdForks& operator=(const StepdForks&) = delete;
@@ -43,11 +45,10 @@ class StepdForks {
   };
 
   /// Asks the server (started first when there is none, or it is another
-  /// `exe`) for a stepd of `launch_path`. `longest_path` is the longest
-  /// launch path the server must make room for; `log_path` its stdout and
-  /// stderr. Exit notices read meanwhile go to `exited`.
-  Start start(const std::string& exe, const std::string& launch_path, std::size_t longest_path,
-              const std::string& log_path, const std::function<void(std::int64_t)>& exited);
+  /// `exe`) for a stepd of `launch_path`. Exit notices read meanwhile go to
+  /// `exited`.
+  Start start(const std::string& exe, const std::string& launch_path,
+              const std::function<void(std::int64_t)>& exited);
 
   /// The socket to poll for exit notices; -1 without a server.
   int fd() const { return m_fd; }
@@ -57,13 +58,16 @@ class StepdForks {
   void read_exits(const std::function<void(std::int64_t)>& exited);
 
  private:
-  bool launch_server(const std::string& exe, std::size_t longest_path, const std::string& log_path);
+  bool launch_server(const std::string& exe);
   void stop(bool stuck);
 
+  const std::string m_log_path;
+  /// argv[2] of each server: the room a child writes its launch path over
+  /// (with argv[1] before it, a little more than this).
+  const std::string m_padding;
   int m_fd = -1;
   pid_t m_pid = 0;
   std::string m_exe;
-  std::size_t m_room = 0;
 };
 
 }  // namespace stint::daemon

@@ -89,8 +89,6 @@ void reap_children(int sock) {
 
 }  // namespace
 
-std::string fork_server_padding(std::size_t room) { return std::string(room, ' '); }
-
 int serve_forks(int argc, char** argv, int (*run_launch)(const char*)) {
   const int sock = k_fork_server_fd;
   int type = 0;

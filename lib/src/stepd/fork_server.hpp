@@ -18,9 +18,7 @@
 // the server answers each with a ForkReply (started or failed), and sends an
 // exited ForkReply, unasked, for each child it has reaped.
 
-#include <cstddef>
 #include <cstdint>
-#include <string>
 #include <string_view>
 
 namespace stint::stepd {
@@ -38,12 +36,9 @@ struct ForkReply {
   std::uint64_t start_ticks = 0;  ///< started: read before the child can be reaped
 };
 
-/// What the server is started with: argv[2] is room for a child to write its
-/// launch file's path over the arguments, `room` bytes of it.
-std::string fork_server_padding(std::size_t room);
-
-/// The server's loop (argv as the process got it). Each child runs
-/// `run_launch(path)` and exits with what it returns.
+/// The server's loop (argv as the process got it: the flag, then padding
+/// that makes room for a child to write its launch path over both). Each
+/// child runs `run_launch(path)` and exits with what it returns.
 int serve_forks(int argc, char** argv, int (*run_launch)(const char* path));
 
 }  // namespace stint::stepd

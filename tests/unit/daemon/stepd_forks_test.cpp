@@ -47,7 +47,7 @@ const std::string k_stepd = std::string(STINT_BIN_DIR) + "/stint-stepd";
 
 TEST_CASE("the fork server starts a stepd per launch file and tells of its end") {
   test::TempDir dir;
-  daemon::StepdForks forks;
+  daemon::StepdForks forks(dir.path() + "/stepd.log", dir.path().size() + 32);
   std::set<std::int64_t> exited;
   auto note = [&](std::int64_t pid) { exited.insert(pid); };
   // Whether the server's notice of `pid`'s end comes (read as stintd's loop
@@ -61,10 +61,9 @@ TEST_CASE("the fork server starts a stepd per launch file and tells of its end")
         },
         10);
   };
-  const std::string log = dir.path() + "/stepd.log";
 
   const std::string launch = write_launch(dir, 0, "sleep 30");
-  auto s = forks.start(k_stepd, launch, launch.size(), log, note);
+  auto s = forks.start(k_stepd, launch, note);
   REQUIRE(s.outcome == daemon::StepdForks::Outcome::started);
   CHECK(s.pid > 0);
   CHECK(forks.fd() >= 0);
@@ -81,7 +80,7 @@ TEST_CASE("the fork server starts a stepd per launch file and tells of its end")
   // The second one comes from the same server, and runs to its end.
   const int server_fd = forks.fd();
   const std::string second = write_launch(dir, 1, "echo ran");
-  auto t = forks.start(k_stepd, second, launch.size(), log, note);
+  auto t = forks.start(k_stepd, second, note);
   REQUIRE(t.outcome == daemon::StepdForks::Outcome::started);
   CHECK(forks.fd() == server_fd);
   CHECK(told_of_end(t.pid));
@@ -96,19 +95,18 @@ TEST_CASE("the fork server starts a stepd per launch file and tells of its end")
 
 TEST_CASE("a launch path the server has no room for is not sent: stintd spawns instead") {
   test::TempDir dir;
-  daemon::StepdForks forks;
+  daemon::StepdForks forks(dir.path() + "/stepd.log", 4);
   const std::string launch = write_launch(dir, 0, "true");
-  auto s = forks.start(k_stepd, launch, 4, dir.path() + "/stepd.log", [](std::int64_t) {});
+  auto s = forks.start(k_stepd, launch, [](std::int64_t) {});
   CHECK(s.outcome == daemon::StepdForks::Outcome::not_sent);
   CHECK(fs::exists(launch));  // nobody claimed it
 }
 
 TEST_CASE("a server that has gone is replaced at the next start") {
   test::TempDir dir;
-  daemon::StepdForks forks;
-  const std::string log = dir.path() + "/stepd.log";
+  daemon::StepdForks forks(dir.path() + "/stepd.log", dir.path().size() + 32);
   const std::string first = write_launch(dir, 0, "true");
-  auto s = forks.start(k_stepd, first, first.size(), log, [](std::int64_t) {});
+  auto s = forks.start(k_stepd, first, [](std::int64_t) {});
   REQUIRE(s.outcome == daemon::StepdForks::Outcome::started);
   REQUIRE(forks.server_pid() > 0);
   ::kill(forks.server_pid(), SIGKILL);
@@ -120,7 +118,7 @@ TEST_CASE("a server that has gone is replaced at the next start") {
       },
       10));
   const std::string second = write_launch(dir, 1, "true");
-  auto t = forks.start(k_stepd, second, second.size(), log, [](std::int64_t) {});
+  auto t = forks.start(k_stepd, second, [](std::int64_t) {});
   CHECK(t.outcome == daemon::StepdForks::Outcome::started);
   CHECK(test::wait_until([&] { return fs::exists(dir.path() + "/task-1.result.json"); }, 10));
 }
