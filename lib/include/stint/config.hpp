@@ -28,6 +28,9 @@ struct NodePool {
   std::uint32_t gpus = 0;
   std::string gpu_type;                 ///< optional, e.g. "a100"
   std::vector<std::string> node_names;  ///< optional; default "<id>-<n>" (n from 1)
+  /// Features (slurm.conf Features=) its nodes offer, for -C/--constraint and --prefer.
+  std::vector<std::string> features;
+  std::uint64_t tmp_disk_mb = 0;  ///< TmpDisk, for --tmp
   /// config_file, or autodetected: this machine's shape, for a pool the file's
   /// partitions name without defining it (the seed's spec) or from autodetect_config.
   ConfigOrigin origin = ConfigOrigin::config_file;
@@ -54,6 +57,9 @@ struct PartitionConfig {
   Seconds grace_time = 0;  ///< GraceTime: SIGTERM this long before SIGKILL when preempted
   /// Node names set by `scontrol update Nodes=`; empty: the pools' nodes.
   std::vector<std::string> nodes;
+  /// OverSubscribe= as slurm.conf spells it (NO, YES[:N], EXCLUSIVE,
+  /// FORCE[:N]); empty is NO.
+  std::string over_subscribe;
 
   bool operator==(const PartitionConfig&) const = default;
 };
@@ -66,6 +72,8 @@ struct NodeDef {
   std::uint64_t memory_mb = 1024;
   std::uint32_t gpus = 0;
   std::string gpu_type;
+  std::vector<std::string> features;  ///< from its pool
+  std::uint64_t tmp_disk_mb = 0;      ///< from its pool
 
   bool operator==(const NodeDef&) const = default;
 };
@@ -97,6 +105,21 @@ struct ProjectConfig {
   bool operator==(const ProjectConfig&) const = default;
 };
 
+/// Names a cluster's scripts carry that this machine lacks, mapped to its
+/// own (stint.yaml's `aliases`): a rehearsal of a real cluster's scripts.
+struct ForeignNames {
+  std::map<std::string, std::string> partitions;
+  std::map<std::string, std::string> qos;
+  std::map<std::string, std::string> accounts;
+  std::map<std::string, std::string> reservations;
+  std::map<std::string, std::string> gpu_types;
+  bool empty() const {
+    return partitions.empty() && qos.empty() && accounts.empty() && reservations.empty() &&
+           gpu_types.empty();
+  }
+  bool operator==(const ForeignNames&) const = default;
+};
+
 struct Config {
   std::string cluster_name = "stint";
   /// Where runs execute: "local" (stintd's own nodes) or "slurm" (a real
@@ -113,6 +136,7 @@ struct Config {
   std::map<std::string, std::string> slurm_conf;
   std::vector<std::string> prolog_bash_scripts;
   std::vector<std::string> epilog_bash_scripts;
+  ForeignNames aliases;  ///< `aliases`: a cluster's names mapped to this machine's
   std::string source_path;  ///< the file this was loaded from ("" if built in)
 
   /// Every node of every pool, in pool order.

@@ -257,6 +257,72 @@ struct RunInfo {
   bool operator==(const RunInfo&) const = default;
 };
 
+/// How a job shares its nodes: --exclusive[=user|mcs] (unset: the
+/// partition's OverSubscribe decides).
+enum class Exclusive : std::uint8_t { unset, node, user, mcs };
+std::string_view exclusive_name(Exclusive e);  ///< "", "node", "user", "mcs"
+
+/// The options of Slurm's vocabulary that most jobs do not use, kept apart
+/// from JobSpec so that a job without them carries one empty pointer (see
+/// JobSpec::options). Each field is the option's value as sbatch checked it;
+/// the option table (cli/option_table) says what each does on this machine.
+struct JobOptions {
+  // Where the job may run.
+  std::string nodelist;            ///< -w/--nodelist (or --nodefile's names), a hostlist
+  std::string exclude;             ///< -x/--exclude, a hostlist
+  std::string constraint;          ///< -C/--constraint: node features, Slurm's expression
+  std::string prefer;              ///< --prefer: features wanted when they are free
+  std::string cluster_constraint;  ///< --cluster-constraint (one cluster here: recorded)
+  Exclusive exclusive = Exclusive::unset;    ///< --exclusive[=user|mcs]
+  std::optional<bool> oversubscribe;         ///< -s/--oversubscribe
+  bool contiguous = false;                   ///< --contiguous
+  std::optional<std::uint32_t> max_nodes;    ///< -N min-max: the max
+  std::optional<std::uint32_t> mincpus;      ///< --mincpus: CPUs per node at least
+  std::optional<std::uint64_t> tmp_mb;       ///< --tmp: node TmpDisk at least
+  bool spread_job = false;                   ///< --spread-job
+  bool use_min_nodes = false;                ///< --use-min-nodes
+  std::string licenses;                      ///< -L/--licenses as given ("a:2,b")
+  std::string reservation;                   ///< --reservation
+  std::optional<Seconds> time_min;           ///< --time-min, in seconds
+  // The shape of its tasks.
+  std::optional<std::uint32_t> gpus_per_task;
+  std::optional<std::uint32_t> gpus_per_socket;
+  std::optional<std::uint32_t> cpus_per_gpu;
+  std::optional<std::uint64_t> mem_per_gpu_mb;
+  std::optional<std::uint32_t> ntasks_per_gpu;
+  std::optional<std::uint32_t> ntasks_per_core;
+  std::optional<std::uint32_t> ntasks_per_socket;
+  std::optional<std::uint32_t> sockets_per_node;  ///< -B S, --sockets-per-node
+  std::optional<std::uint32_t> cores_per_socket;  ///< -B S:C, --cores-per-socket
+  std::optional<std::uint32_t> threads_per_core;  ///< -B S:C:T, --threads-per-core
+  std::string hint;                               ///< --hint
+  bool overcommit = false;                        ///< -O/--overcommit
+  std::string distribution;                       ///< -m/--distribution
+  std::string cpu_bind;                           ///< --cpu-bind
+  std::string mem_bind;                           ///< --mem-bind
+  std::string gpu_bind;                           ///< --gpu-bind
+  std::string gres_flags;                         ///< --gres-flags
+  std::string gres;                               ///< --gres as given (all of it)
+  // What happens around it.
+  std::string mail_type;                  ///< --mail-type, normalised ("BEGIN,END")
+  std::string mail_user;                  ///< --mail-user
+  std::string wckey;                      ///< --wckey
+  std::string acctg_freq;                 ///< --acctg-freq
+  std::optional<std::string> propagate;   ///< --propagate[=rlimits]; "" is ALL
+  bool no_kill = false;                   ///< -k/--no-kill
+  std::optional<bool> wait_all_nodes;     ///< --wait-all-nodes=0|1
+  std::string stdin_pattern;              ///< -i/--input
+  std::string cluster;                    ///< -M/--clusters (this cluster's name)
+  std::optional<std::string> get_user_env;  ///< --get-user-env[=timeout][mode]
+  std::optional<std::uint32_t> uid;  ///< --uid (root only): the user the job runs as
+  std::optional<std::uint32_t> gid;  ///< --gid (root only): the group it runs as
+  /// Options with nothing to act on here (no burst buffer, no power
+  /// management...), by long name, value as given: recorded and shown as
+  /// Slurm shows them on a cluster without the facility.
+  std::map<std::string, std::string> recorded;
+  bool operator==(const JobOptions&) const = default;
+};
+
 /// What a user asked for: the result of sbatch's options, #SBATCH directives and
 /// SBATCH_* variables. Optional fields were not given; defaults are applied at submit.
 struct JobSpec {
@@ -301,6 +367,11 @@ struct JobSpec {
   std::string submit_dir;
   std::string submit_host;
   Boxed<RunInfo> run;  ///< set for a run (run-create, run-clone)
+  Boxed<JobOptions> more;  ///< the rarer options; unset when none was given
+  /// The rarer options, empty ones when none was given.
+  const JobOptions& options() const;
+  /// The rarer options, made when first written.
+  JobOptions& options_to_set();
   bool operator==(const JobSpec&) const = default;
 };
 

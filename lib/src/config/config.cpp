@@ -57,6 +57,8 @@ std::vector<NodeDef> Config::nodes() const {
       node.memory_mb = pool.memory_mb;
       node.gpus = pool.gpus;
       node.gpu_type = pool.gpu_type;
+      node.features = pool.features;
+      node.tmp_disk_mb = pool.tmp_disk_mb;
       out.push_back(std::move(node));
     }
   }

@@ -136,4 +136,28 @@ std::vector<std::string> Job::node_names() const {
   return names;
 }
 
+std::string_view exclusive_name(Exclusive e) {
+  switch (e) {
+    case Exclusive::unset:
+      return "";
+    case Exclusive::node:
+      return "node";
+    case Exclusive::user:
+      return "user";
+    case Exclusive::mcs:
+      return "mcs";
+  }
+  return "";
+}
+
+const JobOptions& JobSpec::options() const {
+  static const JobOptions k_none;
+  return more ? *more : k_none;
+}
+
+JobOptions& JobSpec::options_to_set() {
+  if (!more) more = JobOptions{};
+  return *more;
+}
+
 }  // namespace stint

@@ -24,6 +24,121 @@ void get_or(const json& j, const char* key, T& out) {
   if (it != j.end() && !it->is_null()) out = it->get<T>();
 }
 
+// JobOptions: only what was given is written, so a job's spec in the
+// database grows only by the options it used.
+template <typename T>
+void put_nonempty(json& j, const char* key, const T& v) {
+  if (v != T{}) j[key] = v;
+}
+
+json options_to_json(const JobOptions& o) {
+  json j = json::object();
+  put_nonempty(j, "nodelist", o.nodelist);
+  put_nonempty(j, "exclude", o.exclude);
+  put_nonempty(j, "constraint", o.constraint);
+  put_nonempty(j, "prefer", o.prefer);
+  put_nonempty(j, "cluster_constraint", o.cluster_constraint);
+  if (o.exclusive != Exclusive::unset) j["exclusive"] = exclusive_name(o.exclusive);
+  put_opt(j, "oversubscribe", o.oversubscribe);
+  put_nonempty(j, "contiguous", o.contiguous);
+  put_opt(j, "max_nodes", o.max_nodes);
+  put_opt(j, "mincpus", o.mincpus);
+  put_opt(j, "tmp_mb", o.tmp_mb);
+  put_nonempty(j, "spread_job", o.spread_job);
+  put_nonempty(j, "use_min_nodes", o.use_min_nodes);
+  put_nonempty(j, "licenses", o.licenses);
+  put_nonempty(j, "reservation", o.reservation);
+  put_opt(j, "time_min", o.time_min);
+  put_opt(j, "gpus_per_task", o.gpus_per_task);
+  put_opt(j, "gpus_per_socket", o.gpus_per_socket);
+  put_opt(j, "cpus_per_gpu", o.cpus_per_gpu);
+  put_opt(j, "mem_per_gpu_mb", o.mem_per_gpu_mb);
+  put_opt(j, "ntasks_per_gpu", o.ntasks_per_gpu);
+  put_opt(j, "ntasks_per_core", o.ntasks_per_core);
+  put_opt(j, "ntasks_per_socket", o.ntasks_per_socket);
+  put_opt(j, "sockets_per_node", o.sockets_per_node);
+  put_opt(j, "cores_per_socket", o.cores_per_socket);
+  put_opt(j, "threads_per_core", o.threads_per_core);
+  put_nonempty(j, "hint", o.hint);
+  put_nonempty(j, "overcommit", o.overcommit);
+  put_nonempty(j, "distribution", o.distribution);
+  put_nonempty(j, "cpu_bind", o.cpu_bind);
+  put_nonempty(j, "mem_bind", o.mem_bind);
+  put_nonempty(j, "gpu_bind", o.gpu_bind);
+  put_nonempty(j, "gres_flags", o.gres_flags);
+  put_nonempty(j, "gres", o.gres);
+  put_nonempty(j, "mail_type", o.mail_type);
+  put_nonempty(j, "mail_user", o.mail_user);
+  put_nonempty(j, "wckey", o.wckey);
+  put_nonempty(j, "acctg_freq", o.acctg_freq);
+  put_opt(j, "propagate", o.propagate);
+  put_nonempty(j, "no_kill", o.no_kill);
+  put_opt(j, "wait_all_nodes", o.wait_all_nodes);
+  put_nonempty(j, "stdin_pattern", o.stdin_pattern);
+  put_nonempty(j, "cluster", o.cluster);
+  put_opt(j, "get_user_env", o.get_user_env);
+  put_opt(j, "uid", o.uid);
+  put_opt(j, "gid", o.gid);
+  if (!o.recorded.empty()) j["recorded"] = o.recorded;
+  return j;
+}
+
+JobOptions options_from_json(const json& j) {
+  JobOptions o;
+  get_or(j, "nodelist", o.nodelist);
+  get_or(j, "exclude", o.exclude);
+  get_or(j, "constraint", o.constraint);
+  get_or(j, "prefer", o.prefer);
+  get_or(j, "cluster_constraint", o.cluster_constraint);
+  std::string exclusive;
+  get_or(j, "exclusive", exclusive);
+  for (Exclusive e : {Exclusive::node, Exclusive::user, Exclusive::mcs}) {
+    if (exclusive == exclusive_name(e)) o.exclusive = e;
+  }
+  get_opt(j, "oversubscribe", o.oversubscribe);
+  get_or(j, "contiguous", o.contiguous);
+  get_opt(j, "max_nodes", o.max_nodes);
+  get_opt(j, "mincpus", o.mincpus);
+  get_opt(j, "tmp_mb", o.tmp_mb);
+  get_or(j, "spread_job", o.spread_job);
+  get_or(j, "use_min_nodes", o.use_min_nodes);
+  get_or(j, "licenses", o.licenses);
+  get_or(j, "reservation", o.reservation);
+  get_opt(j, "time_min", o.time_min);
+  get_opt(j, "gpus_per_task", o.gpus_per_task);
+  get_opt(j, "gpus_per_socket", o.gpus_per_socket);
+  get_opt(j, "cpus_per_gpu", o.cpus_per_gpu);
+  get_opt(j, "mem_per_gpu_mb", o.mem_per_gpu_mb);
+  get_opt(j, "ntasks_per_gpu", o.ntasks_per_gpu);
+  get_opt(j, "ntasks_per_core", o.ntasks_per_core);
+  get_opt(j, "ntasks_per_socket", o.ntasks_per_socket);
+  get_opt(j, "sockets_per_node", o.sockets_per_node);
+  get_opt(j, "cores_per_socket", o.cores_per_socket);
+  get_opt(j, "threads_per_core", o.threads_per_core);
+  get_or(j, "hint", o.hint);
+  get_or(j, "overcommit", o.overcommit);
+  get_or(j, "distribution", o.distribution);
+  get_or(j, "cpu_bind", o.cpu_bind);
+  get_or(j, "mem_bind", o.mem_bind);
+  get_or(j, "gpu_bind", o.gpu_bind);
+  get_or(j, "gres_flags", o.gres_flags);
+  get_or(j, "gres", o.gres);
+  get_or(j, "mail_type", o.mail_type);
+  get_or(j, "mail_user", o.mail_user);
+  get_or(j, "wckey", o.wckey);
+  get_or(j, "acctg_freq", o.acctg_freq);
+  get_opt(j, "propagate", o.propagate);
+  get_or(j, "no_kill", o.no_kill);
+  get_opt(j, "wait_all_nodes", o.wait_all_nodes);
+  get_or(j, "stdin_pattern", o.stdin_pattern);
+  get_or(j, "cluster", o.cluster);
+  get_opt(j, "get_user_env", o.get_user_env);
+  get_opt(j, "uid", o.uid);
+  get_opt(j, "gid", o.gid);
+  get_or(j, "recorded", o.recorded);
+  return o;
+}
+
 }  // namespace
 
 json to_json(const JobSpec& s) {
@@ -85,6 +200,10 @@ json to_json(const JobSpec& s) {
                     {"stopped", r.stopped}};
     if (!r.backend.empty()) j["run"]["backend"] = r.backend;
     if (!r.lost.empty()) j["run"]["lost"] = r.lost;
+  }
+  if (s.more) {
+    json more = options_to_json(*s.more);
+    if (!more.empty()) j["more"] = std::move(more);
   }
   if (s.signal.signal != 0) {
     j["signal"] = json{{"signal", s.signal.signal},
@@ -163,6 +282,9 @@ JobSpec job_spec_from_json(const json& j) {
       pairs("storages", r.storages);
       pairs("env", r.env);
       s.run = std::move(r);
+    }
+    if (auto it = j.find("more"); it != j.end() && it->is_object()) {
+      s.more = options_from_json(*it);
     }
     if (auto it = j.find("signal"); it != j.end() && it->is_object()) {
       get_or(*it, "signal", s.signal.signal);
