@@ -27,7 +27,7 @@ for tool in "${tools[@]}"; do
   first=$(head -n 1 <<<"$out")
   [[ $first == "Usage: $tool"* ]] || fail "$tool --usage starts with '$first'"
   # Short: Slurm's usage is a few lines, not the whole help.
-  [ "$(wc -l <<<"$out")" -le 16 ] || fail "$tool --usage is $(wc -l <<<"$out") lines long"
+  [ "$(wc -l <<<"$out")" -le 30 ] || fail "$tool --usage is $(wc -l <<<"$out") lines long"
   err=$("$tool" --no-such-option 2>&1 >/dev/null) && fail "$tool took --no-such-option"
   [ -n "$err" ] || fail "$tool said nothing about --no-such-option"
 done

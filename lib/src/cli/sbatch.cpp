@@ -15,6 +15,8 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <grp.h>
+#include <pwd.h>
 #include <fmt/core.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -22,6 +24,7 @@
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
 #include <stint/paths.hpp>
+#include <stint/query.hpp>
 #include <stint/store.hpp>
 #include <stint/tools.hpp>
 
@@ -29,6 +32,7 @@
 #include "cli/sbatch_options.hpp"
 #include "model/json.hpp"
 #include "rpc/client.hpp"
+#include "util/fs.hpp"
 #include "util/proc.hpp"
 
 extern char** environ;
@@ -52,9 +56,17 @@ Error with_prefixed_lines(const Error& e) {
 }
 
 // A getopt error, printed as Slurm's getopt prints it: no "error:", a hint.
+// stint's own line follows getopt's: where in a script the option was, and
+// the option probably meant.
 int print_usage_error(const cli::UsageError& e) {
   std::fflush(stdout);
-  fmt::print(stderr, "{}: {}\nTry \"{} --help\" for more information\n", k_tool, e.what(), k_tool);
+  fmt::print(stderr, "{}: {}\n", k_tool, e.what());
+  if (!e.detail().empty()) {
+    fmt::print(stderr, "{}: error: {}\n", k_tool, e.detail());
+  } else if (!e.suggestion().empty()) {
+    fmt::print(stderr, "{}: error: did you mean '{}'?\n", k_tool, e.suggestion());
+  }
+  fmt::print(stderr, "Try \"{} --help\" for more information\n", k_tool);
   return 255;
 }
 
@@ -179,6 +191,13 @@ int submit(const cli::SbatchRequest& request) {
     throw submission_failed(e);
   }
   const JobId id = reply.value("job_id", JobId{0});
+  // What stintd accepted with a change the user should know of (a site name
+  // mapped to this machine's, for one), as Slurm's controller warnings.
+  if (const auto it = reply.find("warnings"); it != reply.end() && it->is_array()) {
+    for (const auto& w : *it) {
+      if (w.is_string()) fmt::print(stderr, "{}: warning: {}\n", k_tool, w.get<std::string>());
+    }
+  }
 
   if (request.test_only) {
     // Slurm's --test-only line; stintd's reply carries the prediction.
@@ -207,6 +226,13 @@ int run(int argc, char** argv) {
     const cli::SbatchCommandLine cl = cli::parse_sbatch_command_line(args);
     switch (cl.action) {
       case cli::SbatchCommandLine::Action::help:
+        // The man page's OPTIONS section is made from the same table
+        // (scripts/gen-man asks for it this way at build time).
+        if (const char* format = std::getenv("STINT_HELP_FORMAT");
+            format != nullptr && std::string_view(format) == "scdoc") {
+          fmt::print("%%SCDOC%%\n{}", cli::options_scdoc(cli::sbatch_option_table()));
+          return 0;
+        }
         fmt::print("{}", cli::sbatch_help_text());
         return 0;
       case cli::SbatchCommandLine::Action::usage:
@@ -220,9 +246,23 @@ int run(int argc, char** argv) {
     }
     const cli::SubmitContext context = cli::current_submit_context();
     const cli::BatchScript script = read_script(cl, context.cwd);
-    return submit(cli::build_sbatch_request(cl, script, context));
+    const cli::SbatchRequest request = cli::build_sbatch_request(cl, script, context);
+    std::fflush(stdout);
+    for (const auto& [level, text] : request.notices) {
+      if (level == "info" && request.verbose == 0) continue;
+      fmt::print(stderr, "{}: {}{}\n", k_tool, level == "info" ? "" : level + ": ", text);
+    }
+    if (!request.help_requested.empty()) {
+      fmt::print("{}", request.help_requested);
+      return 0;
+    }
+    return submit(request);
   } catch (const cli::UsageError& e) {
     return print_usage_error(e);
+  } catch (const cli::PrefacedError& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "{}\n", e.preface());
+    throw with_prefixed_lines(e);
   } catch (const Error& e) {
     throw with_prefixed_lines(e);
   }
@@ -266,6 +306,30 @@ SubmitContext current_submit_context() {
   ctx.cwd = buf.data();
   ctx.hostname = proc::short_hostname();
   ctx.now = static_cast<Seconds>(std::time(nullptr));
+  ctx.uid = ::getuid();
+  // Only -M needs it: the configuration is read then, not at every submission.
+  ctx.cluster_name = [] {
+    try {
+      return query::read_config(default_paths()).cluster_name;
+    } catch (const Error&) {
+      return std::string();
+    }
+  };
+  ctx.user_id = [](const std::string& name) -> std::optional<std::uint32_t> {
+    if (const passwd* pw = ::getpwnam(name.c_str())) return pw->pw_uid;
+    return std::nullopt;
+  };
+  ctx.group_id = [](const std::string& name) -> std::optional<std::uint32_t> {
+    if (const group* gr = ::getgrnam(name.c_str())) return gr->gr_gid;
+    return std::nullopt;
+  };
+  ctx.read_file = [](const std::string& path) -> std::optional<std::string> {
+    try {
+      return fs::read_file(path);
+    } catch (const Error&) {
+      return std::nullopt;
+    }
+  };
   return ctx;
 }
 

@@ -10,6 +10,7 @@ namespace stint::cli {
 namespace {
 
 constexpr std::string_view k_magic = "#SBATCH";
+constexpr std::string_view k_old_magic = "#SLURM";
 
 bool is_space(char c) { return std::isspace(static_cast<unsigned char>(c)) != 0; }
 
@@ -62,17 +63,15 @@ std::optional<std::string> next_word(std::string_view text, std::size_t& pos, st
   return word;
 }
 
-bool contains_no_case(std::string_view haystack, std::string_view needle) {
-  if (needle.size() > haystack.size()) return false;
-  for (std::size_t i = 0; i + needle.size() <= haystack.size(); ++i) {
-    bool match = true;
-    for (std::size_t j = 0; j < needle.size() && match; ++j) {
-      match = std::tolower(static_cast<unsigned char>(haystack[i + j])) ==
-              std::tolower(static_cast<unsigned char>(needle[j]));
+bool starts_with_no_case(std::string_view text, std::string_view prefix) {
+  if (prefix.size() > text.size()) return false;
+  for (std::size_t j = 0; j < prefix.size(); ++j) {
+    if (std::tolower(static_cast<unsigned char>(text[j])) !=
+        std::tolower(static_cast<unsigned char>(prefix[j]))) {
+      return false;
     }
-    if (match) return true;
   }
-  return false;
+  return true;
 }
 
 }  // namespace
@@ -86,8 +85,13 @@ std::vector<std::string> split_directive_words(std::string_view text, std::strin
 }
 
 std::vector<std::string> extract_directives(std::string_view script, std::string_view file) {
-  std::vector<std::string> args;
+  return read_directives(script, file, 0).words;
+}
+
+Directives read_directives(std::string_view script, std::string_view file, int component) {
+  Directives out;
   int line_no = 0;
+  int current = 0;
   std::size_t start = 0;
   while (start < script.size()) {
     std::size_t end = script.find('\n', start);
@@ -96,7 +100,13 @@ std::vector<std::string> extract_directives(std::string_view script, std::string
     start = end + 1;
     ++line_no;
 
-    if (line.substr(0, k_magic.size()) != k_magic) {
+    std::string_view rest;
+    if (line.substr(0, k_magic.size()) == k_magic) {
+      rest = line.substr(k_magic.size());
+    } else if (line.substr(0, k_old_magic.size()) == k_old_magic) {
+      rest = line.substr(k_old_magic.size());
+      out.old_magic = true;
+    } else {
       // Not a directive: a blank or comment line is skipped, anything else is
       // the first command and ends the directives.
       std::size_t i = 0;
@@ -104,14 +114,35 @@ std::vector<std::string> extract_directives(std::string_view script, std::string
       if (i < line.size() && line[i] != '#') break;
       continue;
     }
-    // A "hetjob" directive starts the next component of a heterogeneous job;
-    // like Slurm for the first component, stop there (stint runs only that one).
-    if (contains_no_case(line, "hetjob") || contains_no_case(line, "packjob")) break;
-    for (auto& word : split_directive_words(line.substr(k_magic.size()), file, line_no, line)) {
-      args.push_back(std::move(word));
+    // "hetjob" (or the older "packjob") as the line's first word starts the
+    // next component; its words are read with that component.
+    std::size_t i = 0;
+    while (i < rest.size() && is_space(rest[i])) ++i;
+    const std::string_view first = rest.substr(i);
+    for (std::string_view separator : {std::string_view("hetjob"), std::string_view("packjob")}) {
+      if (starts_with_no_case(first, separator) &&
+          (first.size() == separator.size() || is_space(first[separator.size()]))) {
+        ++current;
+        rest = first.substr(separator.size());
+        break;
+      }
+    }
+    if (current < component) continue;
+    if (current > component) {
+      out.more_components = true;
+      break;
+    }
+    if (!rest.empty() && rest.find_first_not_of(" \t") != std::string_view::npos &&
+        rest[rest.find_first_not_of(" \t")] == ':') {
+      throw Error(Errc::batch_script_invalid,
+                  fmt::format("{}: line {}: Unexpected `:` in [{}]", file, line_no, line));
+    }
+    for (auto& word : split_directive_words(rest, file, line_no, line)) {
+      out.words.push_back(std::move(word));
+      out.lines.push_back(line_no);
     }
   }
-  return args;
+  return out;
 }
 
 }  // namespace stint::cli

@@ -11,7 +11,9 @@
 // script and the process environment and hands them in.
 
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -20,72 +22,129 @@
 #include <stint/error.hpp>
 #include <stint/model.hpp>
 
+#include "cli/option_table.hpp"
+
 namespace stint::cli {
 
 /// Environment variables as (name, value) pairs, in the order the process had them.
 using EnvList = std::vector<std::pair<std::string, std::string>>;
 
-/// A command-line error that getopt itself would report ("unrecognized
-/// option '--x'", "option '--wrap' requires an argument"). The tool prints it
-/// as `sbatch: <message>` followed by `Try "sbatch --help" for more
-/// information`, and exits 255, as Slurm does; unlike other errors it has no
-/// "error:" prefix.
-class UsageError : public Error {
- public:
-  explicit UsageError(const std::string& message) : Error(Errc::usage, message) {}
-};
 
-/// Every option sbatch knows.
+/// Every option sbatch knows (Slurm 22.05's whole vocabulary): the ids of
+/// sbatch_option_table().
 enum class SbatchOpt : std::uint8_t {
   account,
+  acctg_freq,
   array,
+  batch,
+  bb,
+  bbf,
   begin,
   chdir,
+  cluster,
+  cluster_constraint,
+  clusters,
   comment,
+  constraint,
+  container,
+  context,
+  contiguous,
+  core_spec,
+  cores_per_socket,
+  cpu_freq,
+  cpus_per_gpu,
   cpus_per_task,
   deadline,
+  delay_boot,
   dependency,
+  distribution,
   error,
+  exclude,
+  exclusive,
   export_env,
+  export_file,
+  extra_node_info,
+  get_user_env,
+  gid,
+  gpu_bind,
+  gpu_freq,
   gpus,
   gpus_per_node,
+  gpus_per_socket,
+  gpus_per_task,
   gres,
+  gres_flags,
   help,
+  hint,
   hold,
+  ignore_pbs,
+  input,
   job_name,
   kill_on_invalid_dep,
+  licenses,
+  mail_type,
+  mail_user,
+  mcs_label,
   mem,
+  mem_bind,
   mem_per_cpu,
+  mem_per_gpu,
+  mincpus,
+  network,
   nice,
+  no_kill,
   no_requeue,
+  nodefile,
+  nodelist,
   nodes,
   ntasks,
+  ntasks_per_core,
+  ntasks_per_gpu,
   ntasks_per_node,
+  ntasks_per_socket,
+  ntasks_per_tres,
   open_mode,
   output,
-  priority,
+  overcommit,
+  oversubscribe,
   parsable,
   partition,
+  power,
+  prefer,
+  priority,
+  profile,
+  propagate,
   qos,
   quiet,
+  reboot,
   requeue,
+  reservation,
   signal,
+  sockets_per_node,
+  spread_job,
+  switches,
   test_only,
+  thread_spec,
+  threads_per_core,
   time,
+  time_min,
+  tmp,
+  uid,
   usage,
+  use_min_nodes,
   verbose,
   version,
   wait,
+  wait_all_nodes,
+  wckey,
   wrap,
 };
 
-/// One option as found: which, how it was written ("-t", "--time",
-/// "SBATCH_TIMELIMIT"), and its value when it has one.
-struct SbatchOptionArg {
-  SbatchOpt id;
-  std::string spelling;
-  std::optional<std::string> value;
-};
+/// sbatch's option table, in --help order (cli/sbatch_table.cpp).
+std::span<const OptionSpec> sbatch_option_table();
+
+/// One option as found (FoundOption's id is a SbatchOpt).
+using SbatchOptionArg = FoundOption;
 
 /// What the first pass over the command line finds (Slurm's
 /// process_options_first_pass): the options, unchecked, and the script.
@@ -96,6 +155,7 @@ struct SbatchCommandLine {
   std::optional<std::string> script;     ///< the script argument as written
   std::vector<std::string> script_args;  ///< the arguments after it
   std::optional<std::string> wrap;       ///< --wrap's command (the last one)
+  bool ignore_pbs = false;               ///< --ignore-pbs: the script's #PBS lines are not read
 };
 
 /// Reads sbatch's command line (without argv[0]) as Slurm's getopt_long does:
@@ -125,6 +185,17 @@ struct SubmitContext {
   std::string cwd;       ///< absolute
   std::string hostname;  ///< short host name
   Seconds now = 0;       ///< the time of submission: --begin and --deadline count from it
+  /// Reads a file the options name (--nodefile): its text, or nullopt when
+  /// it cannot be read. Unset: no file can be read.
+  std::function<std::optional<std::string>(const std::string& path)> read_file = nullptr;
+  /// The submitting user's uid (--uid and --gid are root's only).
+  std::uint32_t uid = 0;
+  /// This cluster's name, for -M/--clusters (asked only when -M is given).
+  std::function<std::string()> cluster_name = nullptr;
+  /// Resolves a user or group name or number for --uid/--gid: the id, or
+  /// nullopt for none. Unset: numbers only.
+  std::function<std::optional<std::uint32_t>(const std::string& name)> user_id = nullptr;
+  std::function<std::optional<std::uint32_t>(const std::string& name)> group_id = nullptr;
 };
 /// This process's: its environment, working directory, host and the time
 /// (sbatch.cpp; run-create submits with the same).
@@ -138,6 +209,12 @@ struct SbatchRequest {
   bool wait = false;       ///< -W: wait for the job to end, exit with its status
   bool test_only = false;  ///< --test-only: ask when it would start, submit nothing
   int verbose = 0;         ///< -v count
+  /// Lines sbatch prints on standard error before it submits, as
+  /// (level, text): ("error", "Change from #SLURM to #SBATCH ..."),
+  /// ("warning", ...). What Slurm's client prints and goes on.
+  std::vector<std::pair<std::string, std::string>> notices;
+  /// --hint=help or --mem-bind=help: the text to print instead of submitting.
+  std::string help_requested;
 };
 
 /// The largest MaxArraySize sbatch lets through: Slurm's own ceiling. The

@@ -241,9 +241,10 @@ TEST_CASE("the batch options as #SBATCH directives", "[sbatch][directives]") {
 
   CHECK(directive_spec("#SBATCH -a 3\n").array_spec == "3");
   CHECK(error_of([] { directive_spec("#SBATCH --array=abc\n"); }).second ==
-        "Batch job submission failed: Invalid job array specification");
+        "Batch job submission failed: Invalid job array specification\njob.sh:2: #SBATCH "
+        "--array=abc");
   CHECK(error_of([] { directive_spec("#SBATCH --begin=bogus\n"); }).second ==
-        "Invalid --begin specification");
+        "Invalid --begin specification\njob.sh:2: #SBATCH --begin=bogus");
 }
 
 TEST_CASE("the batch options' SBATCH_* variables", "[sbatch][precedence]") {
@@ -323,7 +324,8 @@ TEST_CASE("the batch options: directives, then variables, then the command line"
   // A bad directive is an error even when the command line overrides it.
   in.script = "#!/bin/sh\n#SBATCH --signal=BOGUS\necho hi\n";
   in.env.clear();
-  CHECK(error_of([&] { build(in); }).second == "Invalid --signal specification");
+  CHECK(error_of([&] { build(in); }).second ==
+        "Invalid --signal specification\njob.sh:2: #SBATCH --signal=BOGUS");
 }
 
 TEST_CASE("the new options in getopt's rules and in --help", "[sbatch]") {
@@ -333,7 +335,8 @@ TEST_CASE("the new options in getopt's rules and in --help", "[sbatch]") {
     FAIL("no error");
   } catch (const UsageError& e) {
     CHECK(std::string(e.what()) ==
-          "option '--de=1' is ambiguous; possibilities: '--deadline' '--dependency'");
+          "option '--de=1' is ambiguous; possibilities: '--deadline' '--delay-boot' "
+          "'--dependency'");
   }
   CHECK(spec({"--req", "job.sh"}).requeue == true);
   CHECK(spec({"--no-r", "job.sh"}).requeue == false);

@@ -150,9 +150,16 @@ TEST_CASE("long options may be abbreviated to a unique prefix", "[sbatch]") {
   CHECK(spec({"--part=gpu", "job.sh"}).partition == "gpu");
   CHECK(spec({"--job", "x", "job.sh"}).name == "x");
   CHECK(spec({"--mem=1G", "job.sh"}).mem_per_node_mb == 1024u);  // exact beats prefix
-  CHECK(spec({"--ntasks-per=2", "job.sh"}).ntasks_per_node == 2u);
+  CHECK(spec({"--ntasks-per-n=2", "job.sh"}).ntasks_per_node == 2u);
+  // An alias of the same option is no ambiguity (--tasks-per-node).
+  CHECK(spec({"--tasks-per=2", "job.sh"}).ntasks_per_node == 2u);
+  // As Slurm 22.05's sbatch prints them, candidates in its table's order.
   CHECK(usage_error_of({"--gpu=1", "job.sh"}) ==
-        "option '--gpu=1' is ambiguous; possibilities: '--gpus' '--gpus-per-node'");
+        "option '--gpu=1' is ambiguous; possibilities: '--gpu-bind' '--gpu-freq' '--gpus' "
+        "'--gpus-per-node' '--gpus-per-socket' '--gpus-per-task'");
+  CHECK(usage_error_of({"--ntasks-per=2", "job.sh"}) ==
+        "option '--ntasks-per=2' is ambiguous; possibilities: '--ntasks-per-core' "
+        "'--ntasks-per-gpu' '--ntasks-per-node' '--ntasks-per-socket' '--ntasks-per-tres'");
 }
 
 TEST_CASE("the script and its arguments end the options", "[sbatch]") {
@@ -293,7 +300,9 @@ TEST_CASE("every SBATCH_* input variable stint knows", "[sbatch][precedence]") {
   CHECK(r.spec.stderr_pattern == "/home/u/proj/e.err");
   CHECK(r.spec.stdout_pattern == "/home/u/proj/o.out");
   CHECK(r.spec.export_spec == "NONE");
-  CHECK(r.spec.environment == EnvList{{"SLURM_CONF", "/etc/slurm.conf"}});
+  // sbatch tells the job's steps what --export it was given (SLURM_EXPORT_ENV).
+  CHECK(r.spec.environment ==
+        EnvList{{"SLURM_CONF", "/etc/slurm.conf"}, {"SLURM_EXPORT_ENV", "NONE"}});
   CHECK(r.spec.gpus == 2u);
   CHECK(r.spec.gpus_per_node == 1u);
   CHECK(r.spec.gpu_type == "a100");
@@ -315,7 +324,9 @@ TEST_CASE("a bad value is an error in any layer, even when overridden", "[sbatch
   in.script = "#!/bin/bash\n#SBATCH --time=bogus\necho x\n";
   in.args = {"--time=5", "job.sh"};
   CHECK(error_of([&] { build(in); }) ==
-        std::pair<Errc, std::string>{Errc::invalid_time, "Invalid --time specification"});
+        std::pair<Errc, std::string>{Errc::invalid_time,
+                                     "Invalid --time specification\njob.sh:2: #SBATCH "
+                                     "--time=bogus"});
 
   in.script = k_script;
   in.env = {{"SBATCH_TIMELIMIT", "1:2:3:4"}};
@@ -381,7 +392,9 @@ TEST_CASE("directive errors", "[sbatch][directives][errors]") {
   // An optional value needs '=': "--nice 0" leaves "0" as a stray word.
   in.script = "#!/bin/bash\n#SBATCH --nice 0\necho x\n";
   CHECK(error_of([&] { build(in); }) ==
-        std::pair<Errc, std::string>{Errc::usage, "Invalid directive found in batch script: 0"});
+        std::pair<Errc, std::string>{Errc::usage,
+                                     "Invalid directive found in batch script: 0\njob.sh:2: "
+                                     "#SBATCH 0"});
   in.script = "#!/bin/bash\n#SBATCH -J \"unterminated\necho x\n";
   CHECK(error_of([&] { build(in); }) ==
         std::pair<Errc, std::string>{Errc::batch_script_invalid,
@@ -476,7 +489,9 @@ TEST_CASE("sbatch --export forms", "[sbatch][export]") {
   in.env = env;
   const JobSpec s = build(in).spec;
   CHECK(s.export_spec == "EDITOR");
-  CHECK(s.environment == EnvList{{"SLURM_CONF", "/etc/slurm.conf"}, {"EDITOR", "vi"}});
+  CHECK(s.environment == EnvList{{"SLURM_CONF", "/etc/slurm.conf"},
+                                 {"EDITOR", "vi"},
+                                 {"SLURM_EXPORT_ENV", "EDITOR"}});
   in.args = {"job.sh"};
   CHECK(build(in).spec.environment == env);
   CHECK(build(in).spec.export_spec.empty());
