@@ -36,8 +36,10 @@ _stint_parse_options() {
     match($0, /^ +-/) && RLENGTH <= 9 {
       spec = $0
       sub(/^ +/, "", spec)
-      if (match(spec, /   */)) spec = substr(spec, 1, RSTART - 1)  # the option column
-      n = split(spec, tok, / /)
+      # The option column ends at two spaces before a description ("-B
+      # --extra-node-info=S[:C[:T]]" has two spaces between its names).
+      if (match(spec, /  +[^ -]/)) spec = substr(spec, 1, RSTART - 1)
+      n = split(spec, tok, / +/)
       names = ""; arg = 0
       for (i = 1; i <= n; i++) {
         t = tok[i]
@@ -49,7 +51,7 @@ _stint_parse_options() {
           sub(/\[?=.*/, "", p)
           if (p ~ /^-/) names = names (names == "" ? "" : " ") p
         }
-        if (t !~ /,$/) break
+        if (t !~ /,$/ && tok[i + 1] !~ /^--/) break
       }
       if (i < n && tok[i + 1] ~ /^[A-Z][A-Z0-9_:]*$/) arg = 1  # CLI11: "TEXT", "INT"
       if (names != "") print names "\t" arg

@@ -29,13 +29,14 @@ own_options() {
     match($0, /^ +-/) && RLENGTH <= 9 {
       spec = $0
       sub(/^ +/, "", spec)
-      if (match(spec, /   */)) spec = substr(spec, 1, RSTART - 1)
-      n = split(spec, tok, / /)
+      # Names end where the description starts (the Slurm layout writes one
+      # pair without a comma: "-B  --extra-node-info=S[:C[:T]]").
+      n = split(spec, tok, / +/)
       for (i = 1; i <= n; i++) {
         if (tok[i] !~ /^-/) break
         m = split(tok[i], part, /,/)
         for (j = 1; j <= m; j++) { p = part[j]; sub(/\[?=.*/, "", p); if (p ~ /^-/) print p }
-        if (tok[i] !~ /,$/) break
+        if (tok[i] !~ /,$/ && tok[i + 1] !~ /^--/) break
       }
     }'
 }

@@ -23,6 +23,8 @@ enum class Errc {
   accounting_policy,        ///< "Job violates accounting/QOS policy (job submit limit, ...)"
   invalid_gres,             ///< "Invalid generic resource (gres) specification"
   invalid_node_name,        ///< "Invalid node name specified"
+  invalid_mcs_label,        ///< "Invalid mcs_label specified"
+  invalid_array,            ///< "Invalid job array specification"
   invalid_job_id,           ///< "Invalid job id specified"
   node_config_unavailable,  ///< "Requested node configuration is not available"
   time_limit_exceeds,       ///< "Requested time limit is invalid (missing or exceeds some limit)"

@@ -43,6 +43,8 @@ struct Context {
   /// Job ids that are array job ids: a dependency on the whole array prints
   /// "afterok:12_*" (query::dependency_arrays).
   std::set<JobId> array_jobs;
+  /// TrackWCKey is on: scontrol show job prints WCKey=.
+  bool track_wckey = false;
 };
 
 /// One selected column: which row of a tool's table, how wide, which way, and

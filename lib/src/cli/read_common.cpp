@@ -38,6 +38,10 @@ std::string group_of(std::uint32_t gid) {
   return gr.gr_name;
 }
 
+bool detail_yes(std::string_view v) {
+  return !v.empty() && (v[0] == 'Y' || v[0] == 'y' || v == "1");
+}
+
 }  // namespace
 
 format::Context read_context(const Config& config) {
@@ -53,6 +57,7 @@ format::Context read_context(const Config& config) {
   }
   ctx.boot_time = boot_time();
   ctx.version = std::string(stint::version());
+  if (const auto track = config.conf("TrackWCKey")) ctx.track_wckey = detail_yes(*track);
   return ctx;
 }
 

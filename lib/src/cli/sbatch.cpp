@@ -4,6 +4,7 @@
 // reading the script, the environment, the RPC, and --wait.
 
 #include <algorithm>
+#include <array>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -18,6 +19,7 @@
 #include <grp.h>
 #include <pwd.h>
 #include <fmt/core.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -144,6 +146,9 @@ Error submission_failed(const Error& e) {
   const std::string_view reason = errc_slurm_message(e.code());
   if (detail == reason) detail.clear();  // the reason alone, never twice
   std::string text = detail.empty() ? std::string() : detail + "\n";
+  // Slurm's sbatch checks GRES itself (gres_job_state_validate) and says so
+  // without the controller's "submission failed".
+  if (e.code() == Errc::invalid_gres) return Error(e.code(), text + std::string(reason));
   text += fmt::format("Batch job submission failed: {}", reason);
   return Error(e.code(), text);
 }
@@ -307,6 +312,24 @@ SubmitContext current_submit_context() {
   ctx.hostname = proc::short_hostname();
   ctx.now = static_cast<Seconds>(std::time(nullptr));
   ctx.uid = ::getuid();
+  static constexpr std::array<std::pair<const char*, int>, 10> k_limits = {{
+      {"CPU", RLIMIT_CPU},
+      {"FSIZE", RLIMIT_FSIZE},
+      {"DATA", RLIMIT_DATA},
+      {"STACK", RLIMIT_STACK},
+      {"CORE", RLIMIT_CORE},
+      {"RSS", RLIMIT_RSS},
+      {"NPROC", RLIMIT_NPROC},
+      {"NOFILE", RLIMIT_NOFILE},
+      {"MEMLOCK", RLIMIT_MEMLOCK},
+      {"AS", RLIMIT_AS},
+  }};
+  for (const auto& [name, resource] : k_limits) {
+    rlimit limit{};
+    if (::getrlimit(resource, &limit) == 0) {
+      ctx.rlimits.emplace_back(name, std::to_string(static_cast<unsigned long>(limit.rlim_cur)));
+    }
+  }
   // Only -M needs it: the configuration is read then, not at every submission.
   ctx.cluster_name = [] {
     try {

@@ -59,8 +59,9 @@ std::uint32_t priority_value(const std::string& value) {
   if (upper == "TOP") return k_top_priority;
   std::uint64_t n = 0;
   auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+  // TOP is the highest value accepted (NO_VAL - 2); it may be given as a number too.
   if (value.empty() || ec != std::errc() || end != value.data() + value.size() ||
-      n >= k_top_priority)
+      n > k_top_priority)
     throw Error(Errc::usage, fmt::format("Invalid --priority specification: {}", value));
   return static_cast<std::uint32_t>(n);
 }

@@ -99,12 +99,8 @@ void apply_directives(SbatchBuilder& b, const BatchScript& script, std::string_v
     if (!e.suggestion().empty()) detail += fmt::format("; did you mean '{}'?", e.suggestion());
     throw UsageError(e.what(), e.suggestion(), e.arg_index(), detail);
   }
-  if (scan.first_operand < d.words.size()) {
-    throw Error(Errc::usage,
-                fmt::format("Invalid directive found in batch script: {}\n{}:{}: #SBATCH {}",
-                            d.words[scan.first_operand], file, d.lines.at(scan.first_operand),
-                            d.words[scan.first_operand]));
-  }
+  // As Slurm's getopt loop, each option is applied as it is read; a stray
+  // word is found after them.
   for (const auto& o : scan.options) {
     try {
       b.apply(o, Layer::directive);
@@ -122,6 +118,12 @@ void apply_directives(SbatchBuilder& b, const BatchScript& script, std::string_v
       throw Error(e.code(), fmt::format("{}\n{}", e.what(),
                                         directive_place(file, d, o.arg_index, words)));
     }
+  }
+  if (scan.first_operand < d.words.size()) {
+    throw Error(Errc::usage,
+                fmt::format("Invalid directive found in batch script: {}\n{}:{}: #SBATCH {}",
+                            d.words[scan.first_operand], file, d.lines.at(scan.first_operand),
+                            d.words[scan.first_operand]));
   }
 }
 
@@ -243,6 +245,19 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const 
     }
   }
   if (!s.options().hint.empty()) env_set(s.environment, "SLURM_HINT", s.options().hint);
+  // The limits to propagate travel as SLURM_RLIMIT_<NAME> (Slurm's sbatch
+  // _set_rlimit_env): all of them, stepd applying those PropagateResourceLimits
+  // names; with --propagate only those named, marked 'U' (asked by the user).
+  const std::optional<std::string>& propagate = s.options().propagate;
+  for (const auto& [name, value] : context.rlimits) {
+    if (propagate) {
+      if (*propagate == "NONE") continue;
+      if (*propagate != "ALL" && ("," + *propagate + ",").find("," + name + ",") == std::string::npos) {
+        continue;
+      }
+    }
+    env_set(s.environment, "SLURM_RLIMIT_" + name, (propagate ? "U" : "") + value);
+  }
   s.script = script.text;
   s.script_name = script.source == ScriptSource::file ? script.path : std::string();
   s.script_args = command_line.script_args;

@@ -196,6 +196,9 @@ struct SubmitContext {
   /// nullopt for none. Unset: numbers only.
   std::function<std::optional<std::uint32_t>(const std::string& name)> user_id = nullptr;
   std::function<std::optional<std::uint32_t>(const std::string& name)> group_id = nullptr;
+  /// The submitting process's soft resource limits by Slurm's names (AS, CORE,
+  /// CPU, DATA, FSIZE, MEMLOCK, NOFILE, NPROC, RSS, STACK), for --propagate.
+  std::vector<std::pair<std::string, std::string>> rlimits = {};
 };
 /// This process's: its environment, working directory, host and the time
 /// (sbatch.cpp; run-create submits with the same).

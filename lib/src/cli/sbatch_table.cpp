@@ -102,7 +102,7 @@ constexpr std::array k_sbatch_options = {
         "The job's working directory; relative output paths are relative to it."),
     row(SbatchOpt::error, 'e', "error", ArgKind::required, 25, "SBATCH_ERROR", k_parallel,
         "  -e, --error=err             file for batch script's standard error\n", Effect::acts,
-        "The file for the script's standard error (Slurm's patterns %j %A %a %x %u %N %%)."),
+        "The file for the script's standard error (file name patterns as for --output)."),
     row(SbatchOpt::export_env, '\0', "export", ArgKind::required, 28, "SBATCH_EXPORT", k_parallel,
         "      --export[=names]        specify environment variables to export\n", Effect::acts,
         "Which of the submitting environment's variables the job gets: ALL, NONE, or names and "
@@ -116,8 +116,9 @@ constexpr std::array k_sbatch_options = {
     row(SbatchOpt::get_user_env, '\0', "get-user-env", ArgKind::optional, 31, "SBATCH_GET_USER_ENV",
         k_parallel, "      --get-user-env          load environment from local cluster\n",
         Effect::acts,
-        "The job starts with the user's login environment (su - user -c env) under the submitted "
-        "one; root only, as in Slurm."),
+        "The job starts with the user's login environment (su - user, or the user's login shell "
+        "under a personal stintd) beneath the submitted one; the optional timeout (default 8 s) "
+        "and S or L mode as in Slurm."),
     row(SbatchOpt::gid, '\0', "gid", ArgKind::required, 32, "", k_parallel,
         "      --gid=group_id          group ID to run job as (user root only)\n", Effect::acts,
         "Root only: the group the job runs as."),
@@ -153,8 +154,8 @@ constexpr std::array k_sbatch_options = {
         "pending."),
     row(SbatchOpt::no_kill, 'k', "no-kill", ArgKind::optional, 59, "SBATCH_NO_KILL", k_parallel,
         "  -k, --no-kill               do not kill job on node failure\n", Effect::acts,
-        "The job keeps running when one of its nodes goes DOWN (instead of being requeued or ended "
-        "NODE_FAIL)."),
+        "A job on several nodes keeps running when one of them goes DOWN (the node leaves its "
+        "allocation), unless it is the node running the script."),
     row(SbatchOpt::licenses, 'L', "licenses", ArgKind::required, 48, "", k_parallel,
         "  -L, --licenses=names        required license, comma separated\n", Effect::acts,
         "Licenses the job holds while it runs, from Licenses= in the cluster file (name[:count], "

@@ -101,6 +101,9 @@ constexpr std::array k_keys = {
     ConfKey{"StintRunSsh", "NO", K::word, 0, 0, "YES|NO"},
     ConfKey{"StintRunSshd", "/usr/sbin/sshd", K::text, 0, 0, ""},
     ConfKey{"TmpFS", "/tmp", K::text, 0, 0, ""},
+    // sbatch --wckey is recorded either way; this says whether scontrol show
+    // job prints it (sacct's WCKey always does).
+    ConfKey{"TrackWCKey", "NO", K::word, 0, 0, "YES|NO"},
     // Slurm sets TRESBillingWeights per partition; here it applies to every
     // partition ("CPU=1.0,Mem=0.25G,GRES/gpu=2.0"). Unset: billing is CPUs.
     ConfKey{"TRESBillingWeights", "", K::text, 0, 0, ""},

@@ -60,6 +60,19 @@ std::pair<std::string, std::string> output_paths(const Job& job, std::uint32_t n
   return {out, err};
 }
 
+std::string input_path(const Job& job) {
+  const std::string& pattern = job.spec.options().stdin_pattern;
+  if (pattern.empty()) return {};
+  parse::PatternValues v;
+  v.job_id = job.id;
+  v.array_job_id = job.is_array_task() ? job.array_job_id : job.id;
+  v.array_task_id = job.array_task_id;
+  v.job_name = job.spec.name;
+  v.user = job.user_name;
+  v.node = job.alloc.empty() ? std::string() : job.alloc.front().node;
+  return absolute_in(work_dir(job), parse::expand_pattern(pattern, v));
+}
+
 Environment job_environment(const Job& job, const Config& config, std::uint32_t node_index,
                             const std::string& submit_host, const std::string& state_dir) {
   Environment env = job.spec.environment;

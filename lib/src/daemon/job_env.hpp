@@ -23,6 +23,9 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
 /// slurm-%j.out) expanded, relative ones taken from the working directory.
 /// For a run, each node has its own (run-create's pattern names the node, %n).
 std::pair<std::string, std::string> output_paths(const Job& job, std::uint32_t node_index = 0);
+/// The batch script's standard input (sbatch -i, its patterns expanded,
+/// absolute); empty for /dev/null, the default.
+std::string input_path(const Job& job);
 
 /// The job's working directory: -D, else the directory it was submitted from.
 std::string work_dir(const Job& job);

@@ -271,6 +271,7 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
       for (const auto& a : job.spec.script_args) l.argv.push_back(a);
     }
     std::tie(l.stdout_path, l.stderr_path) = output_paths(job, i);
+    l.stdin_path = input_path(job);
     // A requeued job adds to the output of its earlier attempts unless told.
     l.open_append = job.spec.open_append.value_or(job.restart_count > 0);
     l.cpu_ids = job.alloc[i].cpu_ids;

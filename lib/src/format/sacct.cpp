@@ -265,6 +265,13 @@ std::string cpu_time(const Row& r) {
 
 std::string timestamp(Seconds t) { return detail::timestamp_or(t, "Unknown"); }
 
+// An option the job's spec records for display only (JobOptions::recorded).
+std::string recorded(const Job& job, const std::string& name) {
+  const auto& r = job.spec.options().recorded;
+  const auto it = r.find(name);
+  return it == r.end() ? std::string() : it->second;
+}
+
 // clang-format off
 const std::array k_columns = {
   SacctColumn{"Account", 10, Kind::str, [](const Row& r) { return r.job.account; }},
@@ -274,6 +281,8 @@ const std::array k_columns = {
   SacctColumn{"AveRSS", 10, Kind::str, max_rss},
   SacctColumn{"Cluster", 10, Kind::str, [](const Row& r) { return r.ctx.cluster_name; }},
   SacctColumn{"Comment", 14, Kind::str, [](const Row& r) { return job_only(r, r.job.spec.comment); }},
+  SacctColumn{"Constraints", 19, Kind::str, [](const Row& r) { return job_only(r, r.job.spec.options().constraint); }},
+  SacctColumn{"Container", 19, Kind::str, [](const Row& r) { return job_only(r, recorded(r.job, "container")); }},
   SacctColumn{"CPUTime", 10, Kind::num, cpu_time},
   SacctColumn{"CPUTimeRAW", 10, Kind::num, [](const Row& r) { return std::to_string(line_cpus(r) * elapsed_secs(r)); }},
   SacctColumn{"DerivedExitCode", 15, Kind::str, derived_exit_code},
@@ -304,7 +313,7 @@ const std::array k_columns = {
   SacctColumn{"Start", 19, Kind::date, [](const Row& r) { return timestamp(line_start(r)); }},
   SacctColumn{"State", 10, Kind::str, state},
   SacctColumn{"StdErr", 20, Kind::str, [](const Row& r) { return job_only(r, r.job.stderr_path); }},
-  SacctColumn{"StdIn", 20, Kind::str, [](const Row& r) { return job_only(r, "/dev/null"); }},
+  SacctColumn{"StdIn", 20, Kind::str, [](const Row& r) { return job_only(r, r.job.spec.options().stdin_pattern.empty() ? std::string("/dev/null") : r.job.spec.options().stdin_pattern); }},
   SacctColumn{"StdOut", 20, Kind::str, [](const Row& r) { return job_only(r, r.job.stdout_path); }},
   SacctColumn{"Submit", 19, Kind::date, [](const Row& r) { return timestamp(line_submit(r, r.job.submit_time)); }},
   SacctColumn{"SystemCPU", 10, Kind::str, [](const Row& r) { return cpu_time_text(sys_cpu(r)); }},
@@ -314,6 +323,7 @@ const std::array k_columns = {
   SacctColumn{"UID", 6, Kind::num, [](const Row& r) { return job_only(r, std::to_string(r.job.user_id)); }},
   SacctColumn{"User", 9, Kind::str, [](const Row& r) { return job_only(r, r.job.user_name); }},
   SacctColumn{"UserCPU", 10, Kind::str, [](const Row& r) { return cpu_time_text(user_cpu(r)); }},
+  SacctColumn{"WCKey", 10, Kind::str, [](const Row& r) { return job_only(r, r.job.spec.options().wckey); }},
   SacctColumn{"WorkDir", 20, Kind::str, [](const Row& r) { return job_only(r, r.job.spec.work_dir); }},
 };
 // clang-format on

@@ -9,6 +9,7 @@
 #include <stint/parse.hpp>
 
 #include "format/internal.hpp"
+#include "format/job_options.hpp"
 
 namespace stint::format {
 namespace {
@@ -48,6 +49,19 @@ std::string join_block(const Lines& lines, bool one_liner) {
 std::string limit_text(Seconds s, std::string_view unlimited) {
   if (s == k_infinite) return std::string(unlimited);
   return parse::format_duration_fixed(s);
+}
+
+// The job's standard input: its -i pattern with the job's values, as Slurm
+// prints StdIn= (slurm_get_job_stdin).
+std::string stdin_path(const Job& job, const std::string& pattern) {
+  parse::PatternValues v;
+  v.job_id = job.id;
+  v.array_job_id = job.array_job_id != 0 ? job.array_job_id : job.id;
+  v.array_task_id = job.array_task_id;
+  v.job_name = job.spec.name;
+  v.user = job.user_name;
+  if (!job.alloc.empty()) v.node = job.alloc.front().node;
+  return parse::expand_pattern(pattern, v);
 }
 
 std::string gres_text(std::uint32_t count, const std::string& type) {
@@ -110,17 +124,21 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
   l.push_back({fmt::format("UserId={}({})", user, job.user_id),
                fmt::format("GroupId={}({})", detail::group_name(ctx, job.group_id), job.group_id),
                "MCS_label=N/A"});
+  const JobOptions& more = job.spec.options();
   l.push_back({fmt::format("Priority={}", job.priority), fmt::format("Nice={}", job.spec.nice),
                "Account=" + job.account, "QOS=" + job.qos});
+  if (ctx.track_wckey) l.back().push_back("WCKey=" + more.wckey);
   l.push_back({fmt::format("JobState={}", state_name(job.state)),
                fmt::format("Reason={}", underscored(reason_text(job))),
                "Dependency=" + dependency_text(job, ctx)});
   l.push_back({fmt::format("Requeue={}", job.requeue ? 1 : 0),
-               fmt::format("Restarts={}", job.restart_count), "BatchFlag=1", "Reboot=0",
+               fmt::format("Restarts={}", job.restart_count), "BatchFlag=1",
+               fmt::format("Reboot={}", more.recorded.count("reboot") ? 1 : 0),
                "ExitCode=" + exit_code_text(job.exit_status, job.exit_signal)});
   if (details) l.push_back({"DerivedExitCode=0:0"});
   l.push_back({"RunTime=" + parse::format_duration_fixed(time_used(job, ctx.now)),
-               "TimeLimit=" + limit_text(job.time_limit, "UNLIMITED"), "TimeMin=N/A"});
+               "TimeLimit=" + limit_text(job.time_limit, "UNLIMITED"),
+               "TimeMin=" + detail::time_min_text(more)});
   l.push_back({"SubmitTime=" + detail::timestamp_or(job.submit_time, "Unknown"),
                "EligibleTime=" + detail::timestamp_or(eligible, "Unknown")});
   l.push_back({"AccrueTime=" + detail::timestamp_or(job.eligible_time, "Unknown")});
@@ -148,7 +166,7 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
                fmt::format("NumTasks={}", job.req.tasks),
                fmt::format("CPUs/Task={}", job.req.cpus_per_task), "ReqB:S:C:T=0:0:*:*"});
   l.push_back({"TRES=" + job_tres(job)});
-  l.push_back({"Socks/Node=*", "NtasksPerN:B:S:C=0:0:*:*", "CoreSpec=*"});
+  l.push_back({"Socks/Node=*", "NtasksPerN:B:S:C=0:0:*:*", detail::core_spec_text(more)});
   if (details && has_alloc) {
     const std::uint32_t gpus = job.total_gpus();
     l.push_back({"JOB_GRES=" + (gpus > 0 ? gres_text(gpus, job.req.gpu_type) : "(null)")});
@@ -165,16 +183,25 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
   }
   l.push_back(
       {fmt::format("MinCPUsNode={}", job.req.cpus_per_node), min_memory, "MinTmpDiskNode=0"});
-  l.push_back({"Features=(null)", "DelayBoot=00:00:00"});
-  l.push_back({"OverSubscribe=OK", "Contiguous=0", "Licenses=(null)", "Network=(null)"});
+  l.push_back({"Features=(null)", "DelayBoot=" + detail::delay_boot_text(more)});
+  if (!more.cluster_constraint.empty()) l.push_back({"ClusterFeatures=" + more.cluster_constraint});
+  l.push_back({"OverSubscribe=" + detail::share_text(more), "Contiguous=0", "Licenses=(null)",
+               "Network=" + detail::network_text(more)});
   l.push_back({"Command=" + command});
   l.push_back({"WorkDir=" + job.spec.work_dir});
+  // Slurm ends the comment with a space.
+  if (!job.spec.comment.empty()) l.push_back({"Comment=" + job.spec.comment + " "});
   l.push_back({"StdErr=" + job.stderr_path});
-  l.push_back({"StdIn=/dev/null"});
+  l.push_back({"StdIn=" + (more.stdin_pattern.empty() ? std::string("/dev/null")
+                                                      : stdin_path(job, more.stdin_pattern))});
   l.push_back({"StdOut=" + job.stdout_path});
-  l.push_back({"Power="});
-  if (job.req.gpus_per_node > 0) {
-    l.push_back({"TresPerNode=gres:" + gres_text(job.req.gpus_per_node, job.req.gpu_type)});
+  for (const std::string& line : {detail::switches_line(more), detail::burst_buffer_line(more),
+                                  detail::cpu_freq_line(more)}) {
+    if (!line.empty()) l.push_back({line});
+  }
+  l.push_back({"Power=" + detail::power_text(more)});
+  for (std::string& line : detail::optional_trailing_lines(job.spec, user)) {
+    l.push_back({std::move(line)});
   }
   // Slurm ends the block with an empty indented line, then a blank line.
   l.push_back({""});

@@ -21,6 +21,49 @@ std::optional<std::uint64_t> conf_mb(const Config& config, std::string_view key)
   }
 }
 
+[[noreturn]] void refuse_gpus(std::string_view why) {
+  // slurmctld's gres_job_state_validate logs why; the submission fails with
+  // the GRES error. The why is worth a line of its own here.
+  throw Error(Errc::invalid_gres, fmt::format("Failed to validate job spec{}", why));
+}
+
+// The task count, -n or what the GPU options make of it (select/cons_tres's
+// rules for --gpus-per-task and --ntasks-per-gpu); nullopt when neither says.
+std::optional<std::uint32_t> task_count_from_gpus(const JobSpec& spec) {
+  const JobOptions& more = spec.options();
+  std::optional<std::uint32_t> ntasks = spec.ntasks;
+  if (more.gpus_per_task) {
+    const std::uint32_t per_task = *more.gpus_per_task;
+    if (spec.gpus) {
+      if (per_task == 0 || *spec.gpus % per_task != 0) {
+        refuse_gpus(", --gpus not multiple of --gpus-per-task");
+      }
+      const std::uint32_t tasks = *spec.gpus / per_task;
+      if (ntasks && *ntasks != tasks) {
+        refuse_gpus(
+            ". Based on --gpus and --gpus-per-task number of requested tasks differ from "
+            "-n/--ntasks.");
+      }
+      ntasks = tasks;
+    } else if (!ntasks) {
+      refuse_gpus(". --gpus-per-task used without either --gpus or -n/--ntasks is not allowed.");
+    }
+  }
+  if (more.ntasks_per_gpu) {
+    const std::uint32_t per_gpu = *more.ntasks_per_gpu;
+    if (ntasks && *ntasks % per_gpu != 0) {
+      refuse_gpus(", -n/--ntasks has to be a multiple of --ntasks-per-gpu.");
+    }
+    if (!ntasks) {
+      const std::uint32_t nodes = spec.nodes.value_or(1);
+      const std::uint32_t gpus =
+          spec.gpus ? *spec.gpus : spec.gpus_per_node ? *spec.gpus_per_node * nodes : 0;
+      if (gpus > 0) ntasks = gpus * per_gpu;
+    }
+  }
+  return ntasks;
+}
+
 }  // namespace
 
 ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& partition_nodes,
@@ -33,8 +76,11 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
   if (spec.ntasks && *spec.ntasks == 0) throw Error(Errc::invalid_argument, "Invalid --ntasks");
   if (spec.nodes && *spec.nodes == 0) throw Error(Errc::invalid_argument, "Invalid --nodes");
 
-  if (spec.ntasks) {
-    r.tasks = *spec.ntasks;
+  const JobOptions& more = spec.options();
+  const std::optional<std::uint32_t> ntasks = task_count_from_gpus(spec);
+
+  if (ntasks) {
+    r.tasks = *ntasks;
     if (spec.nodes) {
       r.nodes = *spec.nodes;
     } else if (spec.ntasks_per_node && *spec.ntasks_per_node > 0) {
@@ -54,7 +100,8 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
   r.tasks_per_node = spec.ntasks_per_node && *spec.ntasks_per_node > 0
                          ? std::max(*spec.ntasks_per_node, ceil_div(r.tasks, r.nodes))
                          : ceil_div(r.tasks, r.nodes);
-  r.cpus_per_node = r.tasks_per_node * r.cpus_per_task;
+  // -O/--overcommit: tasks may outnumber CPUs; a node gives one task's CPUs.
+  r.cpus_per_node = (more.overcommit ? 1 : r.tasks_per_node) * r.cpus_per_task;
 
   if (spec.mem_per_node_mb) {
     r.whole_node_mem = *spec.mem_per_node_mb == 0;
@@ -77,14 +124,37 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
   r.gpu_type = spec.gpu_type;
   if (spec.gpus_per_node) {
     r.gpus_per_node = *spec.gpus_per_node;
+  } else if (more.gpus_per_task) {
+    r.gpus_per_node = *more.gpus_per_task * r.tasks_per_node;
   } else if (spec.gpus) {
     r.gpus_per_node = ceil_div(*spec.gpus, r.nodes);
+  } else if (more.gpus_per_socket) {
+    // A virtual node has one socket (scontrol show node: Sockets=1).
+    r.gpus_per_node = *more.gpus_per_socket;
+  } else if (more.ntasks_per_gpu) {
+    // -n with --ntasks-per-gpu: a GPU for every N tasks.
+    r.gpus_per_node = ceil_div(ceil_div(r.tasks, *more.ntasks_per_gpu), r.nodes);
+  }
+  // CPUs and memory that follow the GPUs (select/cons_tres's cpus_per_tres
+  // and mem_per_tres).
+  if (more.cpus_per_gpu && r.gpus_per_node > 0) {
+    r.cpus_per_node = std::max(r.cpus_per_node, *more.cpus_per_gpu * r.gpus_per_node);
+  }
+  if (more.mem_per_gpu_mb && !spec.mem_per_node_mb && !spec.mem_per_cpu_mb) {
+    r.mem_per_node_mb = *more.mem_per_gpu_mb * std::max<std::uint32_t>(1, r.gpus_per_node);
   }
   return r;
 }
 
 std::optional<Error> never_fits(const ResourceRequest& req,
                                 const std::vector<NodeDef>& partition_nodes) {
+  // Too many nodes first: every other count would fail too, and say less.
+  if (partition_nodes.size() < req.nodes) {
+    return Error(Errc::node_config_unavailable,
+                 fmt::format("Node count specification invalid ({} nodes requested, the partition "
+                             "has {})",
+                             req.nodes, partition_nodes.size()));
+  }
   std::uint32_t cpu_ok = 0, mem_ok = 0, gpu_ok = 0, all_ok = 0;
   for (const auto& n : partition_nodes) {
     bool cpus = n.cpus >= req.cpus_per_node;

@@ -67,6 +67,7 @@ std::string to_json_text(const TaskLaunch& l) {
   j["work_dir"] = l.work_dir;
   j["stdout_path"] = l.stdout_path;
   j["stderr_path"] = l.stderr_path;
+  if (!l.stdin_path.empty()) j["stdin_path"] = l.stdin_path;
   j["open_append"] = l.open_append;
   j["cpu_ids"] = l.cpu_ids;
   j["time_limit"] = l.time_limit;
@@ -112,6 +113,7 @@ TaskLaunch task_launch_from_json_text(const std::string& text) {
     }
     get_or(j, "work_dir", l.work_dir);
     get_or(j, "stdout_path", l.stdout_path);
+    get_or(j, "stdin_path", l.stdin_path);
     get_or(j, "stderr_path", l.stderr_path);
     get_or(j, "open_append", l.open_append);
     get_or(j, "cpu_ids", l.cpu_ids);

@@ -31,6 +31,7 @@ struct TaskLaunch {
   std::string work_dir;
   std::string stdout_path;
   std::string stderr_path;             ///< same as stdout_path: both to one file
+  std::string stdin_path;              ///< sbatch -i; empty: /dev/null
   bool open_append = false;            ///< --open-mode=append
   std::vector<std::uint32_t> cpu_ids;  ///< virtual CPUs; stepd folds them onto real ones
   Seconds time_limit = k_infinite;

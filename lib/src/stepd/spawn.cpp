@@ -312,6 +312,18 @@ OutputFiles open_output_files(const TaskLaunch& l) {
   std::string err = l.stderr_path.empty() ? out : resolve(l.stderr_path, l.work_dir);
   files.out = open_output(out, l.open_append, "stdout");
   if (err != out) files.err = open_output(err, l.open_append, "stderr");
+  if (!l.stdin_path.empty()) {
+    const std::string in = resolve(l.stdin_path, l.work_dir);
+    // Non-blocking for the open alone: a FIFO with no writer must not keep
+    // stepd (and the job's cancel and time limit) waiting in open().
+    const int fd = ::open(in.c_str(), O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0) {
+      throw Error(Errc::io, fmt::format("Could not open stdin file {}: {}", in, std::strerror(errno)));
+    }
+    const int flags = ::fcntl(fd, F_GETFL);
+    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+    files.in = above_stdio(fd);
+  }
   return files;
 }
 
@@ -330,8 +342,11 @@ Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_pro
   if (l.argv.empty()) throw Error(Errc::internal, "no program to run");
   ChildPlan p;
   for (const auto& [k, v] : l.env) {
-    // Applied by open_output_files; slurmstepd takes it out of the job's environment.
-    if (k != "SLURM_UMASK") p.env_strings.push_back(k + "=" + v);
+    // Applied by open_output_files and stepd; slurmstepd takes them out of
+    // the job's environment.
+    if (k != "SLURM_UMASK" && k.rfind("SLURM_RLIMIT_", 0) != 0) {
+      p.env_strings.push_back(k + "=" + v);
+    }
   }
   // Before envp takes pointers into env_strings.
   p.creds = credentials_for(l);
@@ -349,10 +364,15 @@ Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_pro
     CPU_ZERO(&p.cpus);
     for (int c : cpus) CPU_SET(c, &p.cpus);
   }
-  Fd dev_null(::open("/dev/null", O_RDONLY | O_CLOEXEC));
-  if (!dev_null) throw Error(Errc::io, fmt::format("/dev/null: {}", std::strerror(errno)));
-  dev_null = above_stdio(dev_null.release());
-  p.stdin_fd = dev_null.get();
+  Fd dev_null;
+  if (files.in) {
+    p.stdin_fd = files.in.get();
+  } else {
+    dev_null.reset(::open("/dev/null", O_RDONLY | O_CLOEXEC));
+    if (!dev_null) throw Error(Errc::io, fmt::format("/dev/null: {}", std::strerror(errno)));
+    dev_null = above_stdio(dev_null.release());
+    p.stdin_fd = dev_null.get();
+  }
   p.out_fd = files.out.get();
   p.err_fd = files.err_fd();
   p.cgroup_fd = cgroup_procs_fd;

@@ -51,12 +51,14 @@ class Fd {
 struct OutputFiles {
   Fd out;
   Fd err;  ///< not open when stderr goes to the stdout file
+  Fd in;   ///< sbatch -i's file; not open for /dev/null
   int err_fd() const { return err ? err.get() : out.get(); }
 };
 
 /// Opens stdout/stderr as the job's user (create, mode 0644, truncate or
-/// append). An empty path is /dev/null; a relative one is taken from work_dir.
-/// Throws Errc::io "Could not open stdout file <path>: <reason>".
+/// append), and the input file (sbatch -i) for reading. An empty path is
+/// /dev/null; a relative one is taken from work_dir. Throws Errc::io "Could
+/// not open stdout file <path>: <reason>" (stdin, stderr likewise).
 OutputFiles open_output_files(const TaskLaunch& launch);
 
 /// The started task.

@@ -30,6 +30,8 @@ constexpr std::array k_errc_table = {
             1},
     ErrcRow{Errc::invalid_gres, "invalid_gres", "Invalid generic resource (gres) specification", 1},
     ErrcRow{Errc::invalid_node_name, "invalid_node_name", "Invalid node name specified", 1},
+    ErrcRow{Errc::invalid_mcs_label, "invalid_mcs_label", "Invalid mcs_label specified", 1},
+    ErrcRow{Errc::invalid_array, "invalid_array", "Invalid job array specification", 1},
     ErrcRow{Errc::invalid_job_id, "invalid_job_id", "Invalid job id specified", 1},
     ErrcRow{Errc::node_config_unavailable, "node_config_unavailable",
             "Requested node configuration is not available", 1},

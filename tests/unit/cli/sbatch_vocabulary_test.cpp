@@ -429,3 +429,29 @@ TEST_CASE("#PBS and #BSUB lines are read as Slurm reads them", "[vocabulary][pbs
   CHECK(lsf.spec.options().exclusive == Exclusive::node);
   CHECK(lsf.spec.work_dir == "/scratch");
 }
+
+TEST_CASE("resource limits travel as SLURM_RLIMIT_* for --propagate", "[vocabulary][propagate]") {
+  auto with_limits = [](std::vector<std::string> args) {
+    SubmitContext c = context();
+    c.rlimits = {{"NOFILE", "1024"}, {"STACK", "8388608"}, {"CORE", "0"}};
+    return build_sbatch_request(parse_sbatch_command_line(args), script(), c).spec.environment;
+  };
+  auto find = [](const EnvList& env, const std::string& name) -> std::optional<std::string> {
+    for (const auto& [k, v] : env) {
+      if (k == name) return v;
+    }
+    return std::nullopt;
+  };
+  // All of them by default (PropagateResourceLimits decides which apply).
+  EnvList env = with_limits({"job.sh"});
+  CHECK(find(env, "SLURM_RLIMIT_NOFILE") == "1024");
+  CHECK(find(env, "SLURM_RLIMIT_CORE") == "0");
+  // --propagate names some, marked as asked for.
+  env = with_limits({"--propagate=STACK,nofile", "job.sh"});
+  CHECK(find(env, "SLURM_RLIMIT_NOFILE") == "U1024");
+  CHECK(find(env, "SLURM_RLIMIT_STACK") == "U8388608");
+  CHECK_FALSE(find(env, "SLURM_RLIMIT_CORE"));
+  env = with_limits({"--propagate=NONE", "job.sh"});
+  CHECK_FALSE(find(env, "SLURM_RLIMIT_NOFILE"));
+  CHECK(find(with_limits({"--propagate", "job.sh"}), "SLURM_RLIMIT_CORE") == "U0");
+}

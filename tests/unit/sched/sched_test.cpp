@@ -104,7 +104,13 @@ TEST_CASE("never_fits refuses what no node can hold, with the reason", "[sched]"
   CHECK(e->code() == Errc::invalid_gres);
   JobSpec three;
   three.nodes = 3;
-  CHECK(sched::never_fits(sched::make_request(three, nodes, c), nodes));
+  three.gpus_per_node = 1;
+  e = sched::never_fits(sched::make_request(three, nodes, c), nodes);
+  REQUIRE(e);
+  // The node count is what is wrong, not the GPUs each node would need.
+  CHECK(e->code() == Errc::node_config_unavailable);
+  CHECK(std::string(e->what()) ==
+        "Node count specification invalid (3 nodes requested, the partition has 2)");
 }
 
 TEST_CASE("fit packs jobs onto nodes with the lowest free CPUs and GPUs", "[sched]") {
@@ -230,4 +236,76 @@ TEST_CASE("running jobs' allocations are taken before the pass", "[sched]") {
   auto d = sched::schedule({&two}, cluster, c, 1000);
   CHECK(d.starts.empty());
   CHECK(d.reasons.at(2) == Reason::resources);
+}
+
+TEST_CASE("requests shaped by GPUs: per task, tasks per GPU, CPUs and memory per GPU",
+          "[sched][gpus]") {
+  Config c = two_node_config();
+  auto nodes = c.partition_nodes(c.partitions[0]);
+  JobSpec per_task;
+  per_task.ntasks = 2;
+  per_task.options_to_set().gpus_per_task = 1;
+  auto r = sched::make_request(per_task, nodes, c);
+  CHECK(r.nodes == 1);
+  CHECK(r.gpus_per_node == 2);
+
+  // --ntasks-per-gpu with GPUs and no -n: the task count follows the GPUs.
+  JobSpec tasks_from_gpus;
+  tasks_from_gpus.gpus = 2;
+  tasks_from_gpus.options_to_set().ntasks_per_gpu = 2;
+  r = sched::make_request(tasks_from_gpus, nodes, c);
+  CHECK(r.tasks == 4);
+  CHECK(r.gpus_per_node == 2);
+  // ... and with -n and no GPUs, the GPUs follow the tasks.
+  JobSpec gpus_from_tasks;
+  gpus_from_tasks.ntasks = 4;
+  gpus_from_tasks.options_to_set().ntasks_per_gpu = 2;
+  CHECK(sched::make_request(gpus_from_tasks, nodes, c).gpus_per_node == 2);
+
+  JobSpec cpus_per_gpu;
+  cpus_per_gpu.gpus_per_node = 2;
+  cpus_per_gpu.options_to_set().cpus_per_gpu = 2;
+  cpus_per_gpu.options_to_set().mem_per_gpu_mb = 1000;
+  r = sched::make_request(cpus_per_gpu, nodes, c);
+  CHECK(r.cpus_per_node == 4);
+  CHECK(r.mem_per_node_mb == 2000);
+  // A GPU shape no node has is refused with the GRES error, as Slurm refuses it.
+  cpus_per_gpu.options_to_set().cpus_per_gpu = 3;
+  CHECK(sched::never_fits(sched::make_request(cpus_per_gpu, nodes, c), nodes));
+
+  // select/cons_tres's consistency rules, with slurmctld's reasons.
+  JobSpec alone;
+  alone.options_to_set().gpus_per_task = 1;
+  try {
+    (void)sched::make_request(alone, nodes, c);
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.code() == Errc::invalid_gres);
+    CHECK(std::string(e.what()) ==
+          "Failed to validate job spec. --gpus-per-task used without either --gpus or "
+          "-n/--ntasks is not allowed.");
+  }
+  JobSpec from_gpus;
+  from_gpus.gpus = 4;
+  from_gpus.options_to_set().gpus_per_task = 2;
+  CHECK(sched::make_request(from_gpus, nodes, c).tasks == 2);
+  from_gpus.gpus = 3;
+  CHECK_THROWS_AS(sched::make_request(from_gpus, nodes, c), Error);
+  JobSpec uneven;
+  uneven.ntasks = 3;
+  uneven.options_to_set().ntasks_per_gpu = 2;
+  uneven.ntasks = 4;
+  CHECK(sched::make_request(uneven, nodes, c).gpus_per_node == 2);
+  uneven.ntasks = 3;
+  CHECK_THROWS_AS(sched::make_request(uneven, nodes, c), Error);
+
+  // -O: eight tasks on a 4-CPU node, one task's CPUs allocated.
+  JobSpec over;
+  over.ntasks = 8;
+  over.nodes = 1;
+  over.options_to_set().overcommit = true;
+  r = sched::make_request(over, nodes, c);
+  CHECK(r.tasks_per_node == 8);
+  CHECK(r.cpus_per_node == 1);
+  CHECK_FALSE(sched::never_fits(r, nodes));
 }

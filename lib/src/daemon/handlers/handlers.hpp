@@ -56,6 +56,10 @@ Json handle_acct_delete(Controller& c, const Json& req, const Caller& caller);
 /// a job without --time); throws Slurm's refusals for an invalid account or
 /// QOS and Errc::accounting_policy for a per-job limit.
 void resolve_accounting(Controller& c, Job& job);
+/// The rarer sbatch options stintd acts on at submission
+/// (handlers/submit_options.cpp): --uid and --gid from root, refusals of what
+/// this machine cannot honour.
+void apply_job_options(Controller& c, Job& job, const Caller& caller);
 /// The submit limits (MaxSubmitJobs, GrpSubmitJobs, QOS MaxSubmitJobsPerUser)
 /// for the jobs of one submission; throws Errc::accounting_policy.
 void check_submit_limits(Controller& c, const std::vector<Job>& jobs);

@@ -161,6 +161,7 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   job.user_id = caller.uid;
   job.group_id = caller.gid;
   job.user_name = proc::user_name(caller.uid);
+  apply_job_options(c, job, caller);
   job.time_limit = spec.time_limit ? *spec.time_limit : part.default_time.value_or(part.max_time);
   // Accounts and limits (issue 4): the job's account and QOS, refusals by
   // AccountingStorageEnforce, and the per-job limits (sacctmgr_submit.cpp).
@@ -201,7 +202,8 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
     try {
       array = parse::array_spec(spec.array_spec, config.max_array_size());
     } catch (const Error& e) {
-      throw Error(Errc::invalid_argument, e.what());
+      // slurmctld's refusal says no more than this (over MaxArraySize included).
+      throw Error(Errc::invalid_array, "");
     }
     // Only the first task carries the script and the environment (add_jobs
     // keeps them once, for all the tasks, in scripts.db): a copy of the
