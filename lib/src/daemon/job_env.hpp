@@ -27,4 +27,9 @@ std::pair<std::string, std::string> output_paths(const Job& job, std::uint32_t n
 /// The job's working directory: -D, else the directory it was submitted from.
 std::string work_dir(const Job& job);
 
+/// SLURM_WORKING_CLUSTER: "<cluster>:127.0.0.1:6817:9728:109", the shape
+/// Slurm gives it (cluster, controller address and port, protocol version,
+/// select plugin).
+std::string working_cluster(const Config& config);
+
 }  // namespace stint::daemon
