@@ -141,6 +141,12 @@ scontrol: error: Request aborted
 slurm_update error: No error" "$out"
 scancel "$held"
 
+# --gres=gpu on a cluster without GPUs: stintd refuses with Slurm's words.
+# (Slurm's sbatch checks GRES itself and prints that line alone; sbatch here
+# still adds "Batch job submission failed: " before it.)
+fails_with 1 sbatch --gres=gpu:1 --wrap true
+expect_contains "no GPUs here" "$out" "Invalid generic resource (gres) specification"
+
 # --- 3: a requeued job's output starts again, unless --open-mode=append -----
 gate='echo "attempt ${SLURM_RESTART_COUNT:-0}"; while [ ! -e go-$SLURM_JOB_ID-${SLURM_RESTART_COUNT:-0} ]; do sleep 0.05; done'
 trunc=$(submit -o 'out-%j.txt' --wrap "$gate")

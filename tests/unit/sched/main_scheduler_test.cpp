@@ -48,9 +48,9 @@ Job job(JobId id, const Config& c, const std::string& partition, std::uint32_t n
   return j;
 }
 
-// A job running since `start` on `nodes`, and the cluster holding it.
-Job running_on(Job j, sched::Cluster& cluster, const std::vector<std::string>& nodes,
-               Seconds start = 0) {
+// A job running since `start` on `nodes` of `cluster` (which it does not take).
+Job running_on(Job j, const sched::Cluster& cluster, const std::vector<std::string>& nodes,
+               Seconds start = 500) {
   j.state = JobState::running;
   j.start_time = start;
   j.alloc = *sched::fit(j.req, cluster, nodes);
