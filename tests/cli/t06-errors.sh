@@ -31,7 +31,7 @@ expect_error 1 "sbatch: error: Unable to open file nosuchscript.sh" -- sbatch no
 printf 'echo no interpreter\n' > nohashbang.sh
 expect_error 1 "This does not look like a batch script" -- sbatch nohashbang.sh
 expect_error 1 "Batch script is empty" -- sbatch /dev/null
-expect_error any "Invalid job id specified" -- scancel 99999
+expect_error any "Invalid job id specified" -- scancel -s USR1 99999
 expect_error any "Invalid job id specified" -- scontrol show job 99999
 
 expect_eq "jobs after bad input" "$before" "$(count)"

@@ -407,6 +407,10 @@ struct ResourceRequest {
   std::uint32_t cpus_per_task = 1;
   std::uint32_t cpus_per_node = 1;
   std::uint64_t mem_per_node_mb = 0;  ///< 0 with whole_node_mem: all of a node's memory
+  /// The memory asked per allocated CPU (--mem-per-cpu, or DefMemPerCPU as
+  /// the default): Slurm keeps it per CPU (MinMemoryCPU, SLURM_MEM_PER_CPU),
+  /// and mem_per_node_mb is it times the node's CPUs. 0: memory is per node.
+  std::uint64_t mem_per_cpu_mb = 0;
   bool whole_node_mem = false;
   std::uint32_t gpus_per_node = 0;
   std::string gpu_type;
@@ -453,6 +457,9 @@ struct Job {
 
   std::uint32_t total_cpus() const;
   std::uint32_t total_gpus() const;
+  /// The memory asked per CPU (MinMemoryCPU, SLURM_MEM_PER_CPU), or nullopt
+  /// when the job's memory is per node (MinMemoryNode, SLURM_MEM_PER_NODE).
+  std::optional<std::uint64_t> mem_per_cpu_mb() const;
   /// Node names of the allocation in order (parse::compress_hostlist folds them).
   std::vector<std::string> node_names() const;
   bool is_array_task() const { return array_job_id != 0; }

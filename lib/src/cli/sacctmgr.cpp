@@ -1,12 +1,12 @@
 // sacctmgr: view and change accounts, users, associations and QOS. Listings
 // read the database (stintd need not run); changes go through stintd, which
 // checks who asks. Without -i the changes are shown first and committed only
-// when a person at a terminal says yes.
+// after a yes on standard input.
 
 #include "cli/sacctmgr.hpp"
 
+#include <cerrno>
 #include <cstdio>
-#include <iostream>
 #include <string>
 #include <vector>
 
@@ -42,29 +42,37 @@ struct SacctmgrArgs {
   std::vector<std::string> words;
 };
 
-// Slurm's commit question. Only a person at a terminal is asked; without one,
-// at the end of input or after 30 seconds the answer is no (Slurm re-asks
-// forever on a closed input).
+// Slurm's commit question (common.c, commit_check), asked of whatever
+// standard input is: a terminal or a script's pipe ("echo y | sacctmgr
+// ..."). The answer is read a character at a time: y or Y commits; n, N or
+// an empty line does not; anything else asks again. 30 seconds without an
+// answer is no ("timeout"), and so is the end of input, where Slurm would
+// ask for ever.
 bool confirm() {
-  if (::isatty(STDIN_FILENO) == 0) return false;
   fmt::print("Would you like to commit changes? (You have {} seconds to decide)\n",
              k_commit_wait_s);
+  char c = '\0';
   for (;;) {
+    if (c != '\0') fmt::print("Y or N please\n");
     fmt::print("(N/y): ");
     std::fflush(stdout);
     pollfd p{STDIN_FILENO, POLLIN, 0};
-    if (::poll(&p, 1, k_commit_wait_s * 1000) <= 0) {
-      fmt::print("\nYou didn't respond in {} seconds.\n", k_commit_wait_s);
+    int ready = 0;
+    do {
+      ready = ::poll(&p, 1, k_commit_wait_s * 1000);
+    } while (ready < 0 && errno == EINTR);
+    if (ready <= 0) {
+      fmt::print("timeout\n");
       return false;
     }
-    std::string line;
-    if (!std::getline(std::cin, line)) {
-      fmt::print("\n");
-      return false;
-    }
-    if (line.empty() || line[0] == 'n' || line[0] == 'N') return false;
-    if (line[0] == 'y' || line[0] == 'Y') return true;
-    fmt::print("Y or N please\n");
+    ssize_t n = 0;
+    do {
+      n = ::read(STDIN_FILENO, &c, 1);
+    } while (n < 0 && errno == EINTR);
+    fmt::print("\n");
+    if (n <= 0) return false;
+    if (c == 'y' || c == 'Y') return true;
+    if (c == 'n' || c == 'N' || c == '\n') return false;
   }
 }
 

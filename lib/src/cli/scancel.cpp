@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include <stint/error.hpp>
+#include <stint/format.hpp>
 #include <stint/parse.hpp>
 #include <stint/paths.hpp>
 #include <stint/store.hpp>
@@ -166,20 +167,37 @@ nlohmann::json request_id(JobId id, std::uint32_t array_task) {
   return fmt::format("{}_{}", id, array_task);
 }
 
-// -i: asks about each job on the terminal and gives the ones confirmed, as
-// the request names them. Without a terminal, or at the end of input, the
-// answer is no: Slurm re-prompts forever there.
-std::vector<nlohmann::json> confirm(const std::vector<Job>& jobs) {
+// -i: asks about each job and gives the ones confirmed, as the request
+// names them. As Slurm's _confirmation, the answer is read from standard
+// input whatever it is (a terminal, a pipe) a line at a time, and a line
+// that starts with neither y nor n asks again. At the end of input the
+// answer is no, to this job and the ones after it (Slurm asks forever).
+// The pending tasks of an array are one question, as Slurm's array record
+// ("Cancel job_id=28_[1-2,6-10%2] ...").
+std::vector<nlohmann::json> confirm(std::vector<Job> jobs) {
   std::vector<nlohmann::json> yes;
-  if (::isatty(STDIN_FILENO) == 0) return yes;
-  for (const Job& job : jobs) {
-    fmt::print("Cancel job_id={} name={} partition={} [y/n]? ", job.display_id(), job.spec.name,
-               job.partition);
-    std::fflush(stdout);
-    std::string line;
-    if (!std::getline(std::cin, line)) break;
-    if (!line.empty() && (line.front() == 'y' || line.front() == 'Y')) {
-      yes.push_back(request_id(job.is_array_task() ? job.array_job_id : job.id, job.array_task_id));
+  bool input_ended = false;
+  for (const format::JobGroup& group :
+       format::fold_array_tasks(std::move(jobs), format::Fold::pending)) {
+    const Job& job = group.job;
+    for (;;) {
+      fmt::print("Cancel job_id={} name={} partition={} [y/n]? ", format::group_id_text(group),
+                 job.spec.name, job.partition);
+      std::fflush(stdout);
+      std::string line;
+      if (input_ended || !std::getline(std::cin, line)) {
+        input_ended = true;
+        break;
+      }
+      if (!line.empty() && (line.front() == 'y' || line.front() == 'Y')) {
+        if (group.tasks.empty()) {
+          yes.push_back(
+              request_id(job.is_array_task() ? job.array_job_id : job.id, job.array_task_id));
+        }
+        for (std::uint32_t task : group.tasks) yes.push_back(request_id(job.array_job_id, task));
+        break;
+      }
+      if (!line.empty() && (line.front() == 'n' || line.front() == 'N')) break;
     }
   }
   return yes;
@@ -239,7 +257,7 @@ nlohmann::json interactive_ids(const ScancelArgs& a, const std::string& user,
     }
     live = std::move(asked);
   }
-  for (auto& id : confirm(live)) ids.push_back(std::move(id));
+  for (auto& id : confirm(std::move(live))) ids.push_back(std::move(id));
   return ids;
 }
 
@@ -288,6 +306,8 @@ int cancel(const ScancelArgs& a) {
   if (targets.empty() && !filtered) {
     throw Error(Errc::invalid_argument, "No job identification provided");
   }
+  // Slurm's has_default_opt: nothing but job ids (and -v, -Q).
+  const bool plain = !filtered && !a.batch && !a.interactive && a.signal.empty();
 
   int rc = 0;
   nlohmann::json ids = nlohmann::json::array();
@@ -334,8 +354,15 @@ int cancel(const ScancelArgs& a) {
       if (a.verbose > 0) print_kill_error(id, message);
       continue;
     }
-    // Unlike Slurm, an unknown job id is reported and fails the command
-    // (slurm-reference/README.md); -Q silences the report.
+    if (code == Errc::invalid_job_id && plain) {
+      // Slurm's plain scancel (job ids alone, no signal or filter) asks the
+      // controller to kill each and takes "no such job" for done: said only
+      // with -v, and no failure.
+      if (a.verbose > 0) print_kill_error(id, message);
+      continue;
+    }
+    // With a signal or a filter, scancel looks the jobs up first and reports
+    // an unknown one as an error (_verify_job_ids); -Q silences the report.
     if (!(a.quiet && code == Errc::invalid_job_id)) print_kill_error(id, message);
     rc = 1;
   }

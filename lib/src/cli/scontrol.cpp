@@ -43,6 +43,11 @@ int fail(std::string_view message) {
   return 1;
 }
 
+/// scontrol update's answer to a key it does not take: the update is not sent.
+int not_supported(std::string_view word) {
+  return fail(fmt::format("Update of this parameter is not supported: {}\nRequest aborted", word));
+}
+
 bool is(std::string_view word, std::string_view name, std::size_t min_len) {
   // Slurm takes abbreviations of its keywords ("sh j" for "show job").
   return word.size() >= min_len && word.size() <= name.size() &&
@@ -315,8 +320,7 @@ int update_node(const std::vector<std::string>& w) {
     } else if (key == "reason") {
       reason = value;
     } else {
-      throw Error(Errc::invalid_argument,
-                  fmt::format("Update of this parameter is not supported: {}", word));
+      return not_supported(word);
     }
   }
   if (!state && reason.empty()) throw Error(Errc::usage, "No changes specified");
@@ -352,8 +356,15 @@ int update_partition(const std::vector<std::string>& w) {
     } else if (key == "nodes") {
       fields["Nodes"] = value;
     } else {
-      throw Error(Errc::invalid_argument,
-                  fmt::format("Update of this parameter is not supported: {}", word));
+      // update_part.c says it with error(), its message ending in a newline
+      // of its own: a blank line follows. scontrol then reports the failed
+      // update, with no error number set.
+      std::fflush(stdout);
+      fmt::print(stderr,
+                 "{0}: error: Update of this parameter is not supported: {1}\n\n"
+                 "{0}: error: Request aborted\nslurm_update error: No error\n",
+                 k_tool, word);
+      return 1;
     }
   }
   if (fields.empty()) throw Error(Errc::usage, "No changes specified");
@@ -388,9 +399,20 @@ int update(const std::vector<std::string>& w) {
       continue;
     }
     auto canonical = update_key(key);
-    if (!canonical)
-      throw Error(Errc::invalid_argument,
-                  fmt::format("Update of this parameter is not supported: {}", word));
+    if (!canonical) return not_supported(word);
+    if (*canonical == "TimeLimit") {
+      // Checked here, as scontrol does before it sends anything.
+      if (!value.empty() && (value.front() == '+' || value.front() == '-'))
+        throw Error(Errc::invalid_argument,
+                    "TimeLimit=+<time> and TimeLimit=-<time> (change by an amount) are not "
+                    "supported here; give the new time limit, e.g. TimeLimit=" +
+                        value.substr(1));
+      try {
+        parse::time_limit(value);
+      } catch (const Error&) {
+        throw Error(Errc::invalid_argument, "Invalid TimeLimit value");
+      }
+    }
     if (*canonical == "StartTime") {
       // Resolved here, as Slurm's scontrol does: "now+60" counts from when it
       // was typed, not from when stintd reads it.

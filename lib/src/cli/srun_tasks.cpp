@@ -121,7 +121,11 @@ struct Started {
     ::sched_setaffinity(0, sizeof set, &set);
   }
   std::vector<std::string> env_strings;
-  for (const auto& [k, v] : t.env) env_strings.push_back(k + "=" + v);
+  for (const auto& [k, v] : t.env) {
+    if (k != "SLURM_TASK_PID") env_strings.push_back(k + "=" + v);
+  }
+  // Each task's own pid, as slurmstepd sets it (a fork: it may allocate).
+  env_strings.push_back(fmt::format("SLURM_TASK_PID={}", ::getpid()));
   std::vector<char*> envp;
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);

@@ -126,7 +126,10 @@ void Controller::finish(Job& job, JobState state) {
   job.end_time = now();
   if (job.start_time == k_no_time || !ran) job.start_time = job.end_time;
   if (state != JobState::completed && job.reason == Reason::none) {
-    if (state == JobState::failed) job.reason = Reason::non_zero_exit_code;
+    // slurmctld's _job_complete: a script that exited non-zero is
+    // NonZeroExitCode, one a signal killed JobLaunchFailure.
+    if (state == JobState::failed)
+      job.reason = job.exit_signal != 0 ? Reason::launch_failed : Reason::non_zero_exit_code;
     if (state == JobState::timeout) job.reason = Reason::time_limit;
     if (state == JobState::node_fail) job.reason = Reason::node_fail;
   }

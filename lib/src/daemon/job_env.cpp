@@ -7,6 +7,8 @@
 #include <stint/parse.hpp>
 #include <stint/run.hpp>
 
+#include "daemon/slurm_conf_file.hpp"
+
 namespace stint::daemon {
 namespace {
 
@@ -34,7 +36,26 @@ std::string absolute_in(const std::string& dir, const std::string& path) {
   return dir + "/" + path;
 }
 
+// Whether sbatch was given a task count, when it passes SLURM_NTASKS on:
+// -n, or --ntasks-per-node with a fixed node count (sbatch/opt.c makes that
+// the count, nodes times tasks per node).
+bool task_count_given(const JobSpec& spec) {
+  if (spec.ntasks) return true;
+  if (!spec.ntasks_per_node || *spec.ntasks_per_node == 0) return false;
+  const auto& max_nodes = spec.options().max_nodes;
+  return !max_nodes || *max_nodes == spec.nodes.value_or(1);
+}
+
 }  // namespace
+
+std::string working_cluster(const Config& config) {
+  // cluster:controller address:port:protocol version:select plugin id, as
+  // env.c writes it. stintd answers on its socket, on this machine: the
+  // address is the loopback one and the port Slurm's default SlurmctldPort
+  // (slurm.conf in the state directory says the same); 9728 is 22.05's
+  // protocol version, 109 select/cons_tres's id.
+  return fmt::format("{}:127.0.0.1:{}:9728:109", config.cluster_name, k_slurmctld_port);
+}
 
 std::string work_dir(const Job& job) {
   if (!job.spec.work_dir.empty()) return absolute_in(job.spec.submit_dir, job.spec.work_dir);
@@ -101,15 +122,17 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
   set(env, "SLURM_NNODES", std::to_string(job.alloc.size()));
   set(env, "SLURM_JOB_CPUS_PER_NODE", parse::compress_counts(cpus));
   set(env, "SLURM_TASKS_PER_NODE", parse::compress_counts(tasks));
-  set(env, "SLURM_NTASKS", std::to_string(job.req.tasks));
-  set(env, "SLURM_NPROCS", std::to_string(job.req.tasks));
+  if (task_count_given(job.spec)) {
+    set(env, "SLURM_NTASKS", std::to_string(job.req.tasks));
+    set(env, "SLURM_NPROCS", std::to_string(job.req.tasks));
+  }
   if (job.spec.cpus_per_task)
     set(env, "SLURM_CPUS_PER_TASK", std::to_string(job.req.cpus_per_task));
   if (job.spec.ntasks_per_node)
     set(env, "SLURM_NTASKS_PER_NODE", std::to_string(*job.spec.ntasks_per_node));
   set(env, "SLURM_CPUS_ON_NODE", std::to_string(here.cpus));
-  if (job.spec.mem_per_cpu_mb) {
-    set(env, "SLURM_MEM_PER_CPU", std::to_string(*job.spec.mem_per_cpu_mb));
+  if (auto per_cpu = job.mem_per_cpu_mb()) {
+    set(env, "SLURM_MEM_PER_CPU", std::to_string(*per_cpu));
   } else {
     set(env, "SLURM_MEM_PER_NODE", std::to_string(here.mem_mb));
   }
@@ -123,6 +146,11 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
   set(env, "SLURM_TOPOLOGY_ADDR", here.node);
   set(env, "SLURM_TOPOLOGY_ADDR_PATTERN", "node");
   set(env, "SLURM_PRIO_PROCESS", "0");
+  // No node of a stint cluster has an alias (NodeAddr other than its name
+  // on a cloud node): slurmd writes the empty list as "(null)".
+  set(env, "SLURM_NODE_ALIASES", "(null)");
+  if (!state_dir.empty()) set(env, "SLURM_CONF", slurm_conf_path(state_dir));
+  set(env, "SLURM_WORKING_CLUSTER", working_cluster(config));
   set(env, "ENVIRONMENT", "BATCH");
   if (job.restart_count > 0) set(env, "SLURM_RESTART_COUNT", std::to_string(job.restart_count));
   if (job.is_array_task()) {

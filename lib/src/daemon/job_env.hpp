@@ -30,4 +30,9 @@ std::string input_path(const Job& job);
 /// The job's working directory: -D, else the directory it was submitted from.
 std::string work_dir(const Job& job);
 
+/// SLURM_WORKING_CLUSTER: "<cluster>:127.0.0.1:6817:9728:109", the shape
+/// Slurm gives it (cluster, controller address and port, protocol version,
+/// select plugin).
+std::string working_cluster(const Config& config);
+
 }  // namespace stint::daemon

@@ -272,8 +272,9 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
     }
     std::tie(l.stdout_path, l.stderr_path) = output_paths(job, i);
     l.stdin_path = input_path(job);
-    // A requeued job adds to the output of its earlier attempts unless told.
-    l.open_append = job.spec.open_append.value_or(job.restart_count > 0);
+    // As slurmstepd: --open-mode, else JobFileAppend (0, truncate, by
+    // default), for a requeued job's next attempt as for its first.
+    l.open_append = job.spec.open_append.value_or(m_config.conf_int("JobFileAppend") == 1);
     l.cpu_ids = job.alloc[i].cpu_ids;
     l.mem_limit_mb = job.alloc[i].mem_mb;
     l.signal = job.spec.signal;

@@ -12,6 +12,7 @@
 
 #include "daemon/controller.hpp"
 #include "daemon/log.hpp"
+#include "daemon/slurm_conf_file.hpp"
 #include "daemon/spool.hpp"
 #include "model/json.hpp"
 #include "sched/sched.hpp"
@@ -97,6 +98,12 @@ void Controller::apply_overrides() {
       }
     } catch (const Error&) {
     }
+  }
+  // Each job's SLURM_CONF says what stintd now runs with.
+  try {
+    write_slurm_conf(m_paths.state_dir, m_config, proc::short_hostname());
+  } catch (const Error& e) {
+    log_error("{}: {}", slurm_conf_path(m_paths.state_dir), e.what());
   }
   m_dirty = true;
 }

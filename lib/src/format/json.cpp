@@ -128,8 +128,9 @@ ojson job_record(const JobGroup& group, const Context& ctx) {
   j["het_job_offset"] = 0;
   j["partition"] = job.partition;
   j["prefer"] = "";
-  j["memory_per_node"] = job.spec.mem_per_cpu_mb ? ojson(nullptr) : ojson(job.req.mem_per_node_mb);
-  j["memory_per_cpu"] = job.spec.mem_per_cpu_mb ? ojson(*job.spec.mem_per_cpu_mb) : ojson(nullptr);
+  const auto per_cpu = job.mem_per_cpu_mb();
+  j["memory_per_node"] = per_cpu ? ojson(nullptr) : ojson(job.req.mem_per_node_mb);
+  j["memory_per_cpu"] = per_cpu ? ojson(*per_cpu) : ojson(nullptr);
   j["minimum_cpus_per_node"] = job.req.cpus_per_node;
   j["minimum_tmp_disk_per_node"] = 0;
   j["preempt_time"] = 0;
@@ -264,7 +265,7 @@ ojson accounting_record(const JobGroup& group, const Context& ctx) {
   j["priority"] = job.priority;
   j["qos"] = job.qos;
   j["required"] = {{"CPUs", detail::job_cpu_count(job)},
-                   {"memory", job.spec.mem_per_cpu_mb.value_or(job.req.mem_per_node_mb)}};
+                   {"memory", job.mem_per_cpu_mb().value_or(job.req.mem_per_node_mb)}};
   j["kill_request_user"] = job.state == JobState::cancelled && job.cancelled_by != 0
                                ? ojson(job.cancelled_by)
                                : ojson(nullptr);

@@ -90,12 +90,10 @@ std::string state(const Row& r) {
   const Job& job = r.job;
   if (r.batch()) return std::string(state_name(batch_state(job)));
   if (r.srun_step()) return std::string(state_name(r.step->state));
-  if (job.state == JobState::cancelled) {
-    // Slurm names who cancelled. stintd records it; a root job can only have
-    // been cancelled by root (uid 0 is also "not recorded" in the model).
-    if (job.cancelled_by != 0) return fmt::format("CANCELLED by {}", job.cancelled_by);
-    if (job.user_id == 0) return "CANCELLED by 0";
-  }
+  // Slurm names who cancelled every cancelled job, pending or running: the
+  // uid stintd recorded, 0 for root and for stintd itself (a dependency that
+  // can never be met), as slurmctld cancels as its SlurmUser.
+  if (job.state == JobState::cancelled) return fmt::format("CANCELLED by {}", job.cancelled_by);
   return std::string(state_name(job.state));
 }
 
@@ -123,9 +121,12 @@ std::string exit_code(const Row& r) {
 /// (Priority, Resources); an ended job's own outcome is not a reason here.
 std::string reason(const Row& r) {
   const Reason why = effective_reason(r.job);
+  // A script killed by a signal ends JobLaunchFailure: its outcome, too.
+  if (why == Reason::launch_failed && is_terminal(r.job.state)) return job_only(r, "None");
   switch (why) {
     case Reason::priority:
     case Reason::resources:
+    case Reason::req_node_not_avail:  // Slurm's Resources, with a description
     case Reason::non_zero_exit_code:
     case Reason::time_limit:
       return job_only(r, "None");
@@ -226,11 +227,14 @@ std::string req_tres(const Row& r) {
                      job.req.gpus_per_node * nodes, true);
 }
 
+/// sacct 22.05's ReqMem is the memory of the job's ReqTRES: the job's whole
+/// request (per CPU times its CPUs, or per node times its nodes), not the
+/// per-CPU or per-node figure earlier releases printed with a 'c' or 'n'.
 std::string req_mem(const Row& r) {
   if (r.step_line()) return "";
   const Job& job = r.job;
-  const std::uint64_t mb = job.spec.mem_per_cpu_mb.value_or(job.req.mem_per_node_mb);
-  return sacct_memory(mb, 'M', r.units);
+  const std::uint32_t nodes = std::max<std::uint32_t>(job.req.nodes, 1);
+  return sacct_memory(job.req.mem_per_node_mb * nodes, 'M', r.units);
 }
 
 std::string max_rss(const Row& r) {

@@ -96,8 +96,8 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
     end = job.start_time + job.time_limit;
 
   std::string min_memory;
-  if (job.spec.mem_per_cpu_mb)
-    min_memory = "MinMemoryCPU=" + parse::format_memory_mb(*job.spec.mem_per_cpu_mb);
+  if (auto per_cpu = job.mem_per_cpu_mb())
+    min_memory = "MinMemoryCPU=" + parse::format_memory_mb(*per_cpu);
   else
     min_memory = "MinMemoryNode=" + parse::format_memory_mb(job.req.mem_per_node_mb);
 

@@ -75,7 +75,7 @@ std::string pending_time(const Job& job, const Context& ctx) {
 }
 
 std::string min_memory(const Job& job, const Context&) {
-  if (job.spec.mem_per_cpu_mb) return parse::format_memory_mb(*job.spec.mem_per_cpu_mb);
+  if (auto per_cpu = job.mem_per_cpu_mb()) return parse::format_memory_mb(*per_cpu);
   return parse::format_memory_mb(job.req.mem_per_node_mb);
 }
 

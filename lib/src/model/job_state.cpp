@@ -129,6 +129,13 @@ std::uint32_t Job::total_gpus() const {
   return n;
 }
 
+std::optional<std::uint64_t> Job::mem_per_cpu_mb() const {
+  if (req.mem_per_cpu_mb != 0) return req.mem_per_cpu_mb;
+  // A request stored before it kept the per-CPU amount: --mem-per-cpu is
+  // still in the spec (a default per CPU was not told apart then).
+  return spec.mem_per_cpu_mb;
+}
+
 std::vector<std::string> Job::node_names() const {
   std::vector<std::string> names;
   names.reserve(alloc.size());

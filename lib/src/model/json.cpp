@@ -333,15 +333,18 @@ Dependency dependency_from_json(const json& j) {
 }
 
 json to_json(const ResourceRequest& r) {
-  return json{{"nodes", r.nodes},
-              {"tasks", r.tasks},
-              {"tasks_per_node", r.tasks_per_node},
-              {"cpus_per_task", r.cpus_per_task},
-              {"cpus_per_node", r.cpus_per_node},
-              {"mem_per_node_mb", r.mem_per_node_mb},
-              {"whole_node_mem", r.whole_node_mem},
-              {"gpus_per_node", r.gpus_per_node},
-              {"gpu_type", r.gpu_type}};
+  json out{{"nodes", r.nodes},
+           {"tasks", r.tasks},
+           {"tasks_per_node", r.tasks_per_node},
+           {"cpus_per_task", r.cpus_per_task},
+           {"cpus_per_node", r.cpus_per_node},
+           {"mem_per_node_mb", r.mem_per_node_mb},
+           {"whole_node_mem", r.whole_node_mem},
+           {"gpus_per_node", r.gpus_per_node},
+           {"gpu_type", r.gpu_type}};
+  // Written only when memory is per CPU: most requests' text stays as it was.
+  if (r.mem_per_cpu_mb != 0) out["mem_per_cpu_mb"] = r.mem_per_cpu_mb;
+  return out;
 }
 
 ResourceRequest resource_request_from_json(const json& j) {
@@ -353,6 +356,7 @@ ResourceRequest resource_request_from_json(const json& j) {
     get_or(j, "cpus_per_task", r.cpus_per_task);
     get_or(j, "cpus_per_node", r.cpus_per_node);
     get_or(j, "mem_per_node_mb", r.mem_per_node_mb);
+    get_or(j, "mem_per_cpu_mb", r.mem_per_cpu_mb);
     get_or(j, "whole_node_mem", r.whole_node_mem);
     get_or(j, "gpus_per_node", r.gpus_per_node);
     get_or(j, "gpu_type", r.gpu_type);

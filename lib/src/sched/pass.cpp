@@ -215,14 +215,40 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
   // Partitions that may still start a job: some left and none waiting.
   std::size_t open_parts = 0;
   for (const PartitionPass& p : parts) open_parts += p.left > 0 ? 1 : 0;
-  auto set_waiting = [&](PartitionPass& p) {
-    if (!p.waits && p.left > 0) --open_parts;
-    p.waits = true;
-  };
 
   Decision d;
   d.reasons.reserve(queue.size());
   Plan plan(cluster, now, options.resolution);
+  // slurmctld's main scheduler (job_scheduler.c) tries a job only if its
+  // partition has enough nodes in its avail_node_bitmap: nodes up and not
+  // drained, less the nodes of every partition whose first job had to wait
+  // in this pass ("reserved for jobs in higher priority partitions"). A job
+  // short of them waits with Slurm's description of that, and its partition
+  // counts as waiting too; backfill may still start it where it fits.
+  std::vector<bool> main_available(cluster.nodes().size());
+  std::size_t main_unavailable = 0;
+  for (std::size_t i = 0; i < cluster.nodes().size(); ++i) {
+    main_available[i] = cluster.nodes()[i].available;
+    main_unavailable += main_available[i] ? 0 : 1;
+  }
+  auto set_waiting = [&](PartitionPass& p) {
+    if (!p.waits && p.left > 0) --open_parts;
+    if (!p.waits) {
+      for (std::size_t i = 0; i < p.mask.size() && i < main_available.size(); ++i) {
+        if (p.mask[i] && main_available[i]) {
+          main_available[i] = false;
+          ++main_unavailable;
+        }
+      }
+    }
+    p.waits = true;
+  };
+  auto main_scheduler_nodes = [&](const PartitionPass& p) {
+    std::uint32_t n = 0;
+    for (std::size_t i = 0; i < p.mask.size() && i < main_available.size(); ++i)
+      n += p.mask[i] && main_available[i] ? 1 : 0;
+    return n;
+  };
   std::set<JobId> preempting(ctx.preempting.begin(), ctx.preempting.end());
   std::uint32_t tested = 0;
   bool ordered = true;
@@ -264,6 +290,8 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       part.mask = plan.allowed_mask(part.nodes);
       part.prepared = true;
     }
+    const bool short_of_nodes =
+        !partition_waits && main_unavailable > 0 && main_scheduler_nodes(part) < job.req.nodes;
     const std::vector<std::string>& allowed = part.nodes;
     const Seconds duration = job.time_limit == k_infinite ? k_plan_forever : job.time_limit;
 
@@ -284,11 +312,15 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
         if (job.is_array_task()) ++ctx.array_running[job.array_job_id];
         if (ctx.limits) ctx.limits->started(job);
         d.starts.emplace_back(job.id, std::move(*alloc));
+        // Backfill's start: the main scheduler had given up on the partition.
+        if (short_of_nodes) set_waiting(part);
         continue;
       }
       place.reset();  // the plan's counts and the CPU map disagree: wait
     }
-    if (ctx.preempt && ctx.preempt->enabled() &&
+    // The main scheduler does not try a job short of nodes, so it preempts
+    // nothing for it either.
+    if (!short_of_nodes && ctx.preempt && ctx.preempt->enabled() &&
         try_preempt(job, allowed, cluster, ctx, preempting, now, d)) {
       d.reasons.add(job.id, Reason::resources);
       set_waiting(part);
@@ -298,7 +330,9 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       plan.add(job.req, place->nodes, place->start, duration);
       d.planned_starts[job.id] = {place->start, place->nodes};
     }
-    d.reasons.add(job.id, partition_waits ? Reason::priority : Reason::resources);
+    d.reasons.add(job.id, partition_waits  ? Reason::priority
+                          : short_of_nodes ? Reason::req_node_not_avail
+                                           : Reason::resources);
     set_waiting(part);
   }
   return d;

@@ -107,9 +107,12 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
     r.whole_node_mem = *spec.mem_per_node_mb == 0;
     r.mem_per_node_mb = *spec.mem_per_node_mb;
   } else if (spec.mem_per_cpu_mb) {
-    r.mem_per_node_mb = *spec.mem_per_cpu_mb * r.cpus_per_node;
+    r.mem_per_cpu_mb = *spec.mem_per_cpu_mb;
+    r.mem_per_node_mb = r.mem_per_cpu_mb * r.cpus_per_node;
   } else if (auto per_cpu = conf_mb(config, "DefMemPerCPU")) {
-    r.mem_per_node_mb = *per_cpu * r.cpus_per_node;
+    // Slurm's default stays per CPU (MinMemoryCPU, SLURM_MEM_PER_CPU).
+    r.mem_per_cpu_mb = *per_cpu;
+    r.mem_per_node_mb = r.mem_per_cpu_mb * r.cpus_per_node;
   } else if (auto per_node = conf_mb(config, "DefMemPerNode")) {
     r.mem_per_node_mb = *per_node;
   } else if (!partition_nodes.empty()) {
@@ -142,6 +145,7 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
   }
   if (more.mem_per_gpu_mb && !spec.mem_per_node_mb && !spec.mem_per_cpu_mb) {
     r.mem_per_node_mb = *more.mem_per_gpu_mb * std::max<std::uint32_t>(1, r.gpus_per_node);
+    r.mem_per_cpu_mb = 0;  // not DefMemPerCPU's: the memory follows the GPUs
   }
   return r;
 }

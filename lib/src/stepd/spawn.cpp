@@ -136,7 +136,25 @@ struct ChildPlan {
   int report_fd = -1;
   int cgroup_fd = -1;  ///< the task's cgroup.procs, or -1
   pid_t stepd_pid = 0;
+  /// Where the child writes its own pid, in the SLURM_TASK_PID entry of the
+  /// environment (room for any pid, made before it starts).
+  char* task_pid = nullptr;
 };
+
+constexpr std::string_view k_task_pid_prefix = "SLURM_TASK_PID=";
+constexpr std::size_t k_pid_digits = 20;
+
+// Writes `v` in decimal at `out` and ends the string there.
+void write_decimal(char* out, unsigned long v) {
+  char digits[k_pid_digits];
+  std::size_t n = 0;
+  do {
+    digits[n++] = static_cast<char>('0' + v % 10);
+    v /= 10;
+  } while (v != 0 && n < k_pid_digits);
+  while (n > 0) *out++ = digits[--n];
+  *out = '\0';
+}
 
 void write_str(int fd, const char* s) { (void)!::write(fd, s, std::strlen(s)); }
 
@@ -158,6 +176,8 @@ void mark_fds_cloexec(int report_fd) {
 [[noreturn]] void child_main(const ChildPlan& p) noexcept {
   // Its own process group, so that killpg reaches the task and all it starts.
   ::setpgid(0, 0);
+  // slurmstepd gives each task its own pid as SLURM_TASK_PID.
+  if (p.task_pid) write_decimal(p.task_pid, static_cast<unsigned long>(::getpid()));
   // Into the task's cgroup while still stepd's user (who may move processes
   // there), before anything of the task runs.
   if (p.cgroup_fd >= 0) {
@@ -343,11 +363,14 @@ Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_pro
   ChildPlan p;
   for (const auto& [k, v] : l.env) {
     // Applied by open_output_files and stepd; slurmstepd takes them out of
-    // the job's environment.
-    if (k != "SLURM_UMASK" && k.rfind("SLURM_RLIMIT_", 0) != 0) {
+    // the job's environment. SLURM_TASK_PID is the task's own, below (one
+    // exported at submit is not).
+    if (k != "SLURM_UMASK" && k != "SLURM_TASK_PID" && k.rfind("SLURM_RLIMIT_", 0) != 0) {
       p.env_strings.push_back(k + "=" + v);
     }
   }
+  p.env_strings.push_back(std::string(k_task_pid_prefix) + std::string(k_pid_digits, '0'));
+  const std::size_t task_pid_entry = p.env_strings.size() - 1;
   // Before envp takes pointers into env_strings.
   p.creds = credentials_for(l);
   add_login_variables(l, p.creds, p.env_strings);
@@ -356,6 +379,7 @@ Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_pro
   p.argv.push_back(nullptr);
   for (auto& e : p.env_strings) p.envp.push_back(e.data());
   p.envp.push_back(nullptr);
+  p.task_pid = p.env_strings[task_pid_entry].data() + k_task_pid_prefix.size();
   p.path = args.front().c_str();
   if (!l.work_dir.empty()) p.work_dir = l.work_dir.c_str();
   p.chdir_warning = fmt::format("{}couldn't chdir to `{}': ", output_error_prefix(l), l.work_dir);

@@ -85,6 +85,32 @@ TEST_CASE("memory: explicit, per cpu, whole node, or a share by CPUs", "[sched]"
   CHECK(sched::make_request(cpus(1), nodes, c).mem_per_node_mb == 1024);
 }
 
+TEST_CASE("memory per CPU, asked or DefMemPerCPU, stays per CPU", "[sched]") {
+  Config c = two_node_config();
+  auto nodes = c.partition_nodes(c.partitions[0]);
+  JobSpec pc;
+  pc.mem_per_cpu_mb = 100;
+  pc.cpus_per_task = 3;
+  CHECK(sched::make_request(pc, nodes, c).mem_per_cpu_mb == 100);
+  JobSpec per_node;
+  per_node.mem_per_node_mb = 100;
+  CHECK(sched::make_request(per_node, nodes, c).mem_per_cpu_mb == 0);
+  c.slurm_conf["DefMemPerCPU"] = "256";
+  const ResourceRequest r = sched::make_request(cpus(2), nodes, c);
+  CHECK(r.mem_per_cpu_mb == 256);
+  CHECK(r.mem_per_node_mb == 512);
+  // A job of its own memory is not given the default.
+  CHECK(sched::make_request(per_node, nodes, c).mem_per_cpu_mb == 0);
+  Job job;
+  job.req = r;
+  CHECK(job.mem_per_cpu_mb() == 256U);
+  c.slurm_conf.erase("DefMemPerCPU");
+  c.slurm_conf["DefMemPerNode"] = "300";
+  job.req = sched::make_request(cpus(2), nodes, c);
+  CHECK(job.req.mem_per_node_mb == 300);
+  CHECK_FALSE(job.mem_per_cpu_mb());
+}
+
 TEST_CASE("never_fits refuses what no node can hold, with the reason", "[sched]") {
   Config c = two_node_config();
   auto nodes = c.partition_nodes(c.partitions[0]);

@@ -185,14 +185,31 @@ TEST_CASE("output and error files") {
   }
 }
 
-TEST_CASE("the environment is exactly the one given") {
+TEST_CASE("the environment is exactly the one given, and the task's pid") {
   TempDir dir;
   TaskLaunch l = shell_launch(dir, "");
   l.argv = {"/usr/bin/env"};
-  l.env = {{"B", "2"}, {"A", "x=y z"}, {"EMPTY", ""}};
+  l.env = {{"B", "2"}, {"A", "x=y z"}, {"EMPTY", ""}, {"SLURM_TASK_PID", "exported"}};
   TaskResult r = stepd::run_task(l);
   CHECK(r.exit_status == 0);
-  CHECK(read_text(dir / "out") == "B=2\nA=x=y z\nEMPTY=\n");
+  const std::string out = read_text(dir / "out");
+  const std::string given = "B=2\nA=x=y z\nEMPTY=\nSLURM_TASK_PID=";
+  REQUIRE(out.rfind(given, 0) == 0);
+  const std::string pid = out.substr(given.size());
+  CHECK(pid.size() > 1);
+  CHECK(pid.back() == '\n');
+  CHECK(pid.find_first_not_of("0123456789\n") == std::string::npos);
+}
+
+TEST_CASE("SLURM_TASK_PID is the task's own pid, as slurmstepd sets it") {
+  TempDir dir;
+  TaskLaunch l = shell_launch(dir, "echo \"$$ $SLURM_TASK_PID\"");
+  TaskResult r = stepd::run_task(l);
+  CHECK(r.exit_status == 0);
+  const std::string out = read_text(dir / "out");
+  const std::size_t space = out.find(' ');
+  REQUIRE(space != std::string::npos);
+  CHECK(out.substr(0, space) + "\n" == out.substr(space + 1));
 }
 
 TEST_CASE("arguments reach the program as given") {

@@ -92,12 +92,14 @@ std::vector<JobRef> requested_refs(const Json& req) {
   return refs;
 }
 
-std::vector<Job*> resolve_live(Controller& c, const JobRef& ref, std::optional<Error>& error) {
+std::vector<Job*> resolve_live(Controller& c, const JobRef& ref, std::optional<Error>& error,
+                               std::string_view ended_message) {
   std::vector<Job*> jobs = c.live_jobs(ref.id, ref.array_task);
   if (jobs.empty()) {
     bool ended = c.ever_existed(ref.id, ref.array_task);
     Errc code = ended ? Errc::job_state_invalid : Errc::invalid_job_id;
-    error = Error(code, std::string(errc_slurm_message(code)));
+    error = Error(code, std::string(ended && !ended_message.empty() ? ended_message
+                                                                    : errc_slurm_message(code)));
   }
   return jobs;
 }

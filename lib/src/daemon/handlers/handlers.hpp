@@ -77,8 +77,11 @@ std::vector<JobRef> requested_refs(const Json& req);
 /// One entry: a number or an "A_T" string; throws Errc::protocol.
 JobRef job_ref(const Json& entry);
 /// The live jobs a reference names; when there are none, the error to report
-/// (the job ended: job_state_invalid; it never existed: invalid_job_id).
-std::vector<Job*> resolve_live(Controller& c, const JobRef& ref, std::optional<Error>& error);
+/// (the job ended: job_state_invalid, with `ended_message` when one is given,
+/// else Slurm's "Job/step already completing or completed"; it never existed:
+/// invalid_job_id).
+std::vector<Job*> resolve_live(Controller& c, const JobRef& ref, std::optional<Error>& error,
+                               std::string_view ended_message = {});
 
 /// A per-job outcome for replies that act on several jobs.
 Json job_result(const Json& job_id, const std::optional<Error>& error);
@@ -86,15 +89,17 @@ Json job_result(const Json& job_id, const std::optional<Error>& error);
 /// Runs `act` on every live job each reference names and collects the results;
 /// `after_ref` runs once each reference's jobs are done (scancel ends the
 /// pending ones it gathered there, in one commit), before its result is taken.
+/// A reference to an ended job gets `ended_message` (resolve_live).
 struct NoAfterRef {
   std::optional<Error> operator()() const { return std::nullopt; }
 };
 template <typename Act, typename AfterRef = NoAfterRef>
-Json for_each_job(Controller& c, const Json& req, Act&& act, AfterRef&& after_ref = {}) {
+Json for_each_job(Controller& c, const Json& req, Act&& act, AfterRef&& after_ref = {},
+                  std::string_view ended_message = {}) {
   Json results = Json::array();
   for (const JobRef& ref : requested_refs(req)) {
     std::optional<Error> error;
-    std::vector<Job*> jobs = resolve_live(c, ref, error);
+    std::vector<Job*> jobs = resolve_live(c, ref, error, ended_message);
     if (jobs.empty()) {
       results.push_back(job_result(ref.as_given, error));
       continue;

@@ -38,13 +38,20 @@ std::optional<Error> release_one(Controller& c, Job& job, const Caller& caller) 
 
 }  // namespace
 
+// Hold and release are job updates in slurmctld (priority 0, or back):
+// an ended job is ESLURM_JOB_FINISHED there, not "already completing".
+constexpr std::string_view k_finished = "Job has already finished";
+
 Json handle_hold(Controller& c, const Json& req, const Caller& caller) {
   bool user_hold = req.value("user_hold", false);
-  return for_each_job(c, req, [&](Job& job) { return hold_one(c, job, user_hold, caller); });
+  return for_each_job(
+      c, req, [&](Job& job) { return hold_one(c, job, user_hold, caller); }, NoAfterRef{},
+      k_finished);
 }
 
 Json handle_release(Controller& c, const Json& req, const Caller& caller) {
-  return for_each_job(c, req, [&](Job& job) { return release_one(c, job, caller); });
+  return for_each_job(
+      c, req, [&](Job& job) { return release_one(c, job, caller); }, NoAfterRef{}, k_finished);
 }
 
 }  // namespace stint::daemon

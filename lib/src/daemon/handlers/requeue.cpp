@@ -23,6 +23,10 @@ Json handle_requeue(Controller& c, const Json& req, const Caller& caller) {
         return Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
       if (!job.requeue)
         return Error(Errc::job_state_invalid, "Requested operation is presently disabled");
+      // slurmctld's _job_requeue_op checks in this order: a pending job is
+      // refused once it may be requeued at all.
+      if (job.state == JobState::pending)
+        return Error(Errc::job_state_invalid, "Job is pending execution");
       return std::nullopt;
     };
     std::optional<Error> first;

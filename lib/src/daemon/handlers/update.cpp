@@ -31,8 +31,9 @@ Json handle_update_job(Controller& c, const Json& req, const Caller& caller) {
   std::optional<Error> missing;
   std::vector<Job*> targets = resolve_live(c, ref, missing);
   if (targets.empty()) {
+    // slurmctld's _update_job refuses any change to an ended job so.
     if (missing && missing->code() == Errc::job_state_invalid)
-      throw Error(Errc::job_state_invalid, "Job is no longer pending execution");
+      throw Error(Errc::job_state_invalid, "Job has already finished");
     throw Error(Errc::invalid_job_id, "Invalid job id specified");
   }
   const bool op = c.is_operator(caller);

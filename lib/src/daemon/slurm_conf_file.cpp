@@ -1,0 +1,102 @@
+#include "daemon/slurm_conf_file.hpp"
+
+#include <algorithm>
+#include <iterator>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include <stint/error.hpp>
+#include <stint/parse.hpp>
+
+#include "util/fs.hpp"
+
+namespace stint::daemon {
+namespace {
+
+std::string time_text(Seconds s) {
+  return s == k_infinite ? std::string("UNLIMITED") : parse::format_duration_fixed(s);
+}
+
+std::string hostlist(const std::vector<NodeDef>& nodes) {
+  std::vector<std::string> names;
+  names.reserve(nodes.size());
+  for (const NodeDef& n : nodes) names.push_back(n.name);
+  return parse::compress_hostlist(names);
+}
+
+std::string node_line(const NodePool& pool, const std::vector<NodeDef>& nodes) {
+  std::string line =
+      fmt::format("NodeName={} CPUs={} RealMemory={}", hostlist(nodes), pool.cpus, pool.memory_mb);
+  if (pool.gpus > 0) {
+    line += pool.gpu_type.empty() ? fmt::format(" Gres=gpu:{}", pool.gpus)
+                                  : fmt::format(" Gres=gpu:{}:{}", pool.gpu_type, pool.gpus);
+  }
+  if (!pool.features.empty()) line += fmt::format(" Features={}", fmt::join(pool.features, ","));
+  if (pool.tmp_disk_mb > 0) line += fmt::format(" TmpDisk={}", pool.tmp_disk_mb);
+  return line + " State=UNKNOWN\n";
+}
+
+std::string partition_line(const Config& config, const PartitionConfig& p, bool is_default) {
+  std::string line =
+      fmt::format("PartitionName={} Nodes={}", p.id, hostlist(config.partition_nodes(p)));
+  if (is_default) line += " Default=YES";
+  line += fmt::format(" MaxTime={}", time_text(p.max_time));
+  if (p.default_time) line += fmt::format(" DefaultTime={}", time_text(*p.default_time));
+  line += fmt::format(" PriorityTier={}", p.priority_tier);
+  if (p.priority_job_factor) line += fmt::format(" PriorityJobFactor={}", *p.priority_job_factor);
+  if (!p.preempt_mode.empty()) line += fmt::format(" PreemptMode={}", p.preempt_mode);
+  if (p.grace_time > 0) line += fmt::format(" GraceTime={}", p.grace_time);
+  if (!p.over_subscribe.empty()) line += fmt::format(" OverSubscribe={}", p.over_subscribe);
+  return line + fmt::format(" State={}\n", partition_state_name(p.state));
+}
+
+}  // namespace
+
+std::string slurm_conf_path(const std::string& state_dir) { return state_dir + "/slurm.conf"; }
+
+std::string slurm_conf_text(const Config& config, const std::string& host) {
+  std::string out = fmt::format(
+      "# slurm.conf of the stint cluster {}, written by stintd from the configuration it\n"
+      "# runs with ({}) each time that changes. stint reads stint.yaml, not this file.\n",
+      config.cluster_name, config.source_path.empty() ? "built in" : config.source_path);
+  out += fmt::format("ClusterName={}\n", config.cluster_name);
+  out += fmt::format("SlurmctldHost={}(127.0.0.1)\n", host);
+  out += fmt::format("SlurmctldPort={}\n", k_slurmctld_port);
+  bool gres_types = false;
+  for (const auto& [key, value, origin] : config.all_conf()) {
+    if (origin == ConfigOrigin::built_in_default || key == "ClusterName") continue;
+    if (key.rfind("Stint", 0) == 0) continue;  // stint's own, not Slurm's
+    gres_types = gres_types || key == "GresTypes";
+    out += fmt::format("{}={}\n", key, value);
+  }
+  const bool gpus = std::any_of(config.node_pools.begin(), config.node_pools.end(),
+                                [](const NodePool& p) { return p.gpus > 0; });
+  if (gpus && !gres_types) out += "GresTypes=gpu\n";
+  const std::vector<NodeDef> nodes = config.nodes();
+  for (const NodePool& pool : config.node_pools) {
+    std::vector<NodeDef> of_pool;
+    std::copy_if(nodes.begin(), nodes.end(), std::back_inserter(of_pool),
+                 [&](const NodeDef& n) { return n.pool_id == pool.id; });
+    if (!of_pool.empty()) out += node_line(pool, of_pool);
+  }
+  const PartitionConfig* def = config.default_partition();
+  for (const PartitionConfig& p : config.partitions) out += partition_line(config, p, &p == def);
+  return out;
+}
+
+void write_slurm_conf(const std::string& state_dir, const Config& config, const std::string& host) {
+  const std::string path = slurm_conf_path(state_dir);
+  const std::string text = slurm_conf_text(config, host);
+  if (fs::exists(path)) {
+    try {
+      if (fs::read_file(path) == text) return;
+    } catch (const Error&) {
+      // Unreadable: written again below.
+    }
+  }
+  // Not synced: it is written again from the configuration at every start.
+  fs::write_file_atomic(path, text, 0644, fs::Sync::no);
+}
+
+}  // namespace stint::daemon
