@@ -103,6 +103,26 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
   // -O/--overcommit: tasks may outnumber CPUs; a node gives one task's CPUs.
   r.cpus_per_node = (more.overcommit ? 1 : r.tasks_per_node) * r.cpus_per_task;
 
+  r.gpu_type = spec.gpu_type;
+  if (spec.gpus_per_node) {
+    r.gpus_per_node = *spec.gpus_per_node;
+  } else if (more.gpus_per_task) {
+    r.gpus_per_node = *more.gpus_per_task * r.tasks_per_node;
+  } else if (spec.gpus) {
+    r.gpus_per_node = ceil_div(*spec.gpus, r.nodes);
+  } else if (more.gpus_per_socket) {
+    // A virtual node has one socket (scontrol show node: Sockets=1).
+    r.gpus_per_node = *more.gpus_per_socket;
+  } else if (more.ntasks_per_gpu) {
+    // -n with --ntasks-per-gpu: a GPU for every N tasks.
+    r.gpus_per_node = ceil_div(ceil_div(r.tasks, *more.ntasks_per_gpu), r.nodes);
+  }
+  // CPUs and memory that follow the GPUs (select/cons_tres's cpus_per_tres
+  // and mem_per_tres).
+  if (more.cpus_per_gpu && r.gpus_per_node > 0) {
+    r.cpus_per_node = std::max(r.cpus_per_node, *more.cpus_per_gpu * r.gpus_per_node);
+  }
+
   if (spec.mem_per_node_mb) {
     r.whole_node_mem = *spec.mem_per_node_mb == 0;
     r.mem_per_node_mb = *spec.mem_per_node_mb;
@@ -124,25 +144,6 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
         std::max<std::uint64_t>(1, n.memory_mb * std::min(r.cpus_per_node, n.cpus) / n.cpus);
   }
 
-  r.gpu_type = spec.gpu_type;
-  if (spec.gpus_per_node) {
-    r.gpus_per_node = *spec.gpus_per_node;
-  } else if (more.gpus_per_task) {
-    r.gpus_per_node = *more.gpus_per_task * r.tasks_per_node;
-  } else if (spec.gpus) {
-    r.gpus_per_node = ceil_div(*spec.gpus, r.nodes);
-  } else if (more.gpus_per_socket) {
-    // A virtual node has one socket (scontrol show node: Sockets=1).
-    r.gpus_per_node = *more.gpus_per_socket;
-  } else if (more.ntasks_per_gpu) {
-    // -n with --ntasks-per-gpu: a GPU for every N tasks.
-    r.gpus_per_node = ceil_div(ceil_div(r.tasks, *more.ntasks_per_gpu), r.nodes);
-  }
-  // CPUs and memory that follow the GPUs (select/cons_tres's cpus_per_tres
-  // and mem_per_tres).
-  if (more.cpus_per_gpu && r.gpus_per_node > 0) {
-    r.cpus_per_node = std::max(r.cpus_per_node, *more.cpus_per_gpu * r.gpus_per_node);
-  }
   if (more.mem_per_gpu_mb && !spec.mem_per_node_mb && !spec.mem_per_cpu_mb) {
     r.mem_per_node_mb = *more.mem_per_gpu_mb * std::max<std::uint32_t>(1, r.gpus_per_node);
     r.mem_per_cpu_mb = 0;  // not DefMemPerCPU's: the memory follows the GPUs
