@@ -15,8 +15,8 @@ namespace stint {
 /// What `scontrol show config` prints beside the configuration: facts about
 /// stintd (slurmctld's stand-in) and this machine, gathered by the tool.
 struct ControllerFacts {
-  Seconds now = 0;        ///< "Configuration data as of"
-  Seconds boot_time = 0;  ///< BOOT_TIME, when stintd started; k_no_time: unknown
+  Seconds now = 0;                 ///< "Configuration data as of"
+  Seconds boot_time = 0;           ///< BOOT_TIME, when stintd started; k_no_time: unknown
   bool controller_up = false;      ///< "Slurmctld(primary) at <host> is UP" (or DOWN)
   std::string host = "localhost";  ///< SlurmctldHost[0]: this machine's short name
   std::string machine = "x86_64";  ///< uname's machine, for Debian's PluginDir

@@ -144,7 +144,8 @@ std::string preempt_mode(const std::vector<std::string>& words) {
     if (has_word(words, m)) mode = m;
   }
   for (std::string_view prefix : {"GANG", "WITHIN"}) {
-    if (has_word(words, prefix)) return mode == "OFF" ? std::string(prefix) : fmt::format("{},{}", prefix, mode);
+    if (has_word(words, prefix))
+      return mode == "OFF" ? std::string(prefix) : fmt::format("{},{}", prefix, mode);
   }
   return mode;
 }
@@ -313,9 +314,8 @@ std::vector<ConfigPair> slurm_config_pairs(const Config& c, const ControllerFact
   add("MailProg", "/bin/mail");
   add("MaxArraySize", v.number("MaxArraySize"));
   // The slurmdbd plugin's queue: room for two messages a job and four a node.
-  add("MaxDBDMsgs",
-      std::to_string(std::max<std::int64_t>(10000, 2 * c.conf_int("MaxJobCount") +
-                                                       4 * std::int64_t{node_count(c)})));
+  add("MaxDBDMsgs", std::to_string(std::max<std::int64_t>(
+                        10000, 2 * c.conf_int("MaxJobCount") + 4 * std::int64_t{node_count(c)})));
   add("MaxJobCount", v.number("MaxJobCount"));
   add("MaxJobId", v.number("MaxJobId"));
   out.push_back(memory_pair(c, "MaxMem"));
@@ -454,7 +454,8 @@ std::vector<ConfigPair> slurm_config_pairs(const Config& c, const ControllerFact
 
 std::string scontrol_show_config_text(const Config& c, const ControllerFacts& f) {
   std::string out = fmt::format("Configuration data as of {}\n", parse::format_timestamp(f.now));
-  for (const ConfigPair& p : slurm_config_pairs(c, f)) out += fmt::format("{:<23} = {}\n", p.key, p.value);
+  for (const ConfigPair& p : slurm_config_pairs(c, f))
+    out += fmt::format("{:<23} = {}\n", p.key, p.value);
   // scontrol's blank line, then its ping of each controller.
   out += fmt::format("\nSlurmctld(primary) at {} is {}\n", f.host, f.controller_up ? "UP" : "DOWN");
   if (!f.controller_up && f.caller_is_root) {

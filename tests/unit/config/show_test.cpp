@@ -109,13 +109,14 @@ TEST_CASE("scontrol show config: the reference transcript's text", "[config][sho
   // differently (TaskPlugin, PropagateResourceLimits, ReturnToService), and
   // the settings made by the reference cluster's slurm.conf that stint has no
   // key for (CommunicationParameters, MailProg), changed.
-  const std::string golden =
-      read_file(std::string(STINT_SOURCE_DIR) + "/tests/unit/config/golden/scontrol_show_config.txt");
+  const std::string golden = read_file(std::string(STINT_SOURCE_DIR) +
+                                       "/tests/unit/config/golden/scontrol_show_config.txt");
   CHECK(stint::scontrol_show_config_text(transcript_cluster(), transcript_facts()) == golden);
 }
 
 TEST_CASE("scontrol show config: Slurm's layout, no origins, no stint keys", "[config][show]") {
-  const std::string text = stint::scontrol_show_config_text(transcript_cluster(), transcript_facts());
+  const std::string text =
+      stint::scontrol_show_config_text(transcript_cluster(), transcript_facts());
   std::istringstream lines(text);
   std::string line;
   std::getline(lines, line);
