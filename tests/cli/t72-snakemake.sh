@@ -66,9 +66,15 @@ esac
 SH
 chmod +x status.sh
 mkdir -p cluster-logs
+# The slurm executor checks a rule's slurm_account with sacctmgr (-s list user
+# format=account%20) and passes it with -A; runtime and mem_mb become -t and
+# --mem.
+account=$(sacctmgr -n -s list user "$USER" format=account%20 | awk 'NR == 1 {print $1}')
+[ -n "$account" ] || fail "no account for $USER"
 start=$SECONDS
 (
   "$snakemake" --slurm --jobs 2 --keep-going --max-status-checks-per-second 4 --latency-wait 10 \
+    --default-resources "slurm_account=$account" runtime=5 mem_mb=100 \
     -s "$PWD/Snakefile" -d slurm-run hello.txt broken.txt >slurm-run.log 2>&1 &&
     echo 0 >slurm-run.rc || echo $? >slurm-run.rc
   echo "snakemake --slurm: $((SECONDS - start)) s" >&2
@@ -96,6 +102,8 @@ hello_id=$(sacct -n -X -P -o JobID,JobName | awk -F'|' '$2 ~ /^snakejob_hello_/ 
 broken_id=$(sacct -n -X -P -o JobID,JobName | awk -F'|' '$2 ~ /^snakejob_broken_/ {print $1}')
 expect_eq "hello's step" "COMPLETED" "$(sacct -n -P -o State -j "$hello_id.0")"
 expect_eq "broken's step" "FAILED" "$(sacct -n -P -o State -j "$broken_id.0")"
+expect_eq "hello's account and limits" "$account|00:05:00|100M" \
+  "$(sacct -n -X -P -o Account,Timelimit,ReqMem -j "$hello_id")"
 
 # --- --cluster with a status script.
 [ "$(cat cluster-run.rc)" = 1 ] || { cat cluster-run.log >&2; fail "snakemake --cluster exited $(cat cluster-run.rc), not 1"; }
