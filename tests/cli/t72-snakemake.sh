@@ -18,7 +18,7 @@ export USER="${USER:-$(id -un)}"
 write_config <<'YAML'
 cluster_name: test
 node_pools:
-  - {id: n, count: 2, cpus: 2, memory: 2G}
+  - {id: n, count: 2, cpus: 2, memory: 4G}
 partitions:
   - {id: debug, node_pool_ids: [n]}
 config:
@@ -51,7 +51,8 @@ states_of() {
 # The two ways run side by side, each in its own folder, to keep the test
 # short: Snakemake takes seconds to start, and each job starts it again.
 # The slurm executor checks states every 33 s by default (0.03 a second, for a
-# busy cluster's sacct); a local one answers at once, so 4 a second here. Its
+# busy cluster's sacct; Snakemake 7.21 takes any rate above 1 for that too); a
+# local one answers at once, so once a second here. Its
 # run asks for hello.txt and broken.txt (one round of jobs); the cluster run
 # for everything, upper.txt after hello.txt.
 cat >status.sh <<'SH'
@@ -68,13 +69,14 @@ chmod +x status.sh
 mkdir -p cluster-logs
 # The slurm executor checks a rule's slurm_account with sacctmgr (-s list user
 # format=account%20) and passes it with -A; runtime and mem_mb become -t and
-# --mem.
+# --mem (Snakemake runs in the job too, and holds more than 100 MB: less and
+# stint kills the job over its limit, as Slurm's OverMemoryKill would).
 account=$(sacctmgr -n -s list user "$USER" format=account%20 | awk 'NR == 1 {print $1}')
 [ -n "$account" ] || fail "no account for $USER"
 start=$SECONDS
 (
-  "$snakemake" --slurm --jobs 2 --keep-going --max-status-checks-per-second 4 --latency-wait 10 \
-    --default-resources "slurm_account=$account" runtime=5 mem_mb=100 \
+  "$snakemake" --slurm --jobs 2 --keep-going --max-status-checks-per-second 1 --latency-wait 10 \
+    --default-resources "slurm_account=$account" runtime=5 mem_mb=600 \
     -s "$PWD/Snakefile" -d slurm-run hello.txt broken.txt >slurm-run.log 2>&1 &&
     echo 0 >slurm-run.rc || echo $? >slurm-run.rc
   echo "snakemake --slurm: $((SECONDS - start)) s" >&2
@@ -102,7 +104,7 @@ hello_id=$(sacct -n -X -P -o JobID,JobName | awk -F'|' '$2 ~ /^snakejob_hello_/ 
 broken_id=$(sacct -n -X -P -o JobID,JobName | awk -F'|' '$2 ~ /^snakejob_broken_/ {print $1}')
 expect_eq "hello's step" "COMPLETED" "$(sacct -n -P -o State -j "$hello_id.0")"
 expect_eq "broken's step" "FAILED" "$(sacct -n -P -o State -j "$broken_id.0")"
-expect_eq "hello's account and limits" "$account|00:05:00|100M" \
+expect_eq "hello's account and limits" "$account|00:05:00|600M" \
   "$(sacct -n -X -P -o Account,Timelimit,ReqMem -j "$hello_id")"
 
 # --- --cluster with a status script.
