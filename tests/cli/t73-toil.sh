@@ -122,3 +122,18 @@ expect_eq "the CWL tool's job" COMPLETED \
   "$(sacct -n -X -P -o JobName,State | awk -F'|' '$1 ~ /^toil_job_[0-9]+_ok\.cwl$/ {print $2}')"
 expect_eq "the failing CWL tool's job" FAILED \
   "$(sacct -n -X -P -o JobName,State | awk -F'|' '$1 ~ /^toil_job_[0-9]+_fail\.cwl$/ {print $2}')"
+
+# Toil reads a job's end from sacct, and from `scontrol show job` when sacct
+# fails: both readings agree, for every job of the test.
+ids=$(sacct -n -X -P -o JobID | paste -sd ' ')
+readings=$("$python" - $ids <<'PY' 2>/dev/null
+import sys
+from toil.batchSystems.slurm import SlurmBatchSystem
+worker = SlurmBatchSystem.Worker.__new__(SlurmBatchSystem.Worker)
+ids = [int(i) for i in sys.argv[1:]]
+print(worker._getJobDetailsFromSacct(ids) == worker._getJobDetailsFromScontrol(ids))
+print(sorted(state for state, _ in worker._getJobDetailsFromScontrol(ids).values()))
+PY
+)
+expect_eq "sacct and scontrol agree" True "$(head -n 1 <<<"$readings")"
+expect_contains "states read" "$(tail -n 1 <<<"$readings")" "'FAILED', 'FAILED'"
