@@ -115,3 +115,17 @@ expect_contains() {
 submit() {
   sbatch --parsable "$@"
 }
+
+# need_debian_package PACKAGE COMMAND: COMMAND is in PATH, or PACKAGE is
+# installed from Debian's mirror (as root, where apt-get exists) to provide it;
+# else the test is skipped (exit 77).
+need_debian_package() {
+  command -v "$2" >/dev/null && return 0
+  if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null ||
+    ! DEBIAN_FRONTEND=noninteractive timeout 900 apt-get -o DPkg::Lock::Timeout=300 install -y -qq \
+      --no-install-recommends "$1" >"$TEST_ROOT/apt.log" 2>&1 || ! command -v "$2" >/dev/null; then
+    tail -n 3 "$TEST_ROOT/apt.log" >&2 2>/dev/null || true
+    echo "SKIP: $1 ($2) is not installed and could not be" >&2
+    exit 77
+  fi
+}

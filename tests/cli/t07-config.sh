@@ -39,3 +39,40 @@ id=$(submit --wrap true)
 wait_for 30 job_ended "$id"
 expect_eq "job after fixing the config" COMPLETED "$(job_state "$id")"
 expect_contains "scontrol show config" "$(scontrol show config)" "KillWait"
+
+# scontrol show config prints Slurm's keys, values alone (workflow engines read
+# them with awk -F=), and that the controller is up; origins and stint's own
+# keys are stint config show's.
+expect_eq "SchedulerTimeSlice as Toil reads it" " 30 sec" \
+  "$(scontrol show config | awk -F= '/^SchedulerTimeSlice/ {print $2}')"
+config=$(scontrol show config)
+expect_eq "KillWait" " 2 sec" "$(awk -F= '/^KillWait/ {print $2}' <<<"$config")"
+expect_eq "SLURM_VERSION" "22.05.8" "$(awk '$1 == "SLURM_VERSION" {print $3}' <<<"$config")"
+expect_eq "StateSaveLocation" "$STINT_STATE_DIR" "$(awk '$1 == "StateSaveLocation" {print $3}' <<<"$config")"
+expect_eq "last line" "is UP" "$(tail -n 1 <<<"$config" | grep -o 'is UP$')"
+if grep -q -e '(stint.yaml)' -e '^Stint' <<<"$config"; then fail "origins or stint keys in scontrol show config"; fi
+shown=$(stint config show)
+expect_contains "stint config show: origin" "$shown" "KillWait                = 2 sec (stint.yaml)"
+expect_contains "stint config show: stint's keys" "$shown" "StintIdleExit           = 300 sec (default)"
+
+# A state directory that is another user's is served by that user's stintd,
+# which no tool starts: with none running, scontrol still prints the
+# configuration, says the controller is DOWN (with Slurm's banner for root)
+# and exits 1.
+if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
+  other="$TEST_ROOT/other-state"
+  mkdir -p "$other"
+  cp "$STINT_STATE_DIR/stint.yaml" "$other/"
+  chown -R nobody "$other"
+  set +e
+  down=$(STINT_STATE_DIR="$other" scontrol show config 2>&1)
+  rc=$?
+  set -e
+  expect_eq "exit status with stintd down" 1 "$rc"
+  expect_eq "BOOT_TIME with stintd down" "Unknown" "$(awk '$1 == "BOOT_TIME" {print $3}' <<<"$down")"
+  expect_contains "DOWN" "$down" "is DOWN
+*****************************************
+** RESTORE SLURMCTLD DAEMON TO SERVICE **"
+  expect_eq "SlurmUser: the directory's owner" "nobody($(id -u nobody))" \
+    "$(awk '$1 == "SlurmUser" {print $3}' <<<"$down")"
+fi

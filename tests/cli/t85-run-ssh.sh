@@ -56,7 +56,7 @@ config:
 YAML
 stintd --state-dir "$STINT_STATE_DIR"
 wait_for 20 test -S "$STINT_STATE_DIR/stintd.sock"
-expect_eq "the key in the config" "YES" "$(scontrol show config | awk '$1 == "StintRunSsh" {print $3}')"
+expect_eq "the key in the config" "YES" "$(stint config show | awk '$1 == "StintRunSsh" {print $3}')"
 
 # --- A 2-node run kept alive: each node has its SSH port.
 run=$(as "$alice" run-create --project p --nodes 2 --ports 2 --keep-alive on --env LR=0.5 \

@@ -2,6 +2,7 @@
 #include <string>
 
 #include <stint/config.hpp>
+#include <stint/config_show.hpp>
 
 #include "fuzz.hpp"
 
@@ -15,7 +16,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   machine.memory_mb = 16384;
   fuzz::refused_or_parsed([&] {
     const Config c = parse_config(text, "cluster.json", machine);
-    (void)show_config_text(c, 1795975241);
+    (void)stint_config_show_text(c);
+    ControllerFacts facts;
+    facts.now = 1795975241;
+    (void)scontrol_show_config_text(c, facts);
     // What `stint init` and `stint config` write must read back the same.
     const std::string yaml = config_to_yaml(c);
     Config again;

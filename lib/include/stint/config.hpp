@@ -15,7 +15,7 @@
 
 namespace stint {
 
-/// Where a configuration value came from (for `scontrol show config`).
+/// Where a configuration value came from (for `stint config show`).
 enum class ConfigOrigin : std::uint8_t { built_in_default, config_file, autodetected };
 std::string_view config_origin_name(ConfigOrigin o);  ///< "default", "stint.yaml", "autodetected"
 
@@ -154,7 +154,7 @@ struct Config {
   /// A slurm.conf value: the file's (key matched case-insensitively), else
   /// Slurm's default for known keys, else nullopt.
   std::optional<std::string> conf(std::string_view key) const;
-  /// conf(key) with its origin; for `scontrol show config`.
+  /// conf(key) with its origin; for `stint config show`.
   std::optional<std::pair<std::string, ConfigOrigin>> conf_with_origin(std::string_view key) const;
   /// Every known slurm.conf key with its effective value and origin, sorted by key.
   std::vector<std::tuple<std::string, std::string, ConfigOrigin>> all_conf() const;
@@ -251,11 +251,5 @@ std::string config_to_yaml(const Config& c);
 /// exists, writes the autodetected stint.yaml first (atomically, creating the
 /// folder) and returns it as a later load will read it.
 Config load_or_init_config(const std::string& state_dir);
-
-/// `scontrol show config`: "Configuration data as of <now>", then every known
-/// slurm.conf key as `Key                     = value`, sorted, a value that is
-/// not the default followed by its origin ("(stint.yaml)"), then the node pools
-/// and partitions.
-std::string show_config_text(const Config& c, Seconds now);
 
 }  // namespace stint

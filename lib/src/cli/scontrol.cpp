@@ -19,6 +19,7 @@
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
 #include "cli/read_common.hpp"
+#include "cli/scontrol_config.hpp"
 #include "rpc/client.hpp"
 #include "util/clock.hpp"
 #include "util/proc.hpp"
@@ -140,11 +141,8 @@ int show(const ScontrolArgs& a, const std::vector<std::string>& w) {
   if (is(what, "jobs", 1) || is(what, "jobid", 4)) return show_job(a, rest);
   if (is(what, "nodes", 1)) return show_node(a, rest);
   if (is(what, "partitions", 1)) return show_partition(a, rest);
-  if (is(what, "config", 1)) {
-    const Config config = query::read_config(default_paths());
-    fmt::print("{}", show_config_text(config, cli::read_context(config).now));
-    return 0;
-  }
+  // Slurm prints the whole configuration whatever follows "config".
+  if (is(what, "config", 1)) return cli::show_config();
   if (is(what, "hostnames", 5)) {
     for (const std::string& list : rest) {
       for (const std::string& host : parse::expand_hostlist(list)) fmt::print("{}\n", host);

@@ -9,6 +9,7 @@
 #include <fmt/core.h>
 
 #include <stint/config.hpp>
+#include <stint/config_show.hpp>
 #include <stint/error.hpp>
 #include <stint/paths.hpp>
 #include <stint/tools.hpp>
@@ -17,7 +18,6 @@
 #include "cli/cli11.hpp"
 #include "cli/stint_report.hpp"
 #include "rpc/client.hpp"
-#include "util/clock.hpp"
 #include "util/fs.hpp"
 
 namespace stint::tools {
@@ -80,7 +80,7 @@ int init(const Paths& paths, bool force, const std::string& from) {
 
 int config_show(const Paths& paths, const std::string& file) {
   Config c = file.empty() ? load_or_init_config(paths.state_dir) : load_config(file);
-  fmt::print("{}", show_config_text(c, wall_now()));
+  fmt::print("{}", stint_config_show_text(c));
   return 0;
 }
 
@@ -151,7 +151,7 @@ int stint(int argc, char** argv) {
     config_cmd->require_subcommand(1, 1);
     std::string show_file;
     CLI::App* show_cmd = config_cmd->add_subcommand(
-        "show", "Print every setting and where it came from (as scontrol show config)");
+        "show", "Print every setting (stint's own keys too) and where it came from");
     show_cmd->add_option("--file", show_file, "Show FILE instead of the state directory's")
         ->type_name("FILE");
     std::string check_file;

@@ -42,7 +42,7 @@ constexpr std::array k_keys = {
     ConfKey{"FirstJobId", "1", K::integer, 1, 2147418112, ""},
     ConfKey{"GresTypes", "", K::text, 0, 0, ""},
     ConfKey{"InactiveLimit", "0", K::seconds, 0, 65533, ""},
-    ConfKey{"JobAcctGatherFrequency", "task=30", K::text, 0, 0, ""},
+    ConfKey{"JobAcctGatherFrequency", "30", K::text, 0, 0, ""},
     ConfKey{"JobFileAppend", "0", K::integer, 0, 1, ""},
     ConfKey{"JobRequeue", "1", K::integer, 0, 1, ""},
     ConfKey{"KillOnBadExit", "0", K::integer, 0, 1, ""},

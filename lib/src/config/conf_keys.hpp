@@ -1,6 +1,7 @@
 #pragma once
 // The slurm.conf keys stint knows, with Slurm's defaults: one table that
-// validation, the typed accessors and `scontrol show config` all read.
+// validation, the typed accessors and `stint config show` all read
+// (`scontrol show config` reads the values through Config).
 
 #include <cstdint>
 #include <span>
@@ -37,7 +38,7 @@ std::span<const ConfKey> conf_keys();
 const ConfKey* find_conf_key(std::string_view name);
 /// What is wrong with `value` for `key`; "" when it is valid.
 std::string conf_value_problem(const ConfKey& key, std::string_view value);
-/// The value as `scontrol show config` prints it: "30 sec", "7-00:00:00",
+/// The value as `stint config show` prints it: "30 sec", "7-00:00:00",
 /// "(null)" for empty text.
 std::string conf_display_value(const ConfKey& key, std::string_view value);
 /// A time key's value in seconds (parse::duration: exact, "0" is 0, the

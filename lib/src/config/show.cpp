@@ -1,11 +1,13 @@
-// `scontrol show config` text: Slurm's layout, plus where each value came from
-// (ccache --show-config style) and a summary of the pools and partitions.
+// `stint config show`: every key stint knows with its value and where it came
+// from (ccache --show-config style), the file's other settings, and a summary
+// of the pools and partitions. `scontrol show config` is slurm_show.cpp.
 
 #include <string>
 
 #include <fmt/format.h>
 
 #include <stint/config.hpp>
+#include <stint/config_show.hpp>
 #include <stint/parse.hpp>
 
 #include "config/conf_keys.hpp"
@@ -13,11 +15,10 @@
 namespace stint {
 namespace {
 
-// Slurm pads keys to 23 columns; longer keys just get " = ".
+// Keys padded to 23 columns as Slurm's are; the origin in parentheses after
+// the value, always, so that a reader never has to guess.
 void line(std::string& out, std::string_view key, std::string_view value, std::string_view origin) {
-  out += fmt::format("{:<23} = {}", key, value);
-  if (!origin.empty()) out += fmt::format(" ({})", origin);
-  out += '\n';
+  out += fmt::format("{:<23} = {} ({})\n", key, value, origin);
 }
 
 std::string base_name(const std::string& path) {
@@ -28,7 +29,7 @@ std::string base_name(const std::string& path) {
 std::string origin_text(const Config& c, ConfigOrigin o) {
   switch (o) {
     case ConfigOrigin::built_in_default:
-      return {};
+      return std::string(config_origin_name(o));
     case ConfigOrigin::config_file:
       return c.source_path.empty() ? std::string(config_origin_name(o)) : base_name(c.source_path);
     case ConfigOrigin::autodetected:
@@ -51,8 +52,8 @@ std::string node_list(const std::vector<NodeDef>& nodes) {
 
 }  // namespace
 
-std::string show_config_text(const Config& c, Seconds now) {
-  std::string out = fmt::format("Configuration data as of {}\n", parse::format_timestamp(now));
+std::string stint_config_show_text(const Config& c) {
+  std::string out;
   for (const auto& [key, value, origin] : c.all_conf()) {
     const config_detail::ConfKey* k = config_detail::find_conf_key(key);
     line(out, key, k ? config_detail::conf_display_value(*k, value) : value,
@@ -61,8 +62,9 @@ std::string show_config_text(const Config& c, Seconds now) {
 
   out += '\n';
   std::string file_origin = origin_text(c, ConfigOrigin::config_file);
-  auto from_file = [&](bool set) { return set ? file_origin : std::string(); };
-  line(out, "ConfigFile", or_null(c.source_path), {});
+  std::string default_origin = origin_text(c, ConfigOrigin::built_in_default);
+  auto from_file = [&](bool set) { return set ? file_origin : default_origin; };
+  out += fmt::format("{:<23} = {}\n", "ConfigFile", or_null(c.source_path));
   const PartitionConfig* def = c.default_partition();
   line(out, "DefaultPartition", def ? def->id : "(null)",
        from_file(!c.default_partition_id.empty()));

@@ -1,4 +1,4 @@
-// The slurm.conf key table, its accessors, and `scontrol show config` text.
+// The slurm.conf key table and its accessors.
 
 #include <algorithm>
 #include <cctype>
@@ -12,10 +12,7 @@
 #include "config/conf_keys.hpp"
 #include "helpers.hpp"
 
-using Catch::Matchers::Contains;
-using Catch::Matchers::EndsWith;
 using Catch::Matchers::Equals;
-using Catch::Matchers::StartsWith;
 using stint::Config;
 using stint::ConfigOrigin;
 using stint::Errc;
@@ -31,13 +28,6 @@ std::string lower(std::string_view s) {
     return static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   });
   return out;
-}
-
-std::string line_of(const std::string& text, std::string_view key) {
-  std::size_t at = text.find("\n" + std::string(key) + " ");
-  REQUIRE(at != std::string::npos);
-  std::size_t end = text.find('\n', at + 1);
-  return text.substr(at + 1, end - at - 1);
 }
 
 }  // namespace
@@ -165,66 +155,6 @@ TEST_CASE("set_conf checks, replaces any spelling, and refuses unknown keys", "[
     CHECK_THAT(e.what(), Equals("KillWiat: unknown slurm.conf key; did you mean KillWait?"));
   }
   CHECK(c == before);
-}
-
-TEST_CASE("show_config_text: Slurm's layout, with origins", "[config][show]") {
-  Config c = parse(R"(cluster_name: lab
-node_pools:
-  - {id: cpu, count: 3, cpus: 4, memory: 8G}
-  - {id: gpu, cpus: 8, memory: 16G, gpus: 2, gpu_type: a100, node_names: [g1]}
-partitions:
-  - {id: short, node_pool_ids: [cpu], max_time: 60, default_time: 10}
-  - {id: high, node_pool_ids: [cpu, gpu], priority_tier: 10, state: DRAIN}
-default_partition_id: high
-config:
-  PriorityWeightAge: 1000
-  KillWait: 10
-  PreemptMode: requeue
-  PriorityMaxAge: 1-0
-)",
-                   "/state/stint.yaml");
-  std::string text = stint::show_config_text(c, 0);
-  CHECK_THAT(text, StartsWith("Configuration data as of "));
-  CHECK(line_of(text, "KillWait") == "KillWait                = 10 sec (stint.yaml)");
-  CHECK(line_of(text, "MinJobAge") == "MinJobAge               = 300 sec");
-  CHECK(line_of(text, "PriorityWeightAge") == "PriorityWeightAge       = 1000 (stint.yaml)");
-  CHECK(line_of(text, "PreemptMode") == "PreemptMode             = REQUEUE (stint.yaml)");
-  CHECK(line_of(text, "PriorityMaxAge") == "PriorityMaxAge          = 1-00:00:00 (stint.yaml)");
-  CHECK(line_of(text, "PriorityCalcPeriod") == "PriorityCalcPeriod      = 00:05:00");
-  CHECK(line_of(text, "PreemptExemptTime") == "PreemptExemptTime       = 00:00:00");
-  CHECK(line_of(text, "AccountingStorageEnforce") == "AccountingStorageEnforce = none");
-  CHECK(line_of(text, "ClusterName") == "ClusterName             = lab (stint.yaml)");
-  CHECK(line_of(text, "Prolog") == "Prolog                  = (null)");
-  CHECK(line_of(text, "DefMemPerCPU") == "DefMemPerCPU            = UNLIMITED");
-  CHECK(line_of(text, "PriorityType") == "PriorityType            = priority/multifactor");
-  CHECK(line_of(text, "ConfigFile") == "ConfigFile              = /state/stint.yaml");
-  CHECK(line_of(text, "DefaultPartition") == "DefaultPartition        = high (stint.yaml)");
-  CHECK(line_of(text, "LoginNodePool") == "LoginNodePool           = (null)");
-  CHECK_THAT(
-      text,
-      Contains("\nNodePool=cpu Count=3 Nodes=cpu-[1-3] CPUs=4 RealMemory=8192 Gres=(null)\n"));
-  CHECK_THAT(text,
-             Contains("\nNodePool=gpu Count=1 Nodes=g1 CPUs=8 RealMemory=16384 Gres=gpu:a100:2\n"));
-  CHECK_THAT(text, Contains("\nPartitionName=short NodePools=cpu Nodes=cpu-[1-3] Default=NO "
-                            "PriorityTier=1 MaxTime=01:00:00 DefaultTime=00:10:00 State=UP\n"));
-  CHECK_THAT(text, EndsWith("PartitionName=high NodePools=cpu,gpu Nodes=cpu-[1-3],g1 Default=YES "
-                            "PriorityTier=10 MaxTime=UNLIMITED DefaultTime=NONE State=DRAIN\n"));
-  // The keys come sorted, as Slurm prints them.
-  CHECK(text.find("\nKillWait ") < text.find("\nMaxArraySize "));
-  CHECK(text.find("\nMaxArraySize ") < text.find("\nPriorityWeightAge "));
-}
-
-TEST_CASE("show_config_text names a JSON source and autodetected pools", "[config][show]") {
-  Config c = parse(R"({"partitions": [{"id": "a4", "node_pool_ids": ["a4"]}],
-                       "login_node_pool_id": "login",
-                       "config": {"PriorityWeightAge": "1000"}})",
-                   "/x/seed-spec.json");
-  std::string text = stint::show_config_text(c, 0);
-  CHECK(line_of(text, "PriorityWeightAge") == "PriorityWeightAge       = 1000 (seed-spec.json)");
-  CHECK(line_of(text, "LoginNodePool") == "LoginNodePool           = login (seed-spec.json)");
-  CHECK_THAT(text,
-             Contains("NodePool=a4 Count=1 Nodes=a4-1 CPUs=8 RealMemory=32000 Gres=gpu:h200:2 "
-                      "(autodetected: this machine's shape)\n"));
 }
 
 TEST_CASE("config_origin_name", "[config]") {

@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Snakemake 7 (Debian 12's) drives stint as it drives Slurm, in its two ways:
+# its slurm executor (--slurm: sinfo -o %P for the default partition, sacct -u
+# for an account, sbatch -J -o --export=ALL -p --cpus-per-task -D --wrap, sacct
+# -P -n --format=JobIdRaw,State -j for each job's state, and inside each job
+# `srun -n1 --cpu-bind=q` around the rule), and --cluster "sbatch ..." with a
+# --cluster-status script (sacct). In each, a rule that fails is reported
+# failed (snakemake's exit status, sacct's FAILED) while the others complete
+# (--keep-going) with their outputs.
+source "$(dirname "$0")/lib.sh"
+need_debian_package snakemake snakemake
+# Debian's snakemake, not one a Python environment earlier in PATH may hold.
+snakemake=/usr/bin/snakemake
+[ -x "$snakemake" ] || snakemake=$(command -v snakemake)
+# The slurm executor guesses the account from `sacct -u "$USER"`.
+export USER="${USER:-$(id -un)}"
+
+write_config <<'YAML'
+cluster_name: test
+node_pools:
+  - {id: n, count: 2, cpus: 2, memory: 4G}
+partitions:
+  - {id: debug, node_pool_ids: [n]}
+config:
+  KillWait: "2"
+YAML
+
+cat >Snakefile <<'SMK'
+rule all:
+    input: "upper.txt", "broken.txt"
+
+rule hello:
+    output: "hello.txt"
+    shell: "echo hello from job $SLURM_JOB_ID > {output}"
+
+rule upper:
+    input: "hello.txt"
+    output: "upper.txt"
+    shell: "tr a-z A-Z < {input} > {output}"
+
+rule broken:
+    output: "broken.txt"
+    shell: "echo partial > {output}; exit 3"
+SMK
+
+# The state of the job named like PATTERN (sacct's JobName), one per line.
+states_of() {
+  sacct -n -X -P -o JobName,State | awk -F'|' -v p="$1" '$1 ~ p {print $2}'
+}
+
+# The two ways run side by side, each in its own folder, to keep the test
+# short: Snakemake takes seconds to start, and each job starts it again.
+# The slurm executor checks states every 33 s by default (0.03 a second, for a
+# busy cluster's sacct; Snakemake 7.21 takes any rate above 1 for that too); a
+# local one answers at once, so once a second here. Its
+# run asks for hello.txt and broken.txt (one round of jobs); the cluster run
+# for everything, upper.txt after hello.txt.
+cat >status.sh <<'SH'
+#!/usr/bin/env bash
+# Snakemake's --cluster-status protocol: one word for the job id given.
+state=$(sacct -n -X -P -o State -j "$1" | head -n 1)
+case "$state" in
+  COMPLETED) echo success ;;
+  FAILED|CANCELLED*|TIMEOUT|OUT_OF_MEMORY|NODE_FAIL|PREEMPTED|DEADLINE|BOOT_FAIL) echo failed ;;
+  *) echo running ;;
+esac
+SH
+chmod +x status.sh
+mkdir -p cluster-logs
+# The slurm executor checks a rule's slurm_account with sacctmgr (-s list user
+# format=account%20) and passes it with -A; runtime and mem_mb become -t and
+# --mem (Snakemake runs in the job too, and holds more than 100 MB: less and
+# stint kills the job over its limit, as Slurm's OverMemoryKill would).
+account=$(sacctmgr -n -s list user "$USER" format=account%20 | awk 'NR == 1 {print $1}')
+[ -n "$account" ] || fail "no account for $USER"
+start=$SECONDS
+(
+  "$snakemake" --slurm --jobs 2 --keep-going --max-status-checks-per-second 1 --latency-wait 10 \
+    --default-resources "slurm_account=$account" runtime=5 mem_mb=600 \
+    -s "$PWD/Snakefile" -d slurm-run hello.txt broken.txt >slurm-run.log 2>&1 &&
+    echo 0 >slurm-run.rc || echo $? >slurm-run.rc
+  echo "snakemake --slurm: $((SECONDS - start)) s" >&2
+) &
+(
+  "$snakemake" --cluster "sbatch --parsable -J smk-{rule} -o $PWD/cluster-logs/%j.out -c {threads}" \
+    --cluster-status "$PWD/status.sh" --jobs 2 --keep-going --latency-wait 10 \
+    -s "$PWD/Snakefile" -d cluster-run >cluster-run.log 2>&1 &&
+    echo 0 >cluster-run.rc || echo $? >cluster-run.rc
+  echo "snakemake --cluster: $((SECONDS - start)) s" >&2
+) &
+wait
+
+# --- The slurm executor.
+[ "$(cat slurm-run.rc)" = 1 ] || { cat slurm-run.log >&2; fail "snakemake --slurm exited $(cat slurm-run.rc), not 1"; }
+grep -q "SLURM-job '[0-9]*' failed, SLURM status is: 'FAILED'" slurm-run.log ||
+  { cat slurm-run.log >&2; fail "snakemake --slurm did not report the failed job"; }
+hello=$(cat slurm-run/hello.txt)
+case "$hello" in "hello from job "[0-9]*) ;; *) fail "hello.txt: $hello" ;; esac
+[ ! -e slurm-run/broken.txt ] || fail "the failed rule's output was kept"
+expect_eq "hello's job" COMPLETED "$(states_of '^snakejob_hello_')"
+expect_eq "broken's job" FAILED "$(states_of '^snakejob_broken_')"
+# Each rule ran in a step (srun inside the job), the failing one failed.
+hello_id=$(sacct -n -X -P -o JobID,JobName | awk -F'|' '$2 ~ /^snakejob_hello_/ {print $1}')
+broken_id=$(sacct -n -X -P -o JobID,JobName | awk -F'|' '$2 ~ /^snakejob_broken_/ {print $1}')
+expect_eq "hello's step" "COMPLETED" "$(sacct -n -P -o State -j "$hello_id.0")"
+expect_eq "broken's step" "FAILED" "$(sacct -n -P -o State -j "$broken_id.0")"
+expect_eq "hello's account and limits" "$account|00:05:00|600M" \
+  "$(sacct -n -X -P -o Account,Timelimit,ReqMem -j "$hello_id")"
+
+# --- --cluster with a status script.
+[ "$(cat cluster-run.rc)" = 1 ] || { cat cluster-run.log >&2; fail "snakemake --cluster exited $(cat cluster-run.rc), not 1"; }
+grep -q "Error in rule broken" cluster-run.log || { cat cluster-run.log >&2; fail "no error for rule broken"; }
+hello=$(cat cluster-run/hello.txt)
+case "$hello" in "hello from job "[0-9]*) ;; *) fail "hello.txt: $hello" ;; esac
+expect_eq "upper.txt" "$(tr a-z A-Z <<<"$hello")" "$(cat cluster-run/upper.txt)"
+[ ! -e cluster-run/broken.txt ] || fail "the failed rule's output was kept"
+expect_eq "hello's job" COMPLETED "$(states_of '^smk-hello$')"
+expect_eq "upper's job" COMPLETED "$(states_of '^smk-upper$')"
+expect_eq "broken's job" FAILED "$(states_of '^smk-broken$')"
+# The job script is Snakemake running the rule, which exits 1 when it fails.
+expect_eq "broken's exit code" "1:0" \
+  "$(sacct -n -X -P -o JobName,ExitCode | awk -F'|' '$1 == "smk-broken" {print $2}')"
+expect_contains "broken's log" "$(cat cluster-logs/*.out)" "Error in rule broken"
