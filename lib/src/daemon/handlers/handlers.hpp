@@ -54,8 +54,10 @@ Json handle_acct_delete(Controller& c, const Json& req, const Caller& caller);
 // What accounts and limits decide at submit (handlers/sacctmgr_submit.cpp).
 /// Sets a new job's account and QOS (and, under limits, a MaxWall default for
 /// a job without --time); throws Slurm's refusals for an invalid account or
-/// QOS and Errc::accounting_policy for a per-job limit.
-void resolve_accounting(Controller& c, Job& job);
+/// QOS and Errc::accounting_policy for a per-job limit. An account or QOS
+/// this machine lacks is mapped by stint.yaml's aliases (StintForeignNames),
+/// with a warning added to `warnings`.
+void resolve_accounting(Controller& c, Job& job, std::vector<std::string>& warnings);
 /// The submit limits (MaxSubmitJobs, GrpSubmitJobs, QOS MaxSubmitJobsPerUser)
 /// for the jobs of one submission; throws Errc::accounting_policy.
 void check_submit_limits(Controller& c, const std::vector<Job>& jobs);
