@@ -38,7 +38,7 @@ class Importer {
     gres_conf();
     node_sets();
     partitions();
-    pools();
+    pools(machine);
     if (shapes == Shapes::scaled) scale(machine);
     return std::move(m_out);
   }
@@ -87,7 +87,7 @@ class Importer {
         continue;
       }
       const config_detail::ConfKey* k = config_detail::find_conf_key(s.key);
-      if (!k || k->name.rfind("Stint", 0) == 0) {
+      if (!k) {
         note(s.origin, fmt::format("{}: not used here", pair));
         continue;
       }
@@ -411,9 +411,16 @@ class Importer {
   }
 
   // One pool per NodeName= line, split where its nodes' partitions or GPUs differ.
-  void pools() {
+  void pools(const Machine& machine) {
     std::set<std::string> ids;
     for (const NodeLine& line : m_lines) {
+      // Slurm's 1 MB would be every job's memory limit here: a job's RSS is held
+      // to its share, which Slurm without cgroup limits does not do.
+      if (!line.shape.memory_mb)
+        note(line.record->origin,
+             fmt::format("NodeName={}: no RealMemory (Slurm counts 1 MB): this machine's "
+                         "memory, {} MiB, instead",
+                         line.record->name, machine.memory_mb));
       struct Group {
         std::set<std::size_t> partitions;
         GpuCount gpus;
@@ -438,7 +445,7 @@ class Importer {
                                  gr.names.begin() + static_cast<long>(end));
           pool.count = static_cast<std::uint32_t>(pool.node_names.size());
           pool.cpus = line.shape.cpus;
-          pool.memory_mb = line.shape.memory_mb;
+          pool.memory_mb = line.shape.memory_mb.value_or(machine.memory_mb);
           pool.gpus = gr.gpus.count;
           pool.gpu_type = gr.gpus.type;
           pool.features = line.shape.features;
@@ -552,7 +559,10 @@ std::string imported_yaml(const Imported& imported, std::string_view sources,
   std::string out =
       fmt::format("# Imported from {} by `stint init --from-slurm-conf`.\n{}", sources, body);
   if (imported.unused.empty() && lost.empty()) return out;
-  out += fmt::format("\n# What {} say that this file does not hold:\n", sources);
+  // "slurm.conf says", "slurm.conf and gres.conf say".
+  const bool several = sources.find(" and ") != std::string_view::npos;
+  out += fmt::format("\n# What {} {} that this file does not hold:\n", sources,
+                     several ? "say" : "says");
   for (const std::string& line : imported.unused) out += fmt::format("#   {}\n", line);
   for (const std::string& line : lost) out += fmt::format("#   {}\n", line);
   return out;

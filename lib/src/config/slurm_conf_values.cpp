@@ -202,10 +202,10 @@ NodeShape node_shape(const WithDefaults& v, std::vector<std::string>& notes) {
          fmt::format("NodeName={}: {} CPUs is more than stint holds (65536)", v.line.name, *cpus));
   NodeShape s;
   s.cpus = static_cast<std::uint32_t>(*cpus);
-  s.memory_mb = v.num("RealMemory", std::numeric_limits<std::uint64_t>::max()).value_or(1);
-  if (s.memory_mb == 0) s.memory_mb = 1;
-  if (!v.get("RealMemory"))
-    note(at, fmt::format("NodeName={}: no RealMemory: 1 MB, as Slurm counts it", v.line.name));
+  // Without RealMemory Slurm counts 1 MB, which it enforces only with cgroup
+  // limits; stepd would hold each job to it, so the caller fills it in.
+  s.memory_mb = v.num("RealMemory", std::numeric_limits<std::uint64_t>::max());
+  if (s.memory_mb && *s.memory_mb == 0) s.memory_mb = 1;
   s.tmp_disk_mb = v.num("TmpDisk", 0xffffffffULL).value_or(0);
   if (const std::string* f = v.get("Features"); f || (f = v.get("Feature")))
     s.features = split(*f, ',');

@@ -66,7 +66,7 @@ std::vector<GpuCount> node_gpus(const Origin& at, const std::string& gres,
 /// What a NodeName= line declares of its nodes.
 struct NodeShape {
   std::uint32_t cpus = 1;
-  std::uint64_t memory_mb = 1;
+  std::optional<std::uint64_t> memory_mb;  ///< RealMemory; unset when not given
   std::vector<GpuCount> gpus;
   std::vector<std::string> features;
   std::uint64_t tmp_disk_mb = 0;
@@ -75,7 +75,7 @@ struct NodeShape {
 /// A NodeName= line's shape, from its settings and its DEFAULT lines': CPUs as
 /// read_config.c derives them (Boards, Sockets, SocketsPerBoard,
 /// CoresPerSocket, ThreadsPerCore; a count that matches none reset as Slurm
-/// does), RealMemory (Slurm's 1 MB when missing), Gres, Features, TmpDisk.
+/// does), RealMemory, Gres, Features, TmpDisk.
 /// What it corrects or leaves out goes to `notes` ("<file>:<line>: ...").
 NodeShape node_shape(const WithDefaults& v, std::vector<std::string>& notes);
 

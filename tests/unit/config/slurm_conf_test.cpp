@@ -348,7 +348,10 @@ TEST_CASE("import: known keys with values stint does not take are listed, not ke
   CHECK(has_line_containing(im.unused, "Prolog=/etc/slurm/prolog.sh: not used here (a script"));
   CHECK(has_line_containing(im.unused, "KillWait=10: given again at /etc/slurm/slurm.conf:5"));
   CHECK(has_line_containing(im.unused, "PreemptMode=GANG: not used here"));
-  CHECK(has_line_containing(im.unused, "NodeName=n1: no RealMemory: 1 MB"));
+  CHECK(has_line_containing(
+      im.unused,
+      "NodeName=n1: no RealMemory (Slurm counts 1 MB): this machine's memory, 32000 MiB"));
+  CHECK(im.config.node_pools.at(0).memory_mb == 32000);
 }
 
 TEST_CASE("import: NodeSet names in Nodes=", "[slurm_conf]") {
