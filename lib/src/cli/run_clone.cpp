@@ -62,7 +62,7 @@ int run_clone(int argc, char** argv) {
       clones.push_back(run::clone_settings(from, source_name, r));
     for (auto& c : clones) cli::check_containers(c);
     for (const auto& c : clones)
-      fmt::print("{}\n", cli::submit_run(cli::run_job_spec(c, source_name.text())));
+      fmt::print("{}\n", cli::submit_run(cli::run_job_spec(c, source_name.text()), k_tool));
     return 0;
   });
 }

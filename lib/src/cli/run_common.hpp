@@ -14,8 +14,9 @@ namespace stint::cli {
 
 /// The job that carries out a run with these settings.
 JobSpec run_job_spec(const RunSettings& s, const std::string& cloned_from);
-/// Submits it; returns the run's name.
-std::string submit_run(const JobSpec& spec);
+/// Submits it; returns the run's name. stintd's warnings (a server type
+/// mapped by stint.yaml's aliases) are printed as "<tool>: warning: ...".
+std::string submit_run(const JobSpec& spec, std::string_view tool);
 /// A directory image must exist (made absolute) and bubblewrap be installed;
 /// an OCI image must be in the user's podman store.
 void check_containers(RunSettings& s);

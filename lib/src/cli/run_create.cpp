@@ -62,9 +62,15 @@ JobSpec run_job_spec(const RunSettings& s, const std::string& cloned_from) {
   return spec;
 }
 
-std::string submit_run(const JobSpec& spec) {
+std::string submit_run(const JobSpec& spec, std::string_view tool) {
   const Paths paths = default_paths();
   nlohmann::json reply = rpc::call(paths, {{"op", "submit"}, {"spec", to_json(spec)}});
+  // A server type that is a cluster's partition, mapped by stint.yaml's aliases.
+  if (const auto it = reply.find("warnings"); it != reply.end() && it->is_array()) {
+    for (const auto& w : *it) {
+      if (w.is_string()) fmt::print(stderr, "{}: warning: {}\n", tool, w.get<std::string>());
+    }
+  }
   return reply.value("run", std::string());
 }
 
@@ -150,7 +156,7 @@ int run_create(int argc, char** argv) {
     for (const auto& st : storages) s.storages.push_back(run::parse_storage(st));
     run::check_settings(s, cli::is_cpu_server(s.server_type), nodes->count() > 0);
     cli::check_containers(s);
-    fmt::print("{}\n", cli::submit_run(cli::run_job_spec(s, "")));
+    fmt::print("{}\n", cli::submit_run(cli::run_job_spec(s, ""), k_tool));
     return 0;
   });
 }

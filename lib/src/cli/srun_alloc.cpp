@@ -142,11 +142,19 @@ int run_with_allocation(const SrunOptions& o, const std::vector<std::string>& ar
 
   const Paths paths = default_paths();
   JobId id = 0;
+  nlohmann::json reply;
   try {
-    id = rpc::call(paths, {{"op", "submit"}, {"spec", to_json(spec)}}).value("job_id", JobId{0});
+    reply = rpc::call(paths, {{"op", "submit"}, {"spec", to_json(spec)}});
   } catch (const Error& e) {
     throw Error(e.code(),
                 fmt::format("Unable to allocate resources: {}", errc_slurm_message(e.code())));
+  }
+  id = reply.value("job_id", JobId{0});
+  // A cluster's names mapped to this machine's (stint.yaml's aliases).
+  if (const auto it = reply.find("warnings"); it != reply.end() && it->is_array()) {
+    for (const auto& w : *it) {
+      if (w.is_string()) fmt::print(stderr, "srun: warning: {}\n", w.get<std::string>());
+    }
   }
 
   struct sigaction sa {};

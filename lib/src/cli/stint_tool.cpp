@@ -3,6 +3,7 @@
 // schedule, version.
 
 #include <chrono>
+#include <optional>
 #include <string>
 #include <thread>
 
@@ -17,6 +18,7 @@
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
 #include "cli/stint_report.hpp"
+#include "config/slurm_conf.hpp"
 #include "rpc/client.hpp"
 #include "util/fs.hpp"
 
@@ -73,6 +75,61 @@ int init(const Paths& paths, bool force, const std::string& from) {
   } else {
     print_autodetected_pools(c, from);
   }
+  if (rpc::daemon_running(paths))
+    fmt::print("stintd is running: `scontrol reconfigure` applies the new configuration\n");
+  return 0;
+}
+
+// A cluster's slurm.conf (and gres.conf) as this machine's stint.yaml.
+struct SlurmConfImport {
+  std::string slurm_conf;
+  std::string gres_conf;  ///< "": gres.conf beside slurm.conf, if there is one
+  bool scale = false;
+};
+
+int init_from_slurm_conf(const Paths& paths, bool force, const SlurmConfImport& args) {
+  std::string target = paths.config();
+  if (fs::exists(target) && !force)
+    throw Error(Errc::invalid_argument,
+                fmt::format("{} exists; use --force to replace it", target));
+  const slurm_conf::ReadFile read = [](const std::string& path) { return fs::read_file(path); };
+  const slurm_conf::ConfFile conf =
+      slurm_conf::parse_slurm_conf(read(args.slurm_conf), args.slurm_conf, read);
+  // Slurm reads gres.conf from slurm.conf's folder; so does this, unless told.
+  std::string gres_path = args.gres_conf;
+  if (gres_path.empty()) {
+    const std::size_t slash = args.slurm_conf.rfind('/');
+    const std::string beside =
+        (slash == std::string::npos ? std::string() : args.slurm_conf.substr(0, slash + 1)) +
+        "gres.conf";
+    if (fs::exists(beside)) gres_path = beside;
+  }
+  std::optional<slurm_conf::ConfFile> gres;
+  if (!gres_path.empty()) gres = slurm_conf::parse_gres_conf(read(gres_path), gres_path, read);
+  const Machine machine = detect_machine();
+  const slurm_conf::Imported imported = slurm_conf::import_cluster(
+      conf, gres ? &*gres : nullptr,
+      args.scale ? slurm_conf::Shapes::scaled : slurm_conf::Shapes::virtual_nodes, machine);
+  const std::string sources =
+      gres_path.empty() ? args.slurm_conf : fmt::format("{} and {}", args.slurm_conf, gres_path);
+  const std::string text = slurm_conf::imported_yaml(imported, sources, machine);
+  // Checked as stintd will read it before anything is written.
+  const Config c = parse_config(text, target, machine);
+  ensure_state_dir(paths);
+  fs::write_file_atomic(target, text, 0644);
+  fmt::print("Wrote {} ({})\n", target, summary(c));
+  fmt::print("Node shapes {}\n",
+             args.scale ? fmt::format("scaled to this machine ({} CPUs, {} MiB, {} GPUs)",
+                                      machine.cpus, machine.memory_mb, machine.gpus)
+                        : std::string("as declared (virtual nodes)"));
+  // The notes imported_yaml wrote at the end, one "#   " line each.
+  std::size_t notes = 0;
+  for (std::size_t at = text.find("\n#   "); at != std::string::npos;
+       at = text.find("\n#   ", at + 1))
+    ++notes;
+  if (notes > 0)
+    fmt::print("{} of the cluster's settings not used here: listed at the end of {}\n", notes,
+               target);
   if (rpc::daemon_running(paths))
     fmt::print("stintd is running: `scontrol reconfigure` applies the new configuration\n");
   return 0;
@@ -138,6 +195,8 @@ int stint(int argc, char** argv) {
 
     bool force = false;
     std::string from;
+    SlurmConfImport import;
+    bool virtual_shapes = false;
     CLI::App* init_cmd = app.add_subcommand(
         "init", "Write stint.yaml in the state directory, autodetected or from a file");
     init_cmd->add_flag("-f,--force", force, "Replace an existing stint.yaml");
@@ -146,6 +205,30 @@ int stint(int argc, char** argv) {
                      "Take the configuration from FILE (stint.yaml, or the JSON cluster "
                      "spec); it is checked first")
         ->type_name("FILE");
+    CLI::Option* from_slurm =
+        init_cmd
+            ->add_option("--from-slurm-conf", import.slurm_conf,
+                         "Declare a real cluster from its slurm.conf: partitions, node shapes "
+                         "and the settings stint knows (the rest listed as comments)")
+            ->type_name("FILE");
+    from_slurm->excludes(init_cmd->get_option("--from"));
+    init_cmd
+        ->add_option("--gres-conf", import.gres_conf,
+                     "The cluster's gres.conf, for GPU types (default: gres.conf beside "
+                     "slurm.conf, if there is one)")
+        ->type_name("FILE")
+        ->needs(from_slurm);
+    CLI::Option* scale =
+        init_cmd
+            ->add_flag("--scale", import.scale,
+                       "Scale the node shapes to fit this machine: CPUs and memory in "
+                       "proportion, GPUs capped at this machine's; node counts kept")
+            ->needs(from_slurm);
+    init_cmd
+        ->add_flag("--virtual", virtual_shapes,
+                   "Keep the node shapes as declared, as virtual nodes (the default)")
+        ->needs(from_slurm)
+        ->excludes(scale);
 
     CLI::App* config_cmd = app.add_subcommand("config", "Show or check the configuration");
     config_cmd->require_subcommand(1, 1);
@@ -194,6 +277,7 @@ int stint(int argc, char** argv) {
     }
     Paths paths = state_dir.empty() ? default_paths() : Paths{state_dir};
 
+    if (*init_cmd && !import.slurm_conf.empty()) return init_from_slurm_conf(paths, force, import);
     if (*init_cmd) return init(paths, force, from);
     if (*show_cmd) return config_show(paths, show_file);
     if (*check_cmd) return config_check(paths, check_file);

@@ -14,6 +14,7 @@
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
 
+#include "config/aliases.hpp"
 #include "config/conf_keys.hpp"
 #include "config/raw.hpp"
 
@@ -58,9 +59,6 @@ std::string closest(std::string_view word, const std::vector<std::string_view>& 
   return best;
 }
 
-namespace {
-
-// "nodePoolIds" and "node_pool_ids" name the same key.
 std::string snake_case(std::string_view key) {
   std::string out;
   for (char c : key) {
@@ -79,6 +77,8 @@ bool valid_name(std::string_view s) {
     return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.';
   });
 }
+
+namespace {
 
 constexpr std::uint32_t k_max_pool_count = 4096;
 constexpr std::uint32_t k_max_gpus = 1024;
@@ -244,7 +244,7 @@ class Builder {
         fields(spec, path,
                {"cluster_name", "node_pools", "partitions", "default_partition_id",
                 "login_node_pool_id", "home_directory_storage", "config", "prolog_bash_scripts",
-                "epilog_bash_scripts", "run_backend", "slurm", "projects"});
+                "epilog_bash_scripts", "run_backend", "slurm", "projects", "aliases"});
     Config c;
     c.source_path = m_name;
     bool cluster_name_given = false;
@@ -277,6 +277,9 @@ class Builder {
     if (auto it = f.find("run_backend"); it != f.end()) c.run_backend = backend(it->second);
     if (auto it = f.find("slurm"); it != f.end()) c.slurm = slurm_backend(it->second, c.slurm);
     if (auto it = f.find("projects"); it != f.end()) build_projects(it->second, c);
+    // After the pools and partitions: the aliases' targets are checked against them.
+    if (auto it = f.find("aliases"); it != f.end())
+      c.aliases = build_aliases(*it->second.value, it->second.path, m_name, c);
     return c;
   }
 

@@ -92,6 +92,11 @@ constexpr std::array k_keys = {
     // stint allocates as select/cons_tres does and nothing else; the key is
     // known so that a slurm.conf saying so loads.
     ConfKey{"SelectType", "select/cons_tres", K::word, 0, 0, "select/cons_tres"},
+    // What a submission naming a partition, QOS, account, reservation or GPU
+    // type this machine lacks gets, when stint.yaml's aliases do not map it:
+    // Slurm's refusal, or the default with a warning (a cluster's scripts
+    // rehearsed here unchanged).
+    ConfKey{"StintForeignNames", "refuse", K::word, 0, 0, "refuse|map"},
     ConfKey{"StintIdleExit", "300", K::seconds, 0, k_i32_max, ""},
     // How long a requeued job waits (reason BeginTime) before it may run again;
     // Slurm holds it back about two minutes and has no key for it.

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <tuple>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -42,6 +43,31 @@ std::string partition_text(const Config& c, const PartitionConfig& p) {
   return fmt::format("Nodes={} MaxTime={} PriorityTier={} State={}",
                      parse::compress_hostlist(names), limit_text(p.max_time), p.priority_tier,
                      partition_state_name(p.state));
+}
+
+// One line per alias added, removed or retargeted ("alias partition gpu-long:
+// gpu -> batch"); "" shows as (none), the request dropped.
+void alias_changes(const ForeignNames& from, const ForeignNames& to,
+                   std::vector<std::string>& out) {
+  auto shown = [](const std::string& s) { return s.empty() ? std::string("(none)") : s; };
+  for (const auto& [what, a, b] :
+       {std::tuple{"partition", &from.partitions, &to.partitions},
+        std::tuple{"QOS", &from.qos, &to.qos}, std::tuple{"account", &from.accounts, &to.accounts},
+        std::tuple{"reservation", &from.reservations, &to.reservations},
+        std::tuple{"GPU type", &from.gpu_types, &to.gpu_types}}) {
+    for (const auto& [name, target] : *a) {
+      auto it = b->find(name);
+      if (it == b->end())
+        out.push_back(fmt::format("alias {} {} removed", what, name));
+      else if (it->second != target)
+        out.push_back(
+            fmt::format("alias {} {}: {} -> {}", what, name, shown(target), shown(it->second)));
+    }
+    for (const auto& [name, target] : *b) {
+      if (!a->count(name))
+        out.push_back(fmt::format("alias {} {} added: {}", what, name, shown(target)));
+    }
+  }
 }
 
 }  // namespace
@@ -140,6 +166,7 @@ std::vector<std::string> config_changes(const Config& from, const Config& to) {
       out.push_back(fmt::format("{}: {} -> {}", key, value.empty() ? "(null)" : value,
                                 std::get<1>(*it).empty() ? "(null)" : std::get<1>(*it)));
   }
+  alias_changes(from.aliases, to.aliases, out);
   if (from.prolog_bash_scripts != to.prolog_bash_scripts)
     out.push_back(fmt::format("prolog_bash_scripts: {} -> {} scripts",
                               from.prolog_bash_scripts.size(), to.prolog_bash_scripts.size()));

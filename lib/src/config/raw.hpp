@@ -55,6 +55,11 @@ Config build_config(const RawNode& root, const std::string& name,
 /// The line of byte `offset` in `text` (1-based).
 int line_of_offset(std::string_view text, std::size_t offset);
 
+/// A key in snake_case: "nodePoolIds" and "node_pool_ids" name the same key.
+std::string snake_case(std::string_view key);
+/// A name stint.yaml accepts for an id: letters, digits, '_', '-', '.'; not empty.
+bool valid_name(std::string_view s);
+
 /// Case-insensitive ASCII equality.
 bool iequals(std::string_view a, std::string_view b);
 /// The candidate closest to `word` by edit distance, if close enough to be a

@@ -69,6 +69,28 @@ std::string scripts(std::string_view key, const std::vector<std::string>& list) 
   return out;
 }
 
+// Kinds with no names are left out; "" (drop the request) is written quoted.
+void write_aliases(YAML::Emitter& e, const ForeignNames& a) {
+  e << YAML::Key << "aliases" << YAML::Value << YAML::BeginMap;
+  for (const auto& [key, names] :
+       {std::pair{"partitions", &a.partitions}, std::pair{"qos", &a.qos},
+        std::pair{"accounts", &a.accounts}, std::pair{"reservations", &a.reservations},
+        std::pair{"gpu_types", &a.gpu_types}}) {
+    if (names->empty()) continue;
+    e << YAML::Key << key << YAML::Value << YAML::BeginMap;
+    for (const auto& [from, to] : *names) {
+      e << YAML::Key << from << YAML::Value;
+      if (to.empty()) {
+        e << YAML::DoubleQuoted << to;
+      } else {
+        e << to;
+      }
+    }
+    e << YAML::EndMap;
+  }
+  e << YAML::EndMap;
+}
+
 }  // namespace
 
 std::string config_to_yaml(const Config& c) {
@@ -117,6 +139,7 @@ std::string config_to_yaml(const Config& c) {
     e << YAML::Key << "login_node_pool_id" << YAML::Value << c.login_node_pool_id;
   if (!c.home_directory_storage.empty())
     e << YAML::Key << "home_directory_storage" << YAML::Value << c.home_directory_storage;
+  if (!c.aliases.empty()) write_aliases(e, c.aliases);
   if (!c.slurm_conf.empty()) {
     e << YAML::Key << "config" << YAML::Value << YAML::BeginMap;
     for (const auto& [key, value] : c.slurm_conf) e << YAML::Key << key << YAML::Value << value;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <fstream>
 #include <set>
+#include <string>
 
 #include <fmt/core.h>
 
@@ -21,7 +22,14 @@ bool stintd_alive(const Paths& paths) {
   if (!(lock >> pid) || pid <= 0) return false;
   std::ifstream comm(fmt::format("/proc/{}/comm", pid));
   std::string name;
-  return static_cast<bool>(comm >> name) && name == "stintd";
+  if (!(comm >> name) || name != "stintd") return false;
+  // A stintd that exited but was not reaped (a container whose first process
+  // reaps nothing) keeps its name: its state, after "pid (comm) ", says so.
+  std::ifstream stat(fmt::format("/proc/{}/stat", pid));
+  std::string line;
+  std::getline(stat, line);
+  const std::size_t close = line.rfind(')');
+  return close == std::string::npos || close + 2 >= line.size() || line[close + 2] != 'Z';
 }
 
 }  // namespace

@@ -54,8 +54,10 @@ Json handle_acct_delete(Controller& c, const Json& req, const Caller& caller);
 // What accounts and limits decide at submit (handlers/sacctmgr_submit.cpp).
 /// Sets a new job's account and QOS (and, under limits, a MaxWall default for
 /// a job without --time); throws Slurm's refusals for an invalid account or
-/// QOS and Errc::accounting_policy for a per-job limit.
-void resolve_accounting(Controller& c, Job& job);
+/// QOS and Errc::accounting_policy for a per-job limit. An account or QOS
+/// this machine lacks is mapped by stint.yaml's aliases (StintForeignNames),
+/// with a warning added to `warnings`.
+void resolve_accounting(Controller& c, Job& job, std::vector<std::string>& warnings);
 /// The rarer sbatch options stintd acts on at submission
 /// (handlers/submit_options.cpp): --uid and --gid from root, refusals of what
 /// this machine cannot honour.

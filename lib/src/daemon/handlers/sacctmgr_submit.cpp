@@ -5,10 +5,13 @@
 
 #include <algorithm>
 
+#include <fmt/format.h>
+
 #include <stint/error.hpp>
 
 #include "daemon/handlers/handlers.hpp"
 #include "daemon/handlers/sacctmgr.hpp"
+#include "sched/foreign_names.hpp"
 #include "sched/limits.hpp"
 
 namespace stint::daemon {
@@ -37,20 +40,36 @@ std::uint64_t largest_node_mem(const Config& config) {
   return mem;
 }
 
-void resolve_accounting(Controller& c, Job& job) {
-  const sched::Enforcement enforce = sched::enforcement(c.config());
+void resolve_accounting(Controller& c, Job& job, std::vector<std::string>& warnings) {
+  const Config& config = c.config();
+  const sched::Enforcement enforce = sched::enforcement(config);
   const Accounting& data = c.accounting();
-  const JobSpec& spec = job.spec;
+  JobSpec& spec = job.spec;
 
   // The account: -A, else the user's default account; a user with no record
   // and no enforcement gets an account named after them, as before.
   const User* user = data.find_user(job.user_name);
+  auto default_account = [&] {
+    return user ? user->default_account : enforce.associations ? std::string() : job.user_name;
+  };
   if (spec.account && !spec.account->empty()) {
     job.account = acct::lower(*spec.account);
-  } else if (user) {
-    job.account = user->default_account;
+    // A cluster's account this machine lacks: its alias, or (map) the default.
+    if (auto s = sched::foreign_account(config, data, job.account, enforce.associations)) {
+      if (!s->to.empty() && !data.find_account(s->to))
+        throw Error(Errc::invalid_account,
+                    fmt::format("aliases in {} map account {} to {}, which is not an account "
+                                "here (sacctmgr add account {})",
+                                sched::alias_source(config), job.account, s->to, s->to));
+      const std::string asked = job.account;
+      job.account = s->to.empty() ? default_account() : s->to;
+      warnings.push_back(sched::foreign_warning(
+          config, "account", asked,
+          s->to.empty() ? fmt::format("your default account {}", job.account) : job.account, *s));
+      spec.account = s->to.empty() ? std::nullopt : std::optional<std::string>(s->to);
+    }
   } else {
-    job.account = enforce.associations ? std::string() : job.user_name;
+    job.account = default_account();
   }
   const Association* assoc =
       sched::job_association(data, job.account, job.user_name, job.partition);
@@ -58,9 +77,23 @@ void resolve_accounting(Controller& c, Job& job) {
 
   // The QOS: -q, else the association's default; it must exist, and with
   // enforcement "qos" be one the association may use.
-  job.qos = spec.qos && !spec.qos->empty() ? acct::lower(*spec.qos)
-            : assoc                        ? sched::default_qos(data, *assoc)
-                                           : std::string("normal");
+  auto association_qos = [&] {
+    return assoc ? sched::default_qos(data, *assoc) : std::string("normal");
+  };
+  job.qos = spec.qos && !spec.qos->empty() ? acct::lower(*spec.qos) : association_qos();
+  if (auto s = sched::foreign_qos(config, data, job.qos)) {
+    if (!s->to.empty() && !data.find_qos(s->to))
+      throw Error(Errc::invalid_qos,
+                  fmt::format("aliases in {} map QOS {} to {}, which is not a QOS here "
+                              "(sacctmgr add qos {})",
+                              sched::alias_source(config), job.qos, s->to, s->to));
+    const std::string asked = job.qos;
+    job.qos = s->to.empty() ? association_qos() : s->to;
+    warnings.push_back(sched::foreign_warning(
+        config, "QOS", asked, s->to.empty() ? fmt::format("the default QOS {}", job.qos) : job.qos,
+        *s));
+    spec.qos = s->to.empty() ? std::nullopt : std::optional<std::string>(s->to);
+  }
   if (!data.find_qos(job.qos)) throw Error(Errc::invalid_qos, "");
   if (enforce.qos && assoc) {
     const std::vector<std::string> allowed = sched::effective_qos(data, *assoc);

@@ -8,6 +8,7 @@
 
 #include "daemon/handlers/handlers.hpp"
 #include "model/json.hpp"
+#include "sched/foreign_names.hpp"
 #include "sched/sched.hpp"
 #include "util/proc.hpp"
 
@@ -149,6 +150,11 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
                 "followed by the path to an interpreter.");
 
   const Config& config = c.config();
+  // A cluster's names this machine lacks, mapped before they are resolved, so
+  // the job holds this machine's names as if the user had typed them. No
+  // reservation exists here yet, so every one named is foreign.
+  std::vector<std::string> warnings =
+      sched::map_foreign_names(job.spec, config, [](std::string_view) { return false; });
   const PartitionConfig& part = resolve_partition(config, spec);
   std::vector<NodeDef> nodes = config.partition_nodes(part);
   job.partition = part.id;
@@ -165,7 +171,7 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   job.time_limit = spec.time_limit ? *spec.time_limit : part.default_time.value_or(part.max_time);
   // Accounts and limits (issue 4): the job's account and QOS, refusals by
   // AccountingStorageEnforce, and the per-job limits (sacctmgr_submit.cpp).
-  resolve_accounting(c, job);
+  resolve_accounting(c, job, warnings);
   if (job.spec.run) prepare_run(c, job);
   if (job.spec.name.empty()) job.spec.name = "sbatch";
   job.submit_time = c.now();
@@ -222,12 +228,18 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   }
 
   check_submit_limits(c, jobs);  // issue 4: MaxSubmitJobs and friends
-  if (req.value("test_only", false)) return test_only_reply(c, jobs.front());
+  if (req.value("test_only", false)) {
+    Json reply = test_only_reply(c, jobs.front());
+    if (!warnings.empty()) reply["warnings"] = warnings;
+    return reply;
+  }
   std::optional<std::string> run_name;
   if (const auto& r = jobs.front().spec.run) run_name = RunName{r->project, r->number}.text();
   JobId id = c.add_jobs(std::move(jobs));
   Json reply = {{"job_id", id}};
   if (run_name) reply["run"] = *run_name;
+  // Substitutions of a cluster's names, which sbatch prints as warnings.
+  if (!warnings.empty()) reply["warnings"] = warnings;
   return reply;
 }
 
