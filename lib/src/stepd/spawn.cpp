@@ -136,6 +136,7 @@ struct ChildPlan {
   int report_fd = -1;
   int cgroup_fd = -1;  ///< the task's cgroup.procs, or -1
   pid_t stepd_pid = 0;
+  RlimitPlan limits;  ///< the submitting shell's limits (stepd/rlimits.hpp)
 };
 
 void write_str(int fd, const char* s) { (void)!::write(fd, s, std::strlen(s)); }
@@ -215,6 +216,8 @@ void mark_fds_cloexec(int report_fd) {
   if (p.bind) ::sched_setaffinity(0, sizeof p.cpus, &p.cpus);
 
   mark_fds_cloexec(p.report_fd);
+  // Last, as slurmstepd does: nothing of stepd's own runs under them.
+  apply_rlimits(p.limits);
   ::execve(p.path, p.argv.data(), p.envp.data());
   child_fail(p, LaunchStage::exec, errno);
 }
@@ -326,12 +329,17 @@ std::vector<int> fold_cpus(const std::vector<std::uint32_t>& cpu_ids) {
   return real;
 }
 
-Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_procs_fd) {
+Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_procs_fd,
+                   const RlimitPlan& limits) {
   if (l.argv.empty()) throw Error(Errc::internal, "no program to run");
   ChildPlan p;
+  p.limits = limits;
   for (const auto& [k, v] : l.env) {
-    // Applied by open_output_files; slurmstepd takes it out of the job's environment.
-    if (k != "SLURM_UMASK") p.env_strings.push_back(k + "=" + v);
+    // Applied by open_output_files and stepd; slurmstepd takes them out of
+    // the job's environment.
+    if (k != "SLURM_UMASK" && k.rfind("SLURM_RLIMIT_", 0) != 0) {
+      p.env_strings.push_back(k + "=" + v);
+    }
   }
   // Before envp takes pointers into env_strings.
   p.creds = credentials_for(l);
