@@ -27,13 +27,13 @@ first=$(submit --wrap 'ulimit -n')
 ran "$first"
 stintd_nofile=$(out_of "$first")
 low=$((stintd_nofile > 300 ? 300 : stintd_nofile - 1))
-j=$( (ulimit -Sn "$low"; SLURM_RLIMIT_NOFILE=$low submit --wrap 'ulimit -n; env | grep -c ^SLURM_RLIMIT_ || true') )
+j=$( (ulimit -Sn "$low"; export SLURM_RLIMIT_NOFILE=$low; submit --wrap 'ulimit -n; env | grep -c ^SLURM_RLIMIT_ || true') )
 ran "$j"
 expect_eq "NOFILE propagated (ALL by default); the variables not in the job" "$low
 0" "$(out_of "$j")"
 stack_kb=$(ulimit -s)
 if [ "$stack_kb" = unlimited ] || [ "$stack_kb" -gt 4096 ]; then
-  j=$( (ulimit -Ss 4096; SLURM_RLIMIT_STACK=U$((4096 * 1024)) submit --propagate=STACK --wrap 'ulimit -s') )
+  j=$( (ulimit -Ss 4096; export SLURM_RLIMIT_STACK=U$((4096 * 1024)); submit --propagate=STACK --wrap 'ulimit -s') )
   ran "$j"
   expect_eq "--propagate=STACK" 4096 "$(out_of "$j")"
 fi
@@ -42,10 +42,10 @@ cat >>"$STINT_STATE_DIR/stint.yaml" <<YAML
   PropagateResourceLimits: NONE
 YAML
 scontrol reconfigure
-j=$( (ulimit -Sn "$low"; SLURM_RLIMIT_NOFILE=$low submit --wrap 'ulimit -n') )
+j=$( (ulimit -Sn "$low"; export SLURM_RLIMIT_NOFILE=$low; submit --wrap 'ulimit -n') )
 ran "$j"
 expect_eq "NONE: stintd's own limit" "$stintd_nofile" "$(out_of "$j")"
-j=$( (ulimit -Sn "$low"; SLURM_RLIMIT_NOFILE=U$low submit --propagate=NOFILE --wrap 'ulimit -n') )
+j=$( (ulimit -Sn "$low"; export SLURM_RLIMIT_NOFILE=U$low; submit --propagate=NOFILE --wrap 'ulimit -n') )
 ran "$j"
 expect_eq "NONE, but --propagate=NOFILE" "$low" "$(out_of "$j")"
 # Both keys at once are refused, as slurm.conf allows only one.
@@ -63,7 +63,7 @@ cp "$WORK/good.yaml" "$STINT_STATE_DIR/stint.yaml"
 
 # --- The user's login environment: SHELL is not exported here, a login
 # shell sets it; the submitted variables win.
-j=$(env -u SHELL MINE=kept sbatch --parsable --get-user-env=10L --wrap 'echo "${SHELL:-none}|$MINE"')
+j=$(env -u SHELL MINE=kept sbatch --parsable --get-user-env=60L --wrap 'echo "${SHELL:-none}|$MINE"')
 ran "$j"
 out=$(out_of "$j")
 [ "${out%%|*}" != none ] || fail "--get-user-env: no login environment ($out)"
@@ -91,7 +91,7 @@ scontrol update NodeName=n-2 State=RESUME
 kk=$(submit -N 2 -J kk --wrap 'sleep 60')
 wait_for 20 sh -c "[ \"\$(squeue -h -j $kk -o %T)\" = RUNNING ]"
 scontrol update NodeName=n-1 State=DOWN Reason=test
-wait_for 20 sh -c "[ \"\$(sacct -n -X -D -P -o State -j $kk | head -n 1)\" = NODE_FAIL ]"
+wait_for 20 sh -c "sacct -n -X -D -P -o State -j $kk | grep -q NODE_FAIL"
 # The --no-kill job's batch node went too: it is lost with its script.
 wait_for 20 sh -c "sacct -n -X -D -P -o State -j $nk | grep -q NODE_FAIL"
 scontrol update NodeName=n-1 State=RESUME

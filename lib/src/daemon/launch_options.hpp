@@ -18,7 +18,8 @@ std::uint32_t propagated_rlimits(const Config& config);
 /// Whether and how the job loads the user's login environment, as Slurm's
 /// sbatch asks slurmd to (SLURM_GET_USER_ENV): --get-user-env[=timeout][S|L],
 /// or an --export other than ALL. Sets `l.user_env_timeout` (its timeout, 8 s
-/// by default) and `l.user_env_mode`; leaves them when not asked.
+/// by default; 120 s, slurmd's wait, when --export asked) and
+/// `l.user_env_mode`; leaves them when not asked.
 void set_user_env_request(TaskLaunch& l, const Job& job);
 
 /// Both of the above into `l`.

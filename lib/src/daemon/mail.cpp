@@ -159,8 +159,7 @@ void Controller::mail_ended(const Job& job) {
        it != m_live.end() && it->second.array_job_id == job.array_job_id; ++it) {
     if (it->first != job.id) return;
   }
-  if (!has(types, MailType::requeue) && !has(types, MailType::fail) &&
-      !has(types, MailType::end))
+  if (!has(types, MailType::requeue) && !has(types, MailType::fail) && !has(types, MailType::end))
     return;
   ArrayOutcome outcome;
   bool first = true;

@@ -159,9 +159,8 @@ Mail job_mail(const Job& job, MailType type, const Config& config, Seconds now,
   if (complete) {
     // A step's exit codes are not kept on the job here: its own stand for them.
     set("SLURM_JOB_DERIVED_EC", "0");
-    set("SLURM_JOB_EXIT_CODE2",
-        fmt::format("{}:{}", exited(status) ? exit_code(status) : 0,
-                    exited(status) ? 0 : term_signal(status)));
+    set("SLURM_JOB_EXIT_CODE2", fmt::format("{}:{}", exited(status) ? exit_code(status) : 0,
+                                            exited(status) ? 0 : term_signal(status)));
     set("SLURM_JOB_EXIT_CODE", std::to_string(status));
   }
   if (job.is_array_task()) {
@@ -229,8 +228,8 @@ Mail job_mail(const Job& job, MailType type, const Config& config, Seconds now,
     const int hi = array->max_status;
     if (exited(lo) && exited(hi)) {
       const bool mixed = exit_code(lo) == 0 && exit_code(hi) > 0;
-      term = fmt::format(", {}, ExitCode [{}-{}]", mixed ? "Mixed" : base_state(job),
-                         exit_code(lo), exit_code(hi));
+      term = fmt::format(", {}, ExitCode [{}-{}]", mixed ? "Mixed" : base_state(job), exit_code(lo),
+                         exit_code(hi));
       set("SLURM_JOB_EXIT_CODE_MIN", std::to_string(exit_code(lo)));
       set("SLURM_JOB_EXIT_CODE_MAX", std::to_string(exit_code(hi)));
     } else if (!exited(hi)) {

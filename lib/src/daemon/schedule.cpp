@@ -99,7 +99,8 @@ std::vector<const Job*> Controller::eligible_pending() {
       if (status != sched::DependencyStatus::satisfied) {
         Reason r = status == sched::DependencyStatus::never ? Reason::dependency_never_satisfied
                                                             : Reason::dependency;
-        if (r == Reason::dependency_never_satisfied && job.reason != r) mail_invalid_dependency(job);
+        if (r == Reason::dependency_never_satisfied && job.reason != r)
+          mail_invalid_dependency(job);
         if (r == Reason::dependency_never_satisfied && kill_invalid_depend(m_config, job)) {
           job.reason = r;
           to_end.push_back(id);

@@ -18,8 +18,8 @@ Seconds time_min_limit(Seconds room, Seconds least, Seconds duration) {
   return std::clamp<Seconds>(room / 60 * 60, least, duration);
 }
 
-Seconds Plan::room(const ResourceRequest& req, const std::vector<std::string>& nodes,
-                   Seconds start, Seconds longest) const {
+Seconds Plan::room(const ResourceRequest& req, const std::vector<std::string>& nodes, Seconds start,
+                   Seconds longest) const {
   Seconds room = longest;
   for (const std::string& name : nodes) {
     const auto it = std::find_if(m_nodes.begin(), m_nodes.end(),

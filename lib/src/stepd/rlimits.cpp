@@ -12,8 +12,8 @@ namespace {
 
 // RLIMIT_* in the order of k_rlimit_names.
 constexpr std::array<int, k_rlimit_names.size()> k_resources = {
-    RLIMIT_CPU,   RLIMIT_FSIZE,  RLIMIT_DATA,   RLIMIT_STACK,   RLIMIT_CORE,
-    RLIMIT_RSS,   RLIMIT_NPROC,  RLIMIT_NOFILE, RLIMIT_MEMLOCK, RLIMIT_AS,
+    RLIMIT_CPU, RLIMIT_FSIZE, RLIMIT_DATA,   RLIMIT_STACK,   RLIMIT_CORE,
+    RLIMIT_RSS, RLIMIT_NPROC, RLIMIT_NOFILE, RLIMIT_MEMLOCK, RLIMIT_AS,
 };
 
 const std::string* env_value(const TaskLaunch& l, std::string_view name) {

@@ -129,8 +129,9 @@ std::string user_env_command(const std::string& env_program) {
   // The empty lines first, as Slurm's: a profile's last line without a
   // newline does not run into the marker. `env -0` keeps values that hold
   // newlines (bash functions) whole.
-  return fmt::format("/bin/echo; /bin/echo; /bin/echo; /bin/echo {}; {} -0; /bin/echo; /bin/echo {}",
-                     k_start, env_program, k_stop);
+  return fmt::format(
+      "/bin/echo; /bin/echo; /bin/echo; /bin/echo {}; {} -0; /bin/echo; /bin/echo {}", k_start,
+      env_program, k_stop);
 }
 
 std::optional<Environment> parse_user_env_output(std::string_view output) {
@@ -173,8 +174,7 @@ Environment merge_user_env(Environment loaded, const Environment& submitted) {
 
 TaskLaunch with_user_environment(const TaskLaunch& launch, const LogFn& log) {
   auto say = [&](const std::string& line) {
-    if (log)
-      log(fmt::format("job {} node {}: {}", launch.job_id, launch.node_index, line));
+    if (log) log(fmt::format("job {} node {}: {}", launch.job_id, launch.node_index, line));
   };
   const std::optional<Passwd> user = passwd_of(launch.uid);
   if (!user) {
@@ -218,9 +218,10 @@ TaskLaunch with_user_environment(const TaskLaunch& launch, const LogFn& log) {
   const std::string problem = run_reading(argv, env, timeout, output);
   std::optional<Environment> loaded = parse_user_env_output(output);
   if (!problem.empty() || !loaded) {
-    say(fmt::format("{}; Unable to get user's local environment, running only with passed "
-                    "environment",
-                    problem.empty() ? "Failed to get current user environment variables" : problem));
+    say(fmt::format(
+        "{}; Unable to get user's local environment, running only with passed "
+        "environment",
+        problem.empty() ? "Failed to get current user environment variables" : problem));
     return launch;
   }
   say(fmt::format("get env for user {} here: {} variables", user->name, loaded->size()));
