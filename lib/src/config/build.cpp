@@ -577,6 +577,16 @@ class Builder {
         c.cluster_name = v;
         continue;
       }
+      // As slurm.conf(5): only one of the two, each the other's complement.
+      if (k->name == "PropagateResourceLimits" || k->name == "PropagateResourceLimitsExcept") {
+        const bool except = k->name == "PropagateResourceLimitsExcept";
+        const std::string other =
+            except ? "PropagateResourceLimits" : "PropagateResourceLimitsExcept";
+        const std::string other_lower =
+            except ? "propagateresourcelimits" : "propagateresourcelimitsexcept";
+        if (auto it = seen.find(other_lower); it != seen.end())
+          fail(key.line, path, fmt::format("{} is set too (line {}); keep one", other, it->second));
+      }
       c.slurm_conf.emplace(key.name, v);
     }
   }

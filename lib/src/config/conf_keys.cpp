@@ -13,6 +13,7 @@
 #include <stint/parse.hpp>
 
 #include "config/raw.hpp"
+#include "util/rlimits.hpp"
 
 namespace stint::config_detail {
 namespace {
@@ -47,6 +48,10 @@ constexpr std::array k_keys = {
     ConfKey{"JobRequeue", "1", K::integer, 0, 1, ""},
     ConfKey{"KillOnBadExit", "0", K::integer, 0, 1, ""},
     ConfKey{"KillWait", "30", K::seconds, 0, 65533, ""},
+    // MailDomain qualifies a job's user when --mail-user is not given.
+    ConfKey{"MailDomain", "", K::text, 0, 0, ""},
+    // Run by stintd for --mail-type, as slurmctld runs it (daemon/mail.hpp).
+    ConfKey{"MailProg", "/bin/mail", K::text, 0, 0, ""},
     ConfKey{"MaxArraySize", "1001", K::integer, 0, 4000001, ""},
     ConfKey{"MaxBatchRequeue", "5", K::integer, 0, 65533, ""},
     ConfKey{"MaxJobCount", "10000", K::integer, 1, k_u32_max, ""},
@@ -84,6 +89,10 @@ constexpr std::array k_keys = {
     ConfKey{"PriorityWeightTRES", "", K::text, 0, 0, ""},
     ConfKey{"Prolog", "", K::text, 0, 0, ""},
     ConfKey{"PrologEpilogTimeout", "65534", K::integer, 0, 65535, ""},
+    // Which SLURM_RLIMIT_* stepd applies (stepd/rlimits.hpp); only one of
+    // the two may be set.
+    ConfKey{"PropagateResourceLimits", "ALL", K::rlimits, 0, 0, ""},
+    ConfKey{"PropagateResourceLimitsExcept", "", K::rlimits, 0, 0, ""},
     ConfKey{"ReconfigFlags", "", K::words, 0, 0, "KeepPartInfo|KeepPartState"},
     ConfKey{"RequeueExit", "", K::text, 0, 0, ""},
     ConfKey{"RequeueExitHold", "", K::text, 0, 0, ""},
@@ -201,6 +210,12 @@ std::string conf_value_problem(const ConfKey& key, std::string_view value) {
       return {};
     case K::text:
       return {};
+    case K::rlimits:
+      if (value.empty() || rlimit_mask(value)) return {};
+      return fmt::format(
+          "\"{}\" is not ALL, NONE or a list of AS, CORE, CPU, DATA, FSIZE, MEMLOCK, NOFILE, "
+          "NPROC, RSS, STACK",
+          value);
   }
   return {};
 }
@@ -232,6 +247,7 @@ std::string conf_display_value(const ConfKey& key, std::string_view value) {
       return fmt::format("{}", fmt::join(out, ","));
     }
     case K::text:
+    case K::rlimits:
       return value.empty() ? std::string("(null)") : std::string(value);
   }
   return std::string(value);

@@ -21,6 +21,7 @@ enum class ConfKind : std::uint8_t {
   word,     ///< one of `words` (case-insensitive)
   words,    ///< a comma-separated list of `words` (case-insensitive)
   text,     ///< anything
+  rlimits,  ///< resource limit names (Slurm's list: ALL, NONE, CORE,NOFILE...); "" unset
 };
 
 struct ConfKey {

@@ -10,6 +10,7 @@
 #include <stint/error.hpp>
 
 #include "daemon/log.hpp"
+#include "daemon/mailer.hpp"
 #include "daemon/node_ssh.hpp"
 #include "daemon/spool.hpp"
 #include "daemon/stepd_forks.hpp"
@@ -149,6 +150,7 @@ void Controller::finish(Job& job, JobState state) {
   }
   log_info("job {} ended {} exit {}", job.display_id(), state_name(state),
            exit_code_text(job.exit_status, job.exit_signal));
+  mail_ended(job);
   m_live.erase(job.id);
   m_dirty = true;
 }
@@ -188,6 +190,7 @@ void Controller::cancel_pending(const std::vector<Job*>& jobs, std::uint32_t by)
   for (Job* job : jobs) {
     log_info("job {} ended {} exit {}", job->display_id(), state_name(job->state),
              exit_code_text(job->exit_status, job->exit_signal));
+    mail_ended(*job);
     m_live.erase(job->id);
   }
   m_dirty = true;
@@ -374,7 +377,10 @@ void Controller::adopt_unrecorded_stepd(Job& job, std::uint32_t task) {
            job.display_id(), *pid, task);
 }
 
-void Controller::stepd_exited(std::int64_t) { m_dirty = true; }
+void Controller::stepd_exited(std::int64_t pid, int status) {
+  if (m_mailer && m_mailer->reaped(pid, status)) return;
+  m_dirty = true;
+}
 
 void Controller::complete_from_results(Job& job) {
   std::uint32_t n = task_count(job);

@@ -20,6 +20,7 @@
 #include <stint/store.hpp>
 
 #include "sched/priority_state.hpp"
+#include "daemon/mail.hpp"
 #include "sched/sched.hpp"
 #include "util/clock.hpp"
 
@@ -35,6 +36,7 @@ class Cluster;
 namespace stint::daemon {
 
 class StepdForks;  // daemon/stepd_forks.hpp
+class Mailer;      // daemon/mailer.hpp
 
 /// Who sent a request, from SO_PEERCRED.
 struct Caller {
@@ -65,14 +67,15 @@ class Controller {
   /// Collects the results of ended tasks; true if any job changed.
   bool collect();
   /// A stepd this process started has exited (from SIGCHLD, or the fork
-  /// server's notice).
-  void stepd_exited(std::int64_t pid);
+  /// server's notice); a mailer's end (with its wait status) is the mailer's.
+  void stepd_exited(std::int64_t pid, int status = 0);
   /// The fork server's socket, for the loop to poll (-1 when none runs),
   /// and the reading of its exit notices when it is readable.
   int stepd_forks_fd() const;
   void read_stepd_exits();
 
-  bool idle() const { return m_live.empty() && m_live_cluster_runs == 0; }
+  /// Nothing live, and no job mail still to go out.
+  bool idle() const;
   bool shutdown_requested() const { return m_shutdown; }
   const Paths& paths() const { return m_paths; }
   const Config& config() const { return m_config; }
@@ -250,6 +253,25 @@ class Controller {
   /// Pending jobs' reasons and expected starts (squeue --start) from the pass.
   void save_reasons_and_planned_starts(const sched::Decision& d);
 
+  // Job mail, --mail-type (daemon/mail.cpp): when slurmctld sends which.
+  /// A job started: BEGIN (once for an array without ARRAY_TASKS), and its
+  /// time-limit mails to watch for.
+  void mail_began(const Job& job);
+  /// A job ended (its state set and saved, still live): TIME_LIMIT for a
+  /// timeout not yet told, then FAIL or END; for an array without
+  /// ARRAY_TASKS, the summary once its last task has ended.
+  void mail_ended(const Job& job);
+  /// A job went back to the queue after `attempt`: FAIL for a failed one, REQUEUE.
+  void mail_requeued(const Job& job, const Job& attempt);
+  /// A job's dependency can never be satisfied (first seen so).
+  void mail_invalid_dependency(const Job& job);
+  /// At each pass: TIME_LIMIT_50/80/90 (and TIME_LIMIT) of running jobs, and
+  /// mailers past their time.
+  void mail_tick();
+  void send_mail(const Job& job, MailType type, const ArrayOutcome* array = nullptr);
+  /// The meta job of `job`'s array (its first task), for the summary form.
+  std::optional<Job> array_meta(const Job& job);
+
   Paths m_paths;
   Config m_config;       ///< what the scheduler uses: m_file_config with the overrides
   Config m_file_config;  ///< as the config file says
@@ -275,6 +297,13 @@ class Controller {
   std::map<JobId, Seconds> m_preempting;
   std::map<JobId, JobId> m_suspended_by;  ///< suspended job -> the job it was preempted for
   std::size_t m_live_cluster_runs = 0;    ///< cluster runs not ended: stintd stays to follow them
+  std::unique_ptr<Mailer> m_mailer;       ///< made with the first mail
+  /// Live jobs with time-limit mail: the types already sent (slurmctld
+  /// clears them from the job's mail type as it sends them).
+  std::map<JobId, std::uint16_t> m_mail_time_sent;
+  bool m_mail_time_loaded = false;  ///< the running jobs found at start are in it
+  std::set<JobId> m_mail_arrays_begun;    ///< arrays whose BEGIN went out
+  std::set<JobId> m_mail_arrays_invalid;  ///< arrays whose INVALID_DEPEND went out
 };
 
 }  // namespace stint::daemon

@@ -18,6 +18,7 @@
 
 #include "daemon/controller.hpp"
 #include "daemon/job_env.hpp"
+#include "daemon/launch_options.hpp"
 #include "daemon/log.hpp"
 #include "daemon/node_ssh.hpp"
 #include "daemon/site_scripts.hpp"
@@ -248,6 +249,7 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
     l.node_name = job.alloc[i].node;
     l.work_dir = work_dir(job);
     l.env = node_envs[i];
+    add_launch_options(l, job, m_config);  // rlimits, --get-user-env
     if (!container_tool.empty()) {
       std::vector<std::pair<std::string, std::string>> binds;
       for (const auto& [name, mount] : job.spec.run->storages)

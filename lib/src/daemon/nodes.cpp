@@ -138,6 +138,23 @@ void Controller::set_node_states(const std::vector<NodeStatus>& states, const st
 }
 
 void Controller::node_failed(Job& job) {
+  // --no-kill, as slurmctld: a job on several nodes goes on without the ones
+  // that went DOWN (they leave its allocation, NodeList and NumNodes). Not
+  // when the batch script's node is one of them: the script is lost with it.
+  if (job.spec.options().no_kill && job.alloc.size() > 1 && !job.spec.run) {
+    auto down = [&](const NodeAlloc& a) {
+      auto it = m_node_states.find(a.node);
+      return it != m_node_states.end() && it->second.state == NodeAdminState::down;
+    };
+    if (!down(job.alloc.front())) {
+      for (const NodeAlloc& a : job.alloc) {
+        if (down(a)) log_error("Removing failed node {} from JobId={}", a.node, job.id);
+      }
+      std::erase_if(job.alloc, down);
+      save(job);
+      return;
+    }
+  }
   // As Slurm on a node failure: the job is killed, and requeued when it may
   // be. The marker makes the stepds' report end the attempt NODE_FAIL.
   RequeueMarker m;

@@ -68,6 +68,7 @@ void Controller::requeue_now(Job& job, JobState attempt_state, bool hold, bool a
   m_store->update_job(job);
   tx.commit();
   log_info("job {} requeued (restart {})", job.display_id(), job.restart_count);
+  mail_requeued(job, attempt);
   m_dirty = true;
 }
 

@@ -99,6 +99,8 @@ std::vector<const Job*> Controller::eligible_pending() {
       if (status != sched::DependencyStatus::satisfied) {
         Reason r = status == sched::DependencyStatus::never ? Reason::dependency_never_satisfied
                                                             : Reason::dependency;
+        if (r == Reason::dependency_never_satisfied && job.reason != r)
+          mail_invalid_dependency(job);
         if (r == Reason::dependency_never_satisfied && kill_invalid_depend(m_config, job)) {
           job.reason = r;
           to_end.push_back(id);
@@ -125,6 +127,7 @@ void Controller::schedule() {
   const auto pass_began = std::chrono::steady_clock::now();
   m_dirty = false;
   end_grace_times();
+  mail_tick();
   // A suspended job holds no resources (its preemptor has them) until it resumes.
   // A deep queue makes every walk of the live jobs cost (each is a cache
   // miss or two): the pass takes what it needs of them in few walks.
@@ -211,9 +214,18 @@ void Controller::schedule() {
   for (auto& [id, alloc] : d.starts) {
     Job& job = m_live.at(id);
     const Job before = job;
+    // --time-min: it starts with the limit the backfill plan left it.
+    if (auto it = d.time_limits.find(id); it != d.time_limits.end()) {
+      log_info("JobId={} time limit changed from {} to {}", id,
+               job.time_limit == k_infinite ? std::string("UNLIMITED")
+                                            : std::to_string(job.time_limit / 60),
+               it->second / 60);
+      job.time_limit = it->second;
+    }
     bool recorded = false;
     try {
       launch(job, std::move(alloc), recorded);
+      mail_began(job);
     } catch (const Error& e) {
       // Nothing started (a full disk: no room for a launch file or for the
       // job's row): the job stays pending, in memory as in the database, and

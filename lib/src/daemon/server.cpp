@@ -111,7 +111,7 @@ void reap_children(Controller& controller) {
     int status = 0;
     pid_t pid = ::waitpid(-1, &status, WNOHANG);
     if (pid <= 0) break;
-    controller.stepd_exited(pid);
+    controller.stepd_exited(pid, status);
   }
 }
 

@@ -294,12 +294,14 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
         !partition_waits && main_unavailable > 0 && main_scheduler_nodes(part) < job.req.nodes;
     const std::vector<std::string>& allowed = part.nodes;
     const Seconds duration = job.time_limit == k_infinite ? k_plan_forever : job.time_limit;
+    // --time-min: placed by its least limit; started, it keeps what fits.
+    const Seconds least = options.backfill ? least_duration(job, duration) : duration;
 
     // Where the plan places it: now, later (reserved), or nowhere in the window.
     std::optional<Plan::Place> place;
     if (options.backfill) {
       ++tested;
-      place = plan.earliest(job.req, part.mask, duration, plans ? now + options.window : now);
+      place = plan.earliest(job.req, part.mask, least, plans ? now + options.window : now);
     } else if (auto alloc = fit(job.req, cluster, allowed)) {
       place = Plan::Place{now, {}};
       for (const auto& a : *alloc) place->nodes.push_back(a.node);
@@ -308,7 +310,12 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       auto alloc = fit(job.req, cluster, place->nodes);
       if (alloc) {
         for (const auto& a : *alloc) cluster.find(a.node)->take(a);
-        if (options.backfill) plan.add(job.req, place->nodes, now, duration);
+        Seconds limit = duration;
+        if (least < duration) {
+          limit = time_min_limit(plan.room(job.req, place->nodes, now, duration), least, duration);
+          if (limit != duration) d.time_limits[job.id] = limit;
+        }
+        if (options.backfill) plan.add(job.req, place->nodes, now, limit);
         if (job.is_array_task()) ++ctx.array_running[job.array_job_id];
         if (ctx.limits) ctx.limits->started(job);
         d.starts.emplace_back(job.id, std::move(*alloc));
@@ -327,7 +334,7 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       continue;
     }
     if (place) {
-      plan.add(job.req, place->nodes, place->start, duration);
+      plan.add(job.req, place->nodes, place->start, least);
       d.planned_starts[job.id] = {place->start, place->nodes};
     }
     d.reasons.add(job.id, partition_waits  ? Reason::priority

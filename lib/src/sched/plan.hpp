@@ -16,6 +16,13 @@ namespace stint::sched {
 /// A time later than any plan looks at: a job without a time limit ends then.
 inline constexpr Seconds k_plan_forever = Seconds{1} << 50;
 
+/// A job's least time limit for the plan: its --time-min when that is
+/// shorter than `duration` (its limit, or k_plan_forever), else `duration`.
+Seconds least_duration(const Job& job, Seconds duration);
+/// The limit a job with --time-min starts with: its own (`duration`) cut to
+/// the whole minutes of `room` it has, never below `least`.
+Seconds time_min_limit(Seconds room, Seconds least, Seconds duration);
+
 class Plan {
  public:
   /// The nodes and running jobs of `cluster` at `now`; times are rounded up
@@ -35,6 +42,10 @@ class Plan {
   std::optional<Place> earliest(const ResourceRequest& req, const std::vector<bool>& allowed,
                                 Seconds duration, Seconds latest) const;
   std::vector<bool> allowed_mask(const std::vector<std::string>& names) const;
+  /// How long from `start` `req` has room on every one of `nodes`, at most
+  /// `longest` (sched/time_min.cpp).
+  Seconds room(const ResourceRequest& req, const std::vector<std::string>& nodes, Seconds start,
+               Seconds longest) const;
   /// Holds room for `req` on `nodes` from `start` for `duration`.
   void add(const ResourceRequest& req, const std::vector<std::string>& nodes, Seconds start,
            Seconds duration);

@@ -143,6 +143,9 @@ struct Decision {
   };
   std::map<JobId, Planned> planned_starts;
   std::vector<Preemption> preemptions;
+  /// Jobs of `starts` that start with a shorter time limit than they asked
+  /// for, down to their --time-min, to fit before a reservation: the limit.
+  std::map<JobId, Seconds> time_limits;
 };
 
 /// SchedulerType and SchedulerParameters' backfill settings.

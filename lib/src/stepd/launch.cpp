@@ -89,6 +89,13 @@ std::string to_json_text(const TaskLaunch& l) {
     j["script_nodes"] = l.script_nodes;
     j["script_timeout"] = l.script_timeout;
   }
+  // Written only when they differ from what an older launch file meant.
+  if (l.propagate_rlimits != TaskLaunch{}.propagate_rlimits)
+    j["propagate_rlimits"] = l.propagate_rlimits;
+  if (l.user_env_timeout > 0) {
+    j["user_env_timeout"] = l.user_env_timeout;
+    if (l.user_env_mode != 0) j["user_env_mode"] = std::string(1, l.user_env_mode);
+  }
   return dump(j);
 }
 
@@ -143,6 +150,13 @@ TaskLaunch task_launch_from_json_text(const std::string& text) {
     }
     get_or(j, "script_nodes", l.script_nodes);
     get_or(j, "script_timeout", l.script_timeout);
+    get_or(j, "propagate_rlimits", l.propagate_rlimits);
+    get_or(j, "user_env_timeout", l.user_env_timeout);
+    std::string mode;
+    get_or(j, "user_env_mode", mode);
+    if (mode.size() > 1 || (mode.size() == 1 && mode != "S" && mode != "L"))
+      throw FieldError("user_env_mode is not S or L");
+    l.user_env_mode = mode.empty() ? '\0' : mode.front();
   } catch (const json::exception& e) {
     throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
   } catch (const FieldError& e) {

@@ -18,6 +18,8 @@
 
 #include <stint/model.hpp>
 
+#include "util/rlimits.hpp"
+
 namespace stint {
 
 inline constexpr int k_stepd_forward_signal = SIGUSR1;
@@ -53,6 +55,15 @@ struct TaskLaunch {
   std::vector<std::pair<std::string, std::string>> script_env;
   std::vector<std::string> script_nodes;
   Seconds script_timeout = k_infinite;  ///< PrologEpilogTimeout
+  /// slurm.conf PropagateResourceLimits[Except] as a mask (util/rlimits.hpp):
+  /// the SLURM_RLIMIT_<NAME> values of `env` stepd applies to the task; those
+  /// marked 'U' (sbatch --propagate) it applies whatever this says.
+  std::uint32_t propagate_rlimits = k_all_rlimits;
+  /// --get-user-env: the task starts with the user's login environment under
+  /// `env`, loaded within this long (0: not asked); mode 'S' (su without
+  /// "-"), 'L' (su -) or 0 (the default, L).
+  Seconds user_env_timeout = 0;
+  char user_env_mode = 0;
 };
 
 struct TaskResult {

@@ -139,6 +139,7 @@ struct ChildPlan {
   /// Where the child writes its own pid, in the SLURM_TASK_PID entry of the
   /// environment (room for any pid, made before it starts).
   char* task_pid = nullptr;
+  RlimitPlan limits;  ///< the submitting shell's limits (stepd/rlimits.hpp)
 };
 
 constexpr std::string_view k_task_pid_prefix = "SLURM_TASK_PID=";
@@ -235,6 +236,8 @@ void mark_fds_cloexec(int report_fd) {
   if (p.bind) ::sched_setaffinity(0, sizeof p.cpus, &p.cpus);
 
   mark_fds_cloexec(p.report_fd);
+  // Last, as slurmstepd does: nothing of stepd's own runs under them.
+  apply_rlimits(p.limits);
   ::execve(p.path, p.argv.data(), p.envp.data());
   child_fail(p, LaunchStage::exec, errno);
 }
@@ -358,9 +361,11 @@ std::vector<int> fold_cpus(const std::vector<std::uint32_t>& cpu_ids) {
   return real;
 }
 
-Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_procs_fd) {
+Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_procs_fd,
+                   const RlimitPlan& limits) {
   if (l.argv.empty()) throw Error(Errc::internal, "no program to run");
   ChildPlan p;
+  p.limits = limits;
   for (const auto& [k, v] : l.env) {
     // Applied by open_output_files and stepd; slurmstepd takes them out of
     // the job's environment. SLURM_TASK_PID is the task's own, below (one

@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "stepd/launch.hpp"
+#include "stepd/rlimits.hpp"
 
 namespace stint::stepd::detail {
 
@@ -69,8 +70,10 @@ struct Spawned {
 
 /// Starts the task. With `cgroup_procs_fd` (a cgroup.procs open for writing),
 /// the child moves itself into that cgroup first, so that nothing it runs is
-/// ever outside it. Throws Errc::io when the pipe or the child's start fails.
-Spawned spawn_task(const TaskLaunch& launch, const OutputFiles& files, int cgroup_procs_fd = -1);
+/// ever outside it. The child sets `limits` last, just before it execs.
+/// Throws Errc::io when the pipe or the child's start fails.
+Spawned spawn_task(const TaskLaunch& launch, const OutputFiles& files, int cgroup_procs_fd = -1,
+                   const RlimitPlan& limits = {});
 
 /// The step at which a child gave up before exec.
 enum class LaunchStage : std::int32_t { stdio = 1, credentials, chdir, exec, cgroup };

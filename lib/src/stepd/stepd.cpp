@@ -25,6 +25,7 @@
 #include "stepd/fork_server.hpp"
 #include "stepd/scripts.hpp"
 #include "stepd/spawn.hpp"
+#include "stepd/user_env.hpp"
 #include "util/clock.hpp"
 #include "util/fs.hpp"
 
@@ -207,7 +208,10 @@ TaskResult run_task(const TaskLaunch& launch, const LogFn& log) {
     notify_task_done(launch);
     return prolog;
   }
-  TaskResult result = supervise_task(launch, log);
+  // After the prolog, as slurmd loads it (--get-user-env).
+  TaskResult result = launch.user_env_timeout > 0
+                          ? supervise_task(with_user_environment(launch, log), log)
+                          : supervise_task(launch, log);
   result.script_output = prolog.script_output;
   if (run_site_scripts(launch, false, result)) {
     result.epilog_failed = true;

@@ -123,9 +123,12 @@ class Supervisor {
       return launch_failed(e.what());
     }
     set_up_memory_limit();
+    std::vector<std::string> notes;
+    const detail::RlimitPlan limits = detail::plan_rlimits(m_launch, notes);
+    for (const std::string& note : notes) log("{}", note);
     try {
       detail::Spawned spawned =
-          detail::spawn_task(m_launch, m_files, m_cgroup ? m_cgroup->procs_fd() : -1);
+          detail::spawn_task(m_launch, m_files, m_cgroup ? m_cgroup->procs_fd() : -1, limits);
       m_pid = spawned.pid;
       m_report = std::move(spawned.report);
     } catch (const Error& e) {
