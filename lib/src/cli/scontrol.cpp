@@ -19,6 +19,7 @@
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
 #include "cli/read_common.hpp"
+#include "cli/scontrol_resv.hpp"
 #include "rpc/client.hpp"
 #include "util/clock.hpp"
 #include "util/proc.hpp"
@@ -135,6 +136,8 @@ int show(const ScontrolArgs& a, const std::vector<std::string>& w) {
   if (is(what, "jobs", 1) || is(what, "jobid", 4)) return show_job(a, rest);
   if (is(what, "nodes", 1)) return show_node(a, rest);
   if (is(what, "partitions", 1)) return show_partition(a, rest);
+  if (is(what, "reservations", 1) || is(what, "reservationname", 1))
+    return scontrol_resv::show(rest, a.one_liner);
   if (is(what, "config", 1)) {
     const Config config = query::read_config(default_paths());
     fmt::print("{}", show_config_text(config, cli::read_context(config).now));
@@ -362,6 +365,8 @@ int update_partition(const std::vector<std::string>& w) {
 }
 
 int update(const std::vector<std::string>& w) {
+  if (scontrol_resv::is_reservation_update({w.begin() + 1, w.end()}))
+    return scontrol_resv::update({w.begin() + 1, w.end()});
   // The first key names the entity, as in Slurm.
   if (w.size() > 1) {
     const std::string first = lower(w[1].substr(0, w[1].find('=')));
@@ -499,6 +504,12 @@ int dispatch(const ScontrolArgs& a) {
   if (is(verb, "requeue", 3)) return act_on_jobs(w, {{"op", "requeue"}, {"hold", false}}, "");
   if (is(verb, "top", 3)) return act_on_jobs(w, {{"op", "top"}}, "slurm_top_job");
   if (is(verb, "update", 1)) return update(w);
+  // "d" and "de" are scontrol's "details": delete needs three letters.
+  if (is(verb, "create", 2) || is(verb, "delete", 3)) {
+    if (w.size() < 2) return fail(fmt::format("too few arguments for {} keyword", verb));
+    const std::vector<std::string> rest(w.begin() + 1, w.end());
+    return is(verb, "create", 2) ? scontrol_resv::create(rest) : scontrol_resv::remove(rest);
+  }
   if (is(verb, "ping", 4)) return ping();
   if (is(verb, "write", 5)) return write_batch_script(a, w);
   if (is(verb, "reconfigure", 3)) return send_admin({{"op", "reconfigure"}}, "slurm_reconfigure");

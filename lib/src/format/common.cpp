@@ -42,6 +42,13 @@ std::string reason_text(const Job& job) {
     case Reason::req_node_not_avail:
       return "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority "
              "partitions";
+    case Reason::reserved_for_maintenance:
+      return "ReqNodeNotAvail, Reserved for maintenance";
+    case Reason::reservation_deleted:
+      // Held when its reservation ended or went (slurmctld's state_desc).
+      return job.state == JobState::pending && !job.spec.options().reservation.empty()
+                 ? fmt::format("Reservation {} was deleted", job.spec.options().reservation)
+                 : std::string(reason_name(r));
     case Reason::launch_failed:
       return job.state == JobState::pending ? "launch failed requeued held"
                                             : std::string(reason_name(r));

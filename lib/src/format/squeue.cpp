@@ -132,7 +132,7 @@ const std::array k_columns = {
   JobColumn{'F', "arrayjobid", "ARRAY_JOB_ID", true, [](const Job& j, const Context&) { return std::to_string(j.is_array_task() ? j.array_job_id : j.id); }},
   JobColumn{'K', "arraytaskid", "ARRAY_TASK_ID", true, [](const Job& j, const Context&) { return j.is_array_task() ? std::to_string(j.array_task_id) : std::string("N/A"); }, [](const JobGroup& g, const Context&) { return group_task_text(g); }},
   JobColumn{'f', "feature", "FEATURES", true, [](const Job&, const Context&) { return std::string("(null)"); }},
-  JobColumn{'v', "reservation", "RESERVATION", true, [](const Job&, const Context&) { return std::string("(null)"); }},
+  JobColumn{'v', "reservation", "RESERVATION", true, [](const Job& j, const Context&) { const std::string& r = j.spec.options().reservation; return r.empty() ? std::string("(null)") : r; }},
   JobColumn{'w', "wckey", "WCKEY", true, [](const Job&, const Context&) { return std::string("(null)"); }},
   JobColumn{'k', "comment", "COMMENT", true, [](const Job& j, const Context&) { return or_null(j.spec.comment); }},
   JobColumn{'o', "command", "COMMAND", true, command},
@@ -170,8 +170,8 @@ const std::array k_columns = {
 
 // The columns whose value JobPart::listing leaves out: the spec's fields
 // but its name, the output paths. A unit test (format) checks every column.
-constexpr std::array<std::string_view, 7> k_whole_job_columns = {
-    "comment", "command", "workdir", "minmemory", "nice", "stdout", "stderr"};
+constexpr std::array<std::string_view, 8> k_whole_job_columns = {
+    "comment", "command", "workdir", "minmemory", "nice", "stdout", "stderr", "reservation"};
 
 std::optional<std::size_t> column_by_letter(char c) {
   for (std::size_t i = 0; i < k_columns.size(); ++i) {

@@ -4,6 +4,7 @@
 #include "sched/limits.hpp"
 #include "sched/plan.hpp"
 #include "sched/preempt.hpp"
+#include "sched/reservation.hpp"
 #include "sched/sched.hpp"
 
 namespace stint::sched {
@@ -107,6 +108,17 @@ struct SortKey {
 };
 
 constexpr std::uint32_t k_no_partition = ~std::uint32_t{0};
+
+// `nodes` less `taken`, in order.
+std::vector<std::string> without(const std::vector<std::string>& nodes,
+                                 const std::vector<std::string>& taken) {
+  if (taken.empty()) return nodes;
+  std::vector<std::string> out;
+  for (const std::string& n : nodes) {
+    if (std::find(taken.begin(), taken.end(), n) == taken.end()) out.push_back(n);
+  }
+  return out;
+}
 constexpr std::size_t k_prefetch_ahead = 8;
 
 // Tries to make room for `job` now by preempting lower jobs. Returns true
@@ -223,6 +235,10 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
   Decision d;
   d.reasons.reserve(queue.size());
   Plan plan(cluster, now, options.resolution);
+  const ReservationRules* reservations =
+      ctx.reservations && !ctx.reservations->empty() ? ctx.reservations : nullptr;
+  if (reservations) reservations->block(plan, cluster);
+  std::set<std::string> reservation_waits;  // reservations a job of which waits
   std::set<JobId> preempting(ctx.preempting.begin(), ctx.preempting.end());
   std::uint32_t tested = 0;
   bool ordered = true;
@@ -250,7 +266,33 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
         continue;
       }
     }
-    const bool partition_waits = part.waits;
+    auto prepare = [&] {
+      if (part.prepared) return;
+      for (const auto& n : config.partition_nodes(*part.config)) part.nodes.push_back(n.name);
+      part.mask = plan.allowed_mask(part.nodes);
+      part.prepared = true;
+    };
+    const Seconds duration = job.time_limit == k_infinite ? k_plan_forever : job.time_limit;
+    // Advance reservations (sched/reservation.cpp): a job in one runs on its
+    // nodes in its window and waits behind that reservation's jobs only;
+    // other jobs never get its nodes then (its hold in the plan).
+    ReservationRules::JobView resv;
+    if (reservations) {
+      prepare();
+      resv = reservations->view(job, part.nodes, duration);
+      if (resv.wait) {
+        d.reasons.add(job.id, *resv.wait);
+        continue;
+      }
+    }
+    const bool partition_waits =
+        resv.in ? reservation_waits.count(resv.in->name) > 0 : part.waits;
+    auto now_waits = [&] {
+      if (resv.in)
+        reservation_waits.insert(resv.in->name);
+      else
+        set_waiting(part);
+    };
     // Past bf_max_job_test only the main scheduler's rule is left: strict
     // order, so behind a waiting job nothing more is tried (and a deep queue
     // costs next to nothing).
@@ -259,22 +301,26 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       d.reasons.add(k.id, Reason::priority);
       continue;
     }
-    if (!part.prepared) {
-      for (const auto& n : config.partition_nodes(*part.config)) part.nodes.push_back(n.name);
-      part.mask = plan.allowed_mask(part.nodes);
-      part.prepared = true;
-    }
-    const std::vector<std::string>& allowed = part.nodes;
-    const Seconds duration = job.time_limit == k_infinite ? k_plan_forever : job.time_limit;
+    prepare();
+    const std::vector<std::string>& allowed = resv.nodes ? *resv.nodes : part.nodes;
 
     // Where the plan places it: now, later (reserved), or nowhere in the window.
     std::optional<Plan::Place> place;
     if (options.backfill) {
       ++tested;
-      place = plan.earliest(job.req, part.mask, duration, plans ? now + options.window : now);
-    } else if (auto alloc = fit(job.req, cluster, allowed)) {
-      place = Plan::Place{now, {}};
-      for (const auto& a : *alloc) place->nodes.push_back(a.node);
+      Seconds latest = plans ? now + options.window : now;
+      if (resv.latest) latest = std::min(latest, *resv.latest);
+      if (resv.in) reservations->lift(plan, cluster, resv);
+      place = plan.earliest(job.req, resv.nodes ? plan.allowed_mask(*resv.nodes) : part.mask,
+                            duration, latest);
+      if (resv.in) reservations->restore(plan, cluster, resv);
+    } else {
+      std::vector<std::string> unreserved;
+      if (reservations) unreserved = without(allowed, reservations->blocked(resv, duration));
+      if (auto alloc = fit(job.req, cluster, reservations ? unreserved : allowed)) {
+        place = Plan::Place{now, {}};
+        for (const auto& a : *alloc) place->nodes.push_back(a.node);
+      }
     }
     if (place && place->start <= now) {
       auto alloc = fit(job.req, cluster, place->nodes);
@@ -291,7 +337,7 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
     if (ctx.preempt && ctx.preempt->enabled() &&
         try_preempt(job, allowed, cluster, ctx, preempting, now, d)) {
       d.reasons.add(job.id, Reason::resources);
-      set_waiting(part);
+      now_waits();
       continue;
     }
     if (place) {
@@ -299,7 +345,7 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       d.planned_starts[job.id] = {place->start, place->nodes};
     }
     d.reasons.add(job.id, partition_waits ? Reason::priority : Reason::resources);
-    set_waiting(part);
+    now_waits();
   }
   return d;
 }
