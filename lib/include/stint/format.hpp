@@ -43,6 +43,9 @@ struct Context {
   /// Job ids that are array job ids: a dependency on the whole array prints
   /// "afterok:12_*" (query::dependency_arrays).
   std::set<JobId> array_jobs;
+  /// Reservation name -> its id, for sacct's ReservationId (a reservation
+  /// that is gone prints none).
+  std::map<std::string, std::uint32_t> reservation_ids;
 };
 
 /// One selected column: which row of a tool's table, how wide, which way, and
