@@ -433,20 +433,23 @@ void Controller::check_reservations() {
   std::erase_if(m_reservation_kills, [&](JobId id) { return !find_live(id); });
   if (m_reservations.empty()) return;
   const Seconds t = now();
+  // Which reservations have pending and running jobs: one walk of the jobs.
+  std::map<std::string, std::pair<bool, bool>> in_use;  // name -> (pending, running)
+  for (const auto& [id, job] : m_live) {
+    const std::string& name = job.spec.options().reservation;
+    if (name.empty()) continue;
+    auto& [pending, running] = in_use[name];
+    pending = pending || job.state == JobState::pending;
+    running = running || (job.state != JobState::pending && is_active(job.state));
+  }
   std::vector<Reservation> changed;
   std::vector<std::string> gone;
   std::uint32_t next_id = 0;
   for (const Reservation& current : m_reservations) {
     Reservation r = current;
-    bool running = false;
-    bool pending = false;
-    for (const auto& [id, job] : m_live) {
-      if (!names(job, r)) continue;
-      if (job.state == JobState::pending)
-        pending = true;
-      else if (is_active(job.state))
-        running = true;
-    }
+    const auto use = in_use.find(r.name);
+    const bool pending = use != in_use.end() && use->second.first;
+    const bool running = use != in_use.end() && use->second.second;
     // PURGE_COMP: the time since it last had a job.
     if (r.start_time <= t) {
       if (running || pending)

@@ -310,9 +310,10 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       ++tested;
       Seconds latest = plans ? now + options.window : now;
       if (resv.latest) latest = std::min(latest, *resv.latest);
+      std::vector<bool> resv_mask;
+      if (resv.nodes) resv_mask = plan.allowed_mask(*resv.nodes);
       if (resv.in) reservations->lift(plan, cluster, resv);
-      place = plan.earliest(job.req, resv.nodes ? plan.allowed_mask(*resv.nodes) : part.mask,
-                            duration, latest);
+      place = plan.earliest(job.req, resv.nodes ? resv_mask : part.mask, duration, latest);
       if (resv.in) reservations->restore(plan, cluster, resv);
     } else {
       std::vector<std::string> unreserved;
