@@ -57,6 +57,24 @@ std::string reason_text(const Job& job) {
   }
 }
 
+namespace detail {
+
+namespace {
+bool held_for_reservation(const Job& job) {
+  return job.state == JobState::pending && job.hold_reason == Reason::reservation_deleted;
+}
+}  // namespace
+
+std::string_view shown_state_code(const Job& job) {
+  return held_for_reservation(job) ? "RD" : state_code(job.state);
+}
+
+std::string_view shown_state_name(const Job& job) {
+  return held_for_reservation(job) ? "RESV_DEL_HOLD" : state_name(job.state);
+}
+
+}  // namespace detail
+
 Seconds time_used(const Job& job, Seconds now) {
   if (job.start_time == k_no_time) return 0;
   if (is_terminal(job.state) || job.state == JobState::completing) {

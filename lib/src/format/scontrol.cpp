@@ -112,7 +112,7 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
                "MCS_label=N/A"});
   l.push_back({fmt::format("Priority={}", job.priority), fmt::format("Nice={}", job.spec.nice),
                "Account=" + job.account, "QOS=" + job.qos});
-  l.push_back({fmt::format("JobState={}", state_name(job.state)),
+  l.push_back({fmt::format("JobState={}", detail::shown_state_name(job)),
                fmt::format("Reason={}", underscored(reason_text(job))),
                "Dependency=" + dependency_text(job, ctx)});
   l.push_back({fmt::format("Requeue={}", job.requeue ? 1 : 0),

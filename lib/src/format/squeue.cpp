@@ -110,8 +110,8 @@ const std::array k_columns = {
   JobColumn{'U', "userid", "UID", true, [](const Job& j, const Context&) { return std::to_string(j.user_id); }},
   JobColumn{'a', "account", "ACCOUNT", true, [](const Job& j, const Context&) { return j.account; }},
   JobColumn{'q', "qos", "QOS", true, [](const Job& j, const Context&) { return j.qos; }},
-  JobColumn{'t', "statecompact", "ST", true, [](const Job& j, const Context&) { return std::string(state_code(j.state)); }},
-  JobColumn{'T', "state", "STATE", true, [](const Job& j, const Context&) { return std::string(state_name(j.state)); }},
+  JobColumn{'t', "statecompact", "ST", true, [](const Job& j, const Context&) { return std::string(detail::shown_state_code(j)); }},
+  JobColumn{'T', "state", "STATE", true, [](const Job& j, const Context&) { return std::string(detail::shown_state_name(j)); }},
   JobColumn{'M', "timeused", "TIME", true, [](const Job& j, const Context& c) { return detail::squeue_secs(time_used(j, c.now)); }},
   JobColumn{'l', "timelimit", "TIME_LIMIT", true, [](const Job& j, const Context&) { return parse::format_time_limit(j.time_limit); }},
   JobColumn{'L', "timeleft", "TIME_LEFT", true, time_left},
@@ -322,9 +322,9 @@ std::string_view text_key(char key, const Job& j, const Context& ctx, std::strin
     case 'q':
       return j.qos;
     case 't':
-      return state_code(j.state);
+      return detail::shown_state_code(j);
     case 'T':
-      return state_name(j.state);
+      return detail::shown_state_name(j);
     case 'N':
       return scratch = detail::job_nodelist(j);
     case 'g':
