@@ -113,6 +113,8 @@ expect_eq "create soon" "Reservation created: soon" \
   "$(scontrol create res ReservationName=soon StartTime=now+1hour Duration=10 Users="$me" Nodes=a-1)"
 early=$(submit -p all -t 5 --reservation=soon --wrap true)
 wait_for 10 reason_is "$early" Reservation
+refused "Requested reservation is invalid for job $early" \
+  scontrol update JobId="$early" Reservation=nosuch
 
 # A maintenance of all of partition small: its jobs wait with Slurm's words.
 expect_eq "create maint" "Reservation created: m1" \

@@ -258,6 +258,7 @@ std::optional<std::string> update_key(std::string_view key) {
   if (k == "minmemorycpu") return "MinMemoryCPU";
   if (k == "sitefactor") return "SiteFactor";
   if (k == "arraytaskthrottle") return "ArrayTaskThrottle";
+  if (k == "reservation" || k == "reservationname") return "Reservation";
   if (k == "starttime" || k == "eligibletime") return "StartTime";
   return std::nullopt;
 }
