@@ -335,8 +335,12 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       }
       place.reset();  // the plan's counts and the CPU map disagree: wait
     }
+    // Never preempt for nodes a reservation keeps from the job.
+    std::vector<std::string> unreserved;
+    if (reservations && ctx.preempt && ctx.preempt->enabled())
+      unreserved = without(allowed, reservations->blocked(resv, duration));
     if (ctx.preempt && ctx.preempt->enabled() &&
-        try_preempt(job, allowed, cluster, ctx, preempting, now, d)) {
+        try_preempt(job, reservations ? unreserved : allowed, cluster, ctx, preempting, now, d)) {
       d.reasons.add(job.id, Reason::resources);
       now_waits();
       continue;
