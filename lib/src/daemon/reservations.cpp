@@ -129,6 +129,8 @@ std::string Controller::create_reservation(const ReservationRequest& req) {
   if (req.end_time) {
     if (*req.end_time < t - k_max_resv_delay) throw refusal(Errc::invalid_time_value);
     r.end_time = *req.end_time;
+    // Both given (scontrol checked they agree): the duration is kept too.
+    if (req.duration && *req.duration != k_infinite) r.duration = *req.duration;
   } else if (req.duration && *req.duration != k_infinite && *req.duration > 0) {
     r.end_time = r.start_time + *req.duration;
     r.duration = *req.duration;
