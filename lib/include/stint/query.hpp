@@ -54,8 +54,8 @@ struct NodeInfo {
   std::vector<std::string> partitions;  ///< in config order
   std::vector<JobId> jobs;              ///< active jobs holding resources here
   Seconds last_busy = k_no_time;        ///< latest start of those jobs
-  bool reserved = false;  ///< in a reservation that holds it now (RESERVED)
-  bool maint = false;     ///< in a MAINT reservation that holds it now (MAINT, '$')
+  bool reserved = false;                ///< in a reservation that holds it now (RESERVED)
+  bool maint = false;                   ///< in a MAINT reservation that holds it now (MAINT, '$')
 };
 
 /// One partition with the totals of its nodes.

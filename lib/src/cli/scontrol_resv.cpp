@@ -96,8 +96,8 @@ int create(const std::vector<std::string>& args) {
       return error_line(e.what());
     }
     try {
-      const nlohmann::json reply = rpc::call(
-          default_paths(), {{"op", "resv_create"}, {"reservation", to_json(request)}});
+      const nlohmann::json reply =
+          rpc::call(default_paths(), {{"op", "resv_create"}, {"reservation", to_json(request)}});
       fmt::print("Reservation created: {}\n", reply.at("name").get<std::string>());
       return 0;
     } catch (const Error& e) {

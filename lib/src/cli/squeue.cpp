@@ -149,7 +149,7 @@ int list(const SqueueArgs& a) {
           if (in_reservation(job)) lines.add(job);
         },
         format::squeue_needs_whole_jobs(o.layout) || !a.reservation.empty() ? JobPart::whole
-                                                                              : JobPart::listing);
+                                                                            : JobPart::listing);
     lines.print(stdout, query::dependency_arrays(paths, lines.with_dependencies()));
     return 0;
   }

@@ -31,7 +31,6 @@ class Background;   // util/background.hpp
 }  // namespace stint
 namespace stint::sched {
 class Cluster;
-class ReservationRules;
 }
 
 namespace stint::daemon {
@@ -76,9 +75,7 @@ class Controller {
 
   /// Nothing to follow: no job, no cluster run, and no reservation (whose
   /// start and end stintd carries out).
-  bool idle() const {
-    return m_live.empty() && m_live_cluster_runs == 0 && m_reservations.empty();
-  }
+  bool idle() const { return m_live.empty() && m_live_cluster_runs == 0 && m_reservations.empty(); }
   bool shutdown_requested() const { return m_shutdown; }
   const Paths& paths() const { return m_paths; }
   const Config& config() const { return m_config; }
@@ -305,8 +302,8 @@ class Controller {
   sched::PriorityState m_priority;  ///< multifactor priority between passes (schedule.cpp)
   /// Running jobs being preempted: when their GraceTime ends (they are then killed).
   std::map<JobId, Seconds> m_preempting;
-  std::map<JobId, JobId> m_suspended_by;  ///< suspended job -> the job it was preempted for
-  std::size_t m_live_cluster_runs = 0;    ///< cluster runs not ended: stintd stays to follow them
+  std::map<JobId, JobId> m_suspended_by;    ///< suspended job -> the job it was preempted for
+  std::size_t m_live_cluster_runs = 0;      ///< cluster runs not ended: stintd stays to follow them
   std::vector<Reservation> m_reservations;  ///< by name, as stored
   /// Running jobs killed because their reservation ended (each killed once).
   std::set<JobId> m_reservation_kills;

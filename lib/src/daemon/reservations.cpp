@@ -29,8 +29,7 @@ constexpr Seconds k_year = 365 * 24 * 60 * 60;
 Error refusal(Errc code) { return Error(code, std::string(errc_slurm_message(code))); }
 
 bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() &&
-         std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
@@ -81,7 +80,9 @@ std::string name_key(const Reservation& r) {
   return key.substr(0, key.find(','));
 }
 
-bool names(const Job& job, const Reservation& r) { return job.spec.options().reservation == r.name; }
+bool names(const Job& job, const Reservation& r) {
+  return job.spec.options().reservation == r.name;
+}
 
 }  // namespace
 
@@ -338,8 +339,7 @@ void Controller::update_reservation(const ReservationRequest& req) {
       for (const NodeDef& n : m_config.nodes()) {
         if (std::find(named.begin(), named.end(), n.name) != named.end()) r.nodes.push_back(n.name);
       }
-      if (r.nodes.size() != named.size() || r.nodes.empty())
-        throw refusal(Errc::invalid_node_name);
+      if (r.nodes.size() != named.size() || r.nodes.empty()) throw refusal(Errc::invalid_node_name);
     }
   }
   if (req.node_count) {
@@ -361,9 +361,9 @@ void Controller::update_reservation(const ReservationRequest& req) {
       }
       std::vector<std::string> unavailable;
       for (const auto& [name, status] : m_node_states) unavailable.push_back(name);
-      for (std::string& n : sched::pick_reservation_nodes(
-               r, want - static_cast<std::uint32_t>(r.nodes.size()), candidates, unavailable,
-               m_reservations, running))
+      for (std::string& n :
+           sched::pick_reservation_nodes(r, want - static_cast<std::uint32_t>(r.nodes.size()),
+                                         candidates, unavailable, m_reservations, running))
         r.nodes.push_back(std::move(n));
       std::vector<std::string> ordered;
       for (const NodeDef& n : m_config.nodes()) {
@@ -459,9 +459,10 @@ void Controller::check_reservations() {
       else if (r.idle_since == k_no_time)
         r.idle_since = t;
     }
-    bool purge = r.flags.has(ResvFlag::purge_comp) && r.idle_since != k_no_time &&
-                 r.end_time > t && t - r.idle_since >= r.purge_comp_time;
-    if (purge) log_info("reservation {} has had no job for {} s: it ends", r.name, t - r.idle_since);
+    bool purge = r.flags.has(ResvFlag::purge_comp) && r.idle_since != k_no_time && r.end_time > t &&
+                 t - r.idle_since >= r.purge_comp_time;
+    if (purge)
+      log_info("reservation {} has had no job for {} s: it ends", r.name, t - r.idle_since);
     if (!purge && r.end_time > t) {
       if (r != current) changed.push_back(r);
       continue;

@@ -213,8 +213,8 @@ std::string scontrol_node(const query::NodeInfo& n, const Context& ctx, bool one
                fmt::format("AllocMem={}", n.memory_alloc_mb),
                fmt::format("FreeMem={}", n.memory_mb - std::min(n.memory_mb, n.memory_alloc_mb)),
                "Sockets=1", "Boards=1"});
-  l.push_back({"State=" + node_state_scontrol(n), "ThreadsPerCore=1", "TmpDisk=0", "Weight=1", "Owner=N/A",
-               "MCS_label=N/A"});
+  l.push_back({"State=" + node_state_scontrol(n), "ThreadsPerCore=1", "TmpDisk=0", "Weight=1",
+               "Owner=N/A", "MCS_label=N/A"});
   l.push_back({"Partitions=" + partitions, ""});
   l.push_back({"BootTime=" + detail::timestamp_or(ctx.boot_time, "None"),
                "SlurmdStartTime=" + detail::timestamp_or(ctx.boot_time, "None")});
@@ -251,7 +251,8 @@ std::string scontrol_reservation(const Reservation& r, std::uint32_t cpus, const
   out += line_end;
   out += fmt::format(
       "Users={} Groups=(null) Accounts={} Licenses=(null) State={} BurstBuffer=(null) Watts=n/a",
-      or_null(r.users), or_null(r.accounts), reservation_active(r, ctx.now) ? "ACTIVE" : "INACTIVE");
+      or_null(r.users), or_null(r.accounts),
+      reservation_active(r, ctx.now) ? "ACTIVE" : "INACTIVE");
   out += line_end;
   out += "MaxStartDelay=(null)";
   out += one_liner ? "\n" : "\n\n";

@@ -207,8 +207,8 @@ ReservationRequest parse_reservation_words(const std::vector<std::string>& words
       r.accounts = sign ? with_sign(sign, value) : value;
       sign_used = true;
     } else if (abbreviates(tag, "Flags", 2)) {
-      parse_flags(sign ? with_sign(sign, value) : value, sign ? with_sign(sign, value) : value,
-                  msg, r);
+      parse_flags(sign ? with_sign(sign, value) : value, sign ? with_sign(sign, value) : value, msg,
+                  r);
       sign_used = true;
     } else if (abbreviates(tag, "Groups", 1)) {
       throw refused(unsupported(
@@ -246,8 +246,8 @@ ReservationRequest parse_reservation_words(const std::vector<std::string>& words
       r.duration_sign = sign;
       sign_used = true;
     } else if (abbreviates(tag, "MaxStartDelay", 2)) {
-      throw refused(unsupported(
-          "MaxStartDelay", "jobs outside a reservation never borrow its nodes here", msg));
+      throw refused(unsupported("MaxStartDelay",
+                                "jobs outside a reservation never borrow its nodes here", msg));
     } else if (abbreviates(tag, "NodeCnt", 5) || abbreviates(tag, "NodeCount", 5)) {
       r.node_count = parse_node_count(value);
     } else if (abbreviates(tag, "CoreCnt", 5) || abbreviates(tag, "CoreCount", 5) ||
@@ -317,13 +317,20 @@ std::string reservation_flags_text(const Reservation& r) {
   };
   // reservation_flags_string's order.
   constexpr std::array k_names = {
-      Name{ResvFlag::maint, "MAINT"},           Name{ResvFlag::flex, "FLEX"},
-      Name{ResvFlag::overlap, "OVERLAP"},       Name{ResvFlag::ignore_jobs, "IGNORE_JOBS"},
-      Name{ResvFlag::hourly, "HOURLY"},         Name{ResvFlag::daily, "DAILY"},
-      Name{ResvFlag::weekday, "WEEKDAY"},       Name{ResvFlag::weekend, "WEEKEND"},
-      Name{ResvFlag::weekly, "WEEKLY"},         Name{ResvFlag::spec_nodes, "SPEC_NODES"},
-      Name{ResvFlag::all_nodes, "ALL_NODES"},   Name{ResvFlag::part_nodes, "PART_NODES"},
-      Name{ResvFlag::purge_comp, "PURGE_COMP"}, Name{ResvFlag::no_hold_jobs, "NO_HOLD_JOBS_AFTER_END"},
+      Name{ResvFlag::maint, "MAINT"},
+      Name{ResvFlag::flex, "FLEX"},
+      Name{ResvFlag::overlap, "OVERLAP"},
+      Name{ResvFlag::ignore_jobs, "IGNORE_JOBS"},
+      Name{ResvFlag::hourly, "HOURLY"},
+      Name{ResvFlag::daily, "DAILY"},
+      Name{ResvFlag::weekday, "WEEKDAY"},
+      Name{ResvFlag::weekend, "WEEKEND"},
+      Name{ResvFlag::weekly, "WEEKLY"},
+      Name{ResvFlag::spec_nodes, "SPEC_NODES"},
+      Name{ResvFlag::all_nodes, "ALL_NODES"},
+      Name{ResvFlag::part_nodes, "PART_NODES"},
+      Name{ResvFlag::purge_comp, "PURGE_COMP"},
+      Name{ResvFlag::no_hold_jobs, "NO_HOLD_JOBS_AFTER_END"},
   };
   std::string out;
   for (const Name& n : k_names) {

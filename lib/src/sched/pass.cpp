@@ -285,8 +285,7 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
         continue;
       }
     }
-    const bool partition_waits =
-        resv.in ? reservation_waits.count(resv.in->name) > 0 : part.waits;
+    const bool partition_waits = resv.in ? reservation_waits.count(resv.in->name) > 0 : part.waits;
     auto now_waits = [&] {
       if (resv.in)
         reservation_waits.insert(resv.in->name);

@@ -208,8 +208,8 @@ void Plan::add(const ResourceRequest& req, const std::vector<std::string>& nodes
   }
 }
 
-void Plan::remove(const ResourceRequest& req, const std::vector<std::string>& nodes,
-                  Seconds start, Seconds duration) {
+void Plan::remove(const ResourceRequest& req, const std::vector<std::string>& nodes, Seconds start,
+                  Seconds duration) {
   const Seconds end = round_up(end_of(start, duration));
   for (const std::string& name : nodes) {
     Node* n = node(name);

@@ -177,8 +177,7 @@ std::optional<Reservation> next_occurrence(const Reservation& r, Seconds now) {
 }
 
 ReservationRules::ReservationRules(const std::vector<Reservation>& reservations,
-                                   std::map<std::string, std::string> account_parents,
-                                   Seconds now)
+                                   std::map<std::string, std::string> account_parents, Seconds now)
     : m_reservations(reservations), m_account_parents(std::move(account_parents)), m_now(now) {
   for (const Reservation& r : reservations) {
     if (r.end_time <= now) continue;
@@ -235,7 +234,8 @@ ReservationRules::JobView ReservationRules::view(const Job& job,
   const std::string& name = job.spec.options().reservation;
   if (name.empty()) {
     for (const ResvWindow& w : m_windows) {
-      if (w.from < end && w.to > m_now && takes_whole_partition(*w.reservation, job, partition_nodes)) {
+      if (w.from < end && w.to > m_now &&
+          takes_whole_partition(*w.reservation, job, partition_nodes)) {
         v.wait = Reason::reserved_for_maintenance;
         break;
       }

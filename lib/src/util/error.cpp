@@ -62,8 +62,7 @@ constexpr std::array k_errc_table = {
     ErrcRow{Errc::invalid_user, "invalid_user", "Invalid user id", 1},
     ErrcRow{Errc::invalid_time_value, "invalid_time_value", "Invalid time specified", 1},
     ErrcRow{Errc::invalid_feature, "invalid_feature", "Invalid feature specification", 1},
-    ErrcRow{Errc::invalid_node_count, "invalid_node_count", "Node count specification invalid",
-            1},
+    ErrcRow{Errc::invalid_node_count, "invalid_node_count", "Node count specification invalid", 1},
     ErrcRow{Errc::internal, "internal", "Unexpected error", 1},
 };
 

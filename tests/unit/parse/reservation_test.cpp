@@ -39,9 +39,9 @@ std::string update_error(const std::vector<std::string>& words) {
 }  // namespace
 
 TEST_CASE("create reservation: Slurm's keys, abbreviated and in any case", "[reservation]") {
-  ReservationRequest r = create({"reservation", "ReservationName=maint", "StartTime=now",
-                                 "Duration=60", "Users=alice,bob", "Nodes=n-[1-2]",
-                                 "Flags=MAINT,ignore_jobs"});
+  ReservationRequest r =
+      create({"reservation", "ReservationName=maint", "StartTime=now", "Duration=60",
+              "Users=alice,bob", "Nodes=n-[1-2]", "Flags=MAINT,ignore_jobs"});
   CHECK(r.name == "maint");
   CHECK(r.start_time == k_now);
   CHECK(r.duration == 3600);
@@ -85,8 +85,8 @@ TEST_CASE("create reservation: scontrol's own checks and messages", "[reservatio
   CHECK(create_error({"res", "start=now", "duration=5", "users=a"}) ==
         "CoreCnt, Nodes, NodeCnt, BurstBuffer, Licenses or Watts must be specified.  No "
         "reservation created.");
-  CHECK(create_error({"res", "start=now", "duration=5", "users=a", "flags=part_nodes",
-                      "nodes=n-1"}) ==
+  CHECK(create_error(
+            {"res", "start=now", "duration=5", "users=a", "flags=part_nodes", "nodes=n-1"}) ==
         "PART_NODES flag requires specifying a Partition and ALL nodes.  No reservation "
         "created.");
   // A partition alone reserves all of it.

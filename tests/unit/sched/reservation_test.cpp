@@ -2,9 +2,10 @@
 // where and when a job in one runs, what the others keep from the jobs
 // outside them, and the checks of a new reservation (slurmctld's rules).
 
+#include "sched/reservation.hpp"
+
 #include <catch2/catch.hpp>
 
-#include "sched/reservation.hpp"
 #include "sched/sched.hpp"
 
 using namespace stint;
