@@ -237,7 +237,7 @@ CREATE TABLE reservations (
   name   TEXT PRIMARY KEY,
   record TEXT NOT NULL
 ) WITHOUT ROWID;
-INSERT INTO meta (key, value) VALUES ('next_resv_id', '1');
+INSERT OR REPLACE INTO meta (key, value) VALUES ('next_resv_id', '1');
 )sql",
   };
   return k_migrations;
