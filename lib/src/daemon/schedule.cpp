@@ -206,8 +206,11 @@ void Controller::schedule() {
   const sched::PreemptRules rules = sched::preempt_rules(m_config, accounting());
   if (rules.enabled()) ctx.preempt = &rules;
   for (const auto& [id, kill_at] : m_preempting) ctx.preempting.push_back(id);
-  const sched::ReservationRules reservations = reservation_rules();
-  ctx.reservations = &reservations;
+  std::optional<sched::ReservationRules> reservations;
+  if (!m_reservations.empty()) {
+    reservations.emplace(reservation_rules());
+    ctx.reservations = &*reservations;
+  }
   sched::Decision d = sched::schedule(pending, cluster, m_config, now(), std::move(ctx));
   save_reasons_and_planned_starts(d);
   m_decision_cost = std::chrono::steady_clock::now() - pass_began;
