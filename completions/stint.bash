@@ -189,6 +189,11 @@ _stint_values() {
   _stint_comma_list=0
 }
 
+# The names of the reservations (sinfo -T's first column).
+_stint_reservations() {
+  _stint_run sinfo -h -T | awk '$2 == "ACTIVE" || $2 == "INACTIVE" {print $1}'
+}
+
 # The operands of scontrol, by the words before them.
 _stint_scontrol_operands() {
   local -a words=("$@")
@@ -200,7 +205,7 @@ _stint_scontrol_operands() {
     verbs=$(_stint_parse_commands)
     # scontrol reads its command as words, not as CLI11 subcommands, so its
     # help may not list them; these are the ones it takes.
-    [[ -n $verbs ]] || verbs="show hold uhold release requeue requeuehold top update reconfigure shutdown ping version write"
+    [[ -n $verbs ]] || verbs="show hold uhold release requeue requeuehold top update create delete reconfigure shutdown ping version write"
     _stint_reply "$verbs"
     return
   fi
@@ -215,13 +220,28 @@ _stint_scontrol_operands() {
       ;;
     sh | sho | show)
       if ((n == 1)); then
-        _stint_reply "job node partition config hostnames hostlist"
+        _stint_reply "job node partition reservation config hostnames hostlist"
       elif ((n == 2)); then
         case $what in
           j*) _stint_reply "$(_stint_run squeue -h -o %i)" ;;
           n*) _stint_reply "$(_stint_run sinfo -h -N -o %N)" ;;
           p*) _stint_reply "$(_stint_run sinfo -h -o %R)" ;;
+          r*) _stint_reply "$(_stint_reservations)" ;;
         esac
+      fi
+      ;;
+    cr | cre | crea | creat | create)
+      if ((n == 1)); then
+        _stint_reply "reservation"
+      else
+        _stint_reply "ReservationName= StartTime= EndTime= Duration= Users= Accounts= Nodes= NodeCnt= PartitionName= Features= Flags="
+      fi
+      ;;
+    del | dele | delet | delete)
+      if ((n == 1)); then
+        _stint_reply "ReservationName= reservation"
+      elif ((n == 2)); then
+        _stint_reply "$(_stint_reservations)"
       fi
       ;;
     hold | uhold)
@@ -236,9 +256,11 @@ _stint_scontrol_operands() {
     u* )
       local first=${words[1],,}
       if ((n == 1)); then
-        _stint_reply "job NodeName= PartitionName="
+        _stint_reply "job NodeName= PartitionName= ReservationName="
       elif ((n == 2)) && [[ $what == job ]]; then
         _stint_reply "$(_stint_run squeue -h -o %i --me)"
+      elif [[ $first == reservationname=* ]]; then
+        _stint_reply "StartTime= EndTime= Duration= Users= Accounts= Nodes= NodeCnt= PartitionName= Flags= Skip"
       elif [[ $first == nodename=* ]]; then
         _stint_reply "State= Reason="
       elif [[ $first == partitionname=* ]]; then

@@ -76,6 +76,14 @@ offers "scancel list" "$a,$b" scancel "$a,"
 offers "scontrol hold" "$b" scontrol hold ""
 scancel "$a" "$b"
 
+# Reservations: scontrol's verbs and the names, from sinfo -T.
+offers "scontrol verbs" create scontrol ""
+scontrol create res ReservationName=night StartTime=now+1day Duration=60 Users="$me" Nodes=cpu-1 >/dev/null
+offers "scontrol show reservation" night scontrol show reservation ""
+offers "scontrol delete" night scontrol delete ReservationName ""
+offers "scontrol update reservation keys" Duration= scontrol update ReservationName=night ""
+scontrol delete ReservationName=night
+
 # stint report: its options, and file names for -o.
 offers "stint report options" --start stint report --st
 offers "stint report options" --output stint report --o

@@ -94,6 +94,11 @@ expect_contains "node refusal" "$err" "Access/permission denied"
 as "$alice" scontrol update PartitionName=debug MaxTime=5 >/dev/null 2>&1 &&
   fail "alice changed a partition"
 as "$alice" scontrol reconfigure >/dev/null 2>&1 && fail "alice reconfigured"
+# Reservations: slurmctld answers a user who is no operator "Invalid user id".
+err=$(as "$alice" scontrol create reservation StartTime=now Duration=5 Users="$alice" \
+  Nodes=n-1 2>&1) && fail "alice made a reservation"
+expect_eq "reservation refusal" "Error creating the reservation: Invalid user id" "$err"
+expect_eq "no reservation" "No reservations in the system" "$(as "$alice" scontrol show res)"
 err=$(as "$alice" sacctmgr -i add account evil 2>&1) && fail "alice added an account"
 expect_contains "sacctmgr refusal" "$err" "Access/permission denied"
 as "$alice" sacctmgr -i add user "$alice" Account=root AdminLevel=Admin >/dev/null 2>&1 &&
@@ -107,6 +112,9 @@ sacctmgr -i add user "$alice" Account=root AdminLevel=Operator >/dev/null
 as "$alice" scontrol update JobId="$jb" JobName=renamed || fail "an operator could not update"
 as "$alice" scontrol update NodeName=n-1 State=DRAIN Reason=op || fail "an operator could not drain"
 scontrol update NodeName=n-1 State=RESUME
+expect_eq "an operator's reservation" "Reservation created: ${bob}_1" \
+  "$(as "$alice" scontrol create res StartTime=now+1day Duration=5 Users="$bob" Nodes=n-1)"
+as "$alice" scontrol delete ReservationName="${bob}_1" || fail "an operator could not delete"
 scancel "$jb" || fail "root could not cancel bob's job"
 wait_for 10 job_ended "$jb"
 

@@ -36,7 +36,21 @@ enum class Errc {
   daemon_unavailable,       ///< stintd could not be reached or started
   protocol,                 ///< a malformed request or reply
   io,                       ///< a file or socket operation failed
-  internal,                 ///< a bug
+  // Advance reservations (scontrol create|update|delete reservation, --reservation).
+  reservation_invalid,   ///< "Requested reservation is invalid"
+  reservation_access,    ///< "Access denied to requested reservation"
+  reservation_busy,      ///< "Requested reservation is in use"
+  reservation_overlap,   ///< "Requested reservation overlaps with another reservation"
+  reservation_name_dup,  ///< "Duplicate reservation name"
+  reservation_empty,     ///< "Reservation request lacks users, groups or accounts"
+  reservation_started,   ///< "Reservation already started"
+  reservation_no_skip,   ///< "Reservation given is not skipable, try deleting instead"
+  nodes_busy,            ///< "Requested nodes are busy"
+  invalid_user,          ///< "Invalid user id"
+  invalid_time_value,    ///< "Invalid time specified"
+  invalid_feature,       ///< "Invalid feature specification"
+  invalid_node_count,    ///< "Node count specification invalid"
+  internal,              ///< a bug (last: the table's fallback)
 };
 
 /// The name of a code, e.g. "invalid_partition" (used in the RPC protocol).

@@ -45,6 +45,9 @@ struct Context {
   std::set<JobId> array_jobs;
   /// TrackWCKey is on: scontrol show job prints WCKey=.
   bool track_wckey = false;
+  /// Reservation name -> its id, for sacct's ReservationId (a reservation
+  /// that is gone prints none).
+  std::map<std::string, std::uint32_t> reservation_ids;
 };
 
 /// One selected column: which row of a tool's table, how wide, which way, and
@@ -210,6 +213,17 @@ std::string sinfo_json(const std::vector<query::NodeInfo>& nodes, const Context&
 std::string_view node_state_short(query::NodeState s);
 std::string_view node_state_long(query::NodeState s);
 std::string_view node_state_upper(query::NodeState s);
+/// A node's state with its reservation marks, as Slurm prints them: sinfo %t
+/// ("maint", "resv", "mix$"), sinfo %T ("maint", "reserved", "mixed$"), and
+/// scontrol's State= ("IDLE+MAINTENANCE+RESERVED", "MIXED+DRAIN").
+std::string node_state_short(const query::NodeInfo& n);
+std::string node_state_long(const query::NodeInfo& n);
+std::string node_state_scontrol(const query::NodeInfo& n);
+
+/// `sinfo -T`: "RESV_NAME STATE START_TIME END_TIME DURATION NODELIST", a line
+/// per reservation, or "No reservations in the system".
+std::string sinfo_reservations(const std::vector<Reservation>& reservations, bool no_header,
+                               const Context& ctx);
 
 // --- sacct ----------------------------------------------------------------
 
@@ -286,6 +300,10 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
 std::string scontrol_jobs(std::vector<Job> jobs, const Context& ctx, bool one_liner, bool details);
 /// `scontrol show node` for one node.
 std::string scontrol_node(const query::NodeInfo& node, const Context& ctx, bool one_liner);
+/// `scontrol show reservation` for one reservation: Slurm's block (one line
+/// with `one_liner`); `cpus` is what its nodes have (CoreCnt, TRES).
+std::string scontrol_reservation(const Reservation& r, std::uint32_t cpus, const Context& ctx,
+                                 bool one_liner);
 /// `scontrol show partition` for one partition; `preempt_mode` is the
 /// cluster's PreemptMode.
 std::string scontrol_partition(const query::PartitionInfo& part, std::string_view preempt_mode,

@@ -149,6 +149,10 @@ enum class Reason : std::uint8_t {
   qos_max_gres_minutes_per_job,         ///< QOSMaxGRESMinutesPerJob
   qos_max_billing_minutes_per_job,      ///< QOSMaxBillingMinutesPerJob
   qos_grp_wall_limit,                   ///< QOSGrpWallLimit
+  // Advance reservations (stint/reservation.hpp).
+  reservation,               ///< Reservation: its reservation's window has not begun
+  reservation_deleted,       ///< ReservationDeleted: held, its reservation ended or went
+  reserved_for_maintenance,  ///< ReqNodeNotAvail, Reserved for maintenance
 };
 std::string_view reason_name(Reason r);
 std::optional<Reason> reason_from_name(std::string_view name);

@@ -15,6 +15,7 @@
 #include <stint/config.hpp>
 #include <stint/model.hpp>
 #include <stint/paths.hpp>
+#include <stint/reservation.hpp>
 #include <stint/store.hpp>
 
 namespace stint::query {
@@ -53,6 +54,8 @@ struct NodeInfo {
   std::vector<std::string> partitions;  ///< in config order
   std::vector<JobId> jobs;              ///< active jobs holding resources here
   Seconds last_busy = k_no_time;        ///< latest start of those jobs
+  bool reserved = false;                ///< in a reservation that holds it now (RESERVED)
+  bool maint = false;                   ///< in a MAINT reservation that holds it now (MAINT, '$')
 };
 
 /// One partition with the totals of its nodes.
@@ -75,6 +78,10 @@ struct PartitionInfo {
 /// (`states`: a drained node with jobs is draining). Pure; no I/O.
 std::vector<NodeInfo> nodes(const Config& config, const std::vector<Job>& jobs,
                             const std::vector<NodeStatus>& states = {});
+/// Marks the nodes the reservations hold at `now` RESERVED, and MAINT for a
+/// MAINT reservation, as slurmctld flags them. Pure.
+void mark_reserved(std::vector<NodeInfo>& nodes, const std::vector<Reservation>& reservations,
+                   Seconds now);
 /// Every configured partition in config order. Pure; no I/O.
 std::vector<PartitionInfo> partitions(const Config& config);
 
@@ -95,6 +102,9 @@ void each_job(const Paths& paths, const JobFilter& filter,
               const std::function<void(const Job&)>& visit, JobPart part = JobPart::whole);
 /// Whether a job with this id was ever recorded.
 bool job_exists(const Paths& paths, JobId id);
+/// Every reservation, in the order slurmctld lists them (by id: the order
+/// they were made in); none when stintd never ran.
+std::vector<Reservation> read_reservations(const Paths& paths);
 
 /// A job named on a command line: `12` is job 12 or, when 12 is an array job
 /// id, every task of that array; `12_3` is task 3 of array 12 (Slurm's -j).
@@ -128,7 +138,8 @@ struct ClusterView {
   Config config;
   std::vector<Job> active_jobs;
   std::vector<NodeStatus> node_states;
-  std::vector<NodeInfo> nodes;
+  std::vector<Reservation> reservations;
+  std::vector<NodeInfo> nodes;  ///< with the reservations' marks at the time read
   std::vector<PartitionInfo> partitions;
 };
 /// Config, active jobs and the derived node and partition views.

@@ -18,6 +18,8 @@
 
 namespace stint {
 
+struct Reservation;  // stint/reservation.hpp
+
 /// A run that executes on a real Slurm cluster (the slurm run backend): the
 /// registry's record of it, kept by stintd from what the cluster reports.
 struct ClusterRun {
@@ -247,6 +249,13 @@ class Store {
   std::vector<std::pair<std::string, std::string>> partition_overrides();
   /// Writes (or, with empty `settings_json`, deletes) one partition's overrides.
   void put_partition_override(const std::string& name, const std::string& settings_json);
+
+  // Advance reservations (scontrol create reservation; store/reservations.cpp).
+  /// Every reservation, by name.
+  std::vector<Reservation> reservations();
+  /// Inserts or replaces the reservation of that name.
+  void put_reservation(const Reservation& reservation);
+  void delete_reservation(const std::string& name);
 
   // Accounts, users, associations and QOS (sacctmgr; store/accounts.cpp).
   // Writes are stintd's, inside a Transaction; nothing here checks the

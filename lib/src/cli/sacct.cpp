@@ -152,7 +152,8 @@ int report(const SacctArgs& a) {
 
   const Paths paths = default_paths();
   const Config config = query::read_config(paths);
-  const format::Context ctx = cli::read_context(config);
+  format::Context ctx = cli::read_context(config);
+  for (const Reservation& r : query::read_reservations(paths)) ctx.reservation_ids[r.name] = r.id;
   // The window (sacct(1), DEFAULT TIME WINDOW): from midnight, or from the
   // beginning with -j, until now. Unlike Slurm, --state alone keeps the
   // midnight start rather than "now" (slurm-reference/README.md).

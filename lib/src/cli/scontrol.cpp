@@ -20,6 +20,7 @@
 #include "cli/cli11.hpp"
 #include "cli/read_common.hpp"
 #include "cli/scontrol_config.hpp"
+#include "cli/scontrol_resv.hpp"
 #include "rpc/client.hpp"
 #include "util/clock.hpp"
 #include "util/proc.hpp"
@@ -141,6 +142,8 @@ int show(const ScontrolArgs& a, const std::vector<std::string>& w) {
   if (is(what, "jobs", 1) || is(what, "jobid", 4)) return show_job(a, rest);
   if (is(what, "nodes", 1)) return show_node(a, rest);
   if (is(what, "partitions", 1)) return show_partition(a, rest);
+  if (is(what, "reservations", 1) || is(what, "reservationname", 1))
+    return scontrol_resv::show(rest, a.one_liner);
   // Slurm prints the whole configuration whatever follows "config".
   if (is(what, "config", 1)) return cli::show_config();
   if (is(what, "hostnames", 5)) {
@@ -258,6 +261,7 @@ std::optional<std::string> update_key(std::string_view key) {
   if (k == "minmemorycpu") return "MinMemoryCPU";
   if (k == "sitefactor") return "SiteFactor";
   if (k == "arraytaskthrottle") return "ArrayTaskThrottle";
+  if (k == "reservation" || k == "reservationname") return "Reservation";
   if (k == "starttime" || k == "eligibletime") return "StartTime";
   return std::nullopt;
 }
@@ -371,6 +375,8 @@ int update_partition(const std::vector<std::string>& w) {
 }
 
 int update(const std::vector<std::string>& w) {
+  if (scontrol_resv::is_reservation_update({w.begin() + 1, w.end()}))
+    return scontrol_resv::update({w.begin() + 1, w.end()});
   // The first key names the entity, as in Slurm.
   if (w.size() > 1) {
     const std::string first = lower(w[1].substr(0, w[1].find('=')));
@@ -519,6 +525,12 @@ int dispatch(const ScontrolArgs& a) {
   if (is(verb, "requeue", 3)) return act_on_jobs(w, {{"op", "requeue"}, {"hold", false}}, "");
   if (is(verb, "top", 3)) return act_on_jobs(w, {{"op", "top"}}, "slurm_top_job");
   if (is(verb, "update", 1)) return update(w);
+  // "d" and "de" are scontrol's "details": delete needs three letters.
+  if (is(verb, "create", 2) || is(verb, "delete", 3)) {
+    if (w.size() < 2) return fail(fmt::format("too few arguments for {} keyword", verb));
+    const std::vector<std::string> rest(w.begin() + 1, w.end());
+    return is(verb, "create", 2) ? scontrol_resv::create(rest) : scontrol_resv::remove(rest);
+  }
   if (is(verb, "ping", 4)) return ping();
   if (is(verb, "write", 5)) return write_batch_script(a, w);
   if (is(verb, "reconfigure", 3)) return send_admin({{"op", "reconfigure"}}, "slurm_reconfigure");

@@ -30,11 +30,19 @@ struct SinfoArgs {
   bool no_header = false;
   std::string partitions;
   bool reasons = false;
+  bool reservations = false;
   bool summarize = false;
   std::int64_t verbose = 0;
 };
 
 int show(const SinfoArgs& a) {
+  if (a.reservations) {
+    // -T: only the reservations (sinfo's other options but -h do not apply).
+    const Paths paths = default_paths();
+    const format::Context ctx = cli::read_context(query::read_config(paths));
+    fmt::print("{}", format::sinfo_reservations(query::read_reservations(paths), a.no_header, ctx));
+    return 0;
+  }
   const query::ClusterView view = query::read_cluster(default_paths());
   const format::Context ctx = cli::read_context(view.config);
 
@@ -82,6 +90,7 @@ int run(int argc, char** argv) {
   app.add_option("-p,--partition", a.partitions, "report on specific partition");
   app.add_flag("-R,--list-reasons", a.reasons, "list reason nodes are down or drained");
   app.add_flag("-s,--summarize", a.summarize, "report state summary only");
+  app.add_flag("-T,--reservation", a.reservations, "show only reservation information");
   app.add_flag_function(
       "-v,--verbose", [&a](std::int64_t n) { a.verbose = n; }, "verbosity level");
   if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;

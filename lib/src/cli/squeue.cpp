@@ -37,6 +37,7 @@ struct SqueueArgs {
   bool no_header = false;
   bool start = false;
   std::string partitions;
+  std::string reservation;
   std::string sort;
   std::string states;
   std::string users;
@@ -99,10 +100,16 @@ int list(const SqueueArgs& a) {
   // Ended jobs show as long as slurmctld would still hold them (MinJobAge),
   // not the whole history the database keeps: that is sacct's.
   filter.ended_after = ctx.now - cli::min_job_age(config);
+  // -R: the jobs of one reservation (it is in the spec, which a listing
+  // otherwise skips).
+  auto in_reservation = [&](const Job& job) {
+    return a.reservation.empty() || job.spec.options().reservation == a.reservation;
+  };
   if (a.json) {
     std::vector<Job> jobs = query::read_jobs(paths, filter, refs);
     if (jobs.empty() && refs.size() == 1 && !query::job_exists(paths, refs.front()))
       return no_such_job();
+    std::erase_if(jobs, [&](const Job& job) { return !in_reservation(job); });
     ctx.array_jobs = query::dependency_arrays(paths, jobs);
     // Unlike Slurm 22.05, the JSON honours -j, -u, -t and the other filters.
     fmt::print("{}", format::squeue_json(jobs, ctx, a.array));
@@ -137,14 +144,19 @@ int list(const SqueueArgs& a) {
     // squeue at 100,000 pending).
     format::SqueueLines lines(o, ctx);
     query::each_job(
-        paths, filter, [&](const Job& job) { lines.add(job); },
-        format::squeue_needs_whole_jobs(o.layout) ? JobPart::whole : JobPart::listing);
+        paths, filter,
+        [&](const Job& job) {
+          if (in_reservation(job)) lines.add(job);
+        },
+        format::squeue_needs_whole_jobs(o.layout) || !a.reservation.empty() ? JobPart::whole
+                                                                            : JobPart::listing);
     lines.print(stdout, query::dependency_arrays(paths, lines.with_dependencies()));
     return 0;
   }
   std::vector<Job> jobs = query::read_jobs(paths, filter, refs);
   if (jobs.empty() && refs.size() == 1 && !query::job_exists(paths, refs.front()))
     return no_such_job();
+  std::erase_if(jobs, [&](const Job& job) { return !in_reservation(job); });
   ctx.array_jobs = query::dependency_arrays(paths, jobs);
   fmt::print("{}", format::render_squeue(std::move(jobs), o, ctx));
   return 0;
@@ -170,6 +182,7 @@ int run(int argc, char** argv) {
   app.add_flag("--me", a.me, "equivalent to --user=<my username>");
   app.add_option("-n,--name", a.names, "comma separated list of job names to view");
   app.add_option("-p,--partition", a.partitions, "comma separated list of partitions to view");
+  app.add_option("-R,--reservation", a.reservation, "reservation to view, default is all");
   app.add_option("-S,--sort", a.sort, "comma separated list of fields to sort on");
   app.add_flag("--start", a.start, "print expected start times of pending jobs");
   app.add_option("-t,--states", a.states, "comma separated list of states to view");

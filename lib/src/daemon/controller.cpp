@@ -262,6 +262,7 @@ void Controller::recover() {
   }
   recover_preemptions();
   load_node_state();
+  load_reservations();
   collect();
 }
 
@@ -433,6 +434,13 @@ void Controller::complete_from_results(Job& job) {
     if (marker->preempted && marker->cancel) {
       job.reason = Reason::none;
       finish(job, JobState::preempted);
+      return;
+    }
+    // Killed at the end of its reservation (daemon/reservations.cpp): TIMEOUT,
+    // as slurmctld ends it.
+    if (marker->reservation_ended) {
+      job.reason = Reason::none;
+      finish(job, JobState::timeout);
       return;
     }
     // A node that went DOWN under the job: its attempt ended NODE_FAIL, and

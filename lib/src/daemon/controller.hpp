@@ -16,6 +16,7 @@
 #include <stint/config.hpp>
 #include <stint/model.hpp>
 #include <stint/paths.hpp>
+#include <stint/reservation.hpp>
 #include <stint/run.hpp>
 #include <stint/store.hpp>
 
@@ -74,7 +75,8 @@ class Controller {
   int stepd_forks_fd() const;
   void read_stepd_exits();
 
-  /// Nothing live, and no job mail still to go out.
+  /// Nothing to follow: no job, no cluster run, no reservation (whose start
+  /// and end stintd carries out), and no job mail still to go out.
   bool idle() const;
   bool shutdown_requested() const { return m_shutdown; }
   const Paths& paths() const { return m_paths; }
@@ -219,6 +221,22 @@ class Controller {
   /// all when empty) when their poll period has passed, or now when `force`.
   void poll_cluster_runs(bool force, const std::string& project = {});
 
+  // Advance reservations (daemon/reservations.cpp, handlers/reservation.cpp).
+  const std::vector<Reservation>& reservations() const { return m_reservations; }
+  /// Creates a reservation as slurmctld's create_resv does (every check
+  /// first, then one commit); returns its name. Throws Slurm's refusal.
+  std::string create_reservation(const ReservationRequest& request);
+  /// Changes one as slurmctld's update_resv does; throws Slurm's refusal.
+  void update_reservation(const ReservationRequest& request);
+  /// Deletes one; refused (reservation_busy) while a job that is not over
+  /// names it, as slurmctld refuses.
+  void delete_reservation(const std::string& name);
+  /// What a pass (and --test-only) applies; refers to reservations().
+  sched::ReservationRules reservation_rules();
+  /// Throws Slurm's refusal of a job (at submit) whose --reservation does
+  /// not exist, does not admit it, or has no node of its partition.
+  void check_reservation_use(const Job& job);
+
   // Job steps (srun inside an allocation; daemon/steps.cpp).
   /// Records a new step of a running job's current attempt, numbered next;
   /// returns it with its id and start time.
@@ -252,6 +270,16 @@ class Controller {
   void recover_preemptions();
   /// Pending jobs' reasons and expected starts (squeue --start) from the pass.
   void save_reasons_and_planned_starts(const sched::Decision& d);
+  /// Reads the reservations (at start).
+  void load_reservations();
+  /// Before each pass: reservations that ended end their jobs, repeat, or
+  /// go (their pending jobs held unless NO_HOLD_JOBS_AFTER_END); PURGE_COMP
+  /// ones that stood idle long enough end; persisted.
+  void check_reservations();
+  /// Writes `r` (and the next reservation id) in one commit, then keeps it.
+  void save_reservation(const Reservation& r, std::uint32_t next_id);
+  /// A new reservation id (Slurm's top_suffix: the next unused one).
+  std::uint32_t next_reservation_id();
 
   // Job mail, --mail-type (daemon/mail.cpp): when slurmctld sends which.
   /// A job started: BEGIN (once for an array without ARRAY_TASKS), and its
@@ -304,6 +332,9 @@ class Controller {
   bool m_mail_time_loaded = false;  ///< the running jobs found at start are in it
   std::set<JobId> m_mail_arrays_begun;    ///< arrays whose BEGIN went out
   std::set<JobId> m_mail_arrays_invalid;  ///< arrays whose INVALID_DEPEND went out
+  std::vector<Reservation> m_reservations;  ///< by name, as stored
+  /// Running jobs killed because their reservation ended (each killed once).
+  std::set<JobId> m_reservation_kills;
 };
 
 }  // namespace stint::daemon

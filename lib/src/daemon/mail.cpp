@@ -49,7 +49,8 @@ bool failed_state(JobState s) {
 }  // namespace
 
 bool Controller::idle() const {
-  return m_live.empty() && m_live_cluster_runs == 0 && !(m_mailer && m_mailer->busy());
+  return m_live.empty() && m_live_cluster_runs == 0 && m_reservations.empty() &&
+         !(m_mailer && m_mailer->busy());
 }
 
 std::optional<Job> Controller::array_meta(const Job& job) {

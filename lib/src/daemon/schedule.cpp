@@ -16,6 +16,7 @@
 #include "sched/limits.hpp"
 #include "sched/preempt.hpp"
 #include "sched/priority_state.hpp"
+#include "sched/reservation.hpp"
 #include "sched/sched.hpp"
 
 namespace stint::daemon {
@@ -128,6 +129,7 @@ void Controller::schedule() {
   m_dirty = false;
   end_grace_times();
   mail_tick();
+  check_reservations();  // started, ended, repeated (daemon/reservations.cpp)
   // A suspended job holds no resources (its preemptor has them) until it resumes.
   // A deep queue makes every walk of the live jobs cost (each is a cache
   // miss or two): the pass takes what it needs of them in few walks.
@@ -207,6 +209,11 @@ void Controller::schedule() {
   const sched::PreemptRules rules = sched::preempt_rules(m_config, accounting());
   if (rules.enabled()) ctx.preempt = &rules;
   for (const auto& [id, kill_at] : m_preempting) ctx.preempting.push_back(id);
+  std::optional<sched::ReservationRules> reservations;
+  if (!m_reservations.empty()) {
+    reservations.emplace(reservation_rules());
+    ctx.reservations = &*reservations;
+  }
   sched::Decision d = sched::schedule(pending, cluster, m_config, now(), std::move(ctx));
   save_reasons_and_planned_starts(d);
   m_decision_cost = std::chrono::steady_clock::now() - pass_began;

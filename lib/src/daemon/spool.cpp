@@ -101,6 +101,7 @@ void write_requeue_marker(const Paths& paths, JobId id, const RequeueMarker& m) 
                      : m.hold       ? "hold\n"
                                     : "requeue\n";
   if (m.node_fail) text += "node-fail\n";
+  if (m.reservation_ended) text += "reservation-ended\n";
   if (m.preempted) text += "preempted\n";
   if (m.cancel) text += "cancel\n";
   if (m.kill_at != 0) text += "kill_at=" + std::to_string(m.kill_at) + "\n";
@@ -122,6 +123,7 @@ std::optional<RequeueMarker> read_requeue_marker(const Paths& paths, JobId id) {
   }
   m.requeue = text.rfind("end", 0) != 0;
   m.node_fail = text.find("\nnode-fail") != std::string::npos;
+  m.reservation_ended = text.find("\nreservation-ended") != std::string::npos;
   return m;
 }
 

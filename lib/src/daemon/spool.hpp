@@ -57,6 +57,8 @@ struct RequeueMarker {
   Seconds kill_at = 0;     ///< the end of GraceTime, when the job is killed
   bool node_fail = false;  ///< its node went DOWN: the attempt ends NODE_FAIL
   bool requeue = true;     ///< with node_fail: false ends the job instead
+  /// Its reservation ended under it: the job ends TIMEOUT (with requeue false).
+  bool reservation_ended = false;
 };
 void write_requeue_marker(const Paths& paths, JobId id, const RequeueMarker& m);
 std::optional<RequeueMarker> read_requeue_marker(const Paths& paths, JobId id);

@@ -42,6 +42,13 @@ std::string reason_text(const Job& job) {
     case Reason::req_node_not_avail:
       return "Nodes required for job are DOWN, DRAINED or reserved for jobs in higher priority "
              "partitions";
+    case Reason::reserved_for_maintenance:
+      return "ReqNodeNotAvail, Reserved for maintenance";
+    case Reason::reservation_deleted:
+      // Held when its reservation ended or went (slurmctld's state_desc).
+      return job.state == JobState::pending && !job.spec.options().reservation.empty()
+                 ? fmt::format("Reservation {} was deleted", job.spec.options().reservation)
+                 : std::string(reason_name(r));
     case Reason::launch_failed:
       return job.state == JobState::pending ? "launch failed requeued held"
                                             : std::string(reason_name(r));
@@ -49,6 +56,24 @@ std::string reason_text(const Job& job) {
       return std::string(reason_name(r));
   }
 }
+
+namespace detail {
+
+namespace {
+bool held_for_reservation(const Job& job) {
+  return job.state == JobState::pending && job.hold_reason == Reason::reservation_deleted;
+}
+}  // namespace
+
+std::string_view shown_state_code(const Job& job) {
+  return held_for_reservation(job) ? "RD" : state_code(job.state);
+}
+
+std::string_view shown_state_name(const Job& job) {
+  return held_for_reservation(job) ? "RESV_DEL_HOLD" : state_name(job.state);
+}
+
+}  // namespace detail
 
 Seconds time_used(const Job& job, Seconds now) {
   if (job.start_time == k_no_time) return 0;

@@ -33,6 +33,12 @@ using FoldKey = std::tuple<JobId, JobState, Reason>;
 /// A job's FoldKey; nullopt for a job that never folds.
 std::optional<FoldKey> fold_key(const Job& job, Fold fold);
 
+/// A job's state as squeue (%t, %T) and scontrol (JobState=) print it: a
+/// pending job held because its reservation went shows Slurm's flag for it
+/// (RD, RESV_DEL_HOLD).
+std::string_view shown_state_code(const Job& job);
+std::string_view shown_state_name(const Job& job);
+
 /// pad(), appended to `out`.
 void append_padded(std::string& out, std::string_view value, int width, Align align, bool cut);
 

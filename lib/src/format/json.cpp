@@ -143,7 +143,7 @@ ojson job_record(const JobGroup& group, const Context& ctx) {
   j["requeue"] = job.requeue;
   j["resize_time"] = 0;
   j["restart_cnt"] = job.restart_count;
-  j["resv_name"] = "";
+  j["resv_name"] = job.spec.options().reservation;
   j["shared"] = nullptr;
   j["show_flags"] = {"SHOW_ALL", "SHOW_DETAIL", "SHOW_LOCAL"};
   j["sockets_per_board"] = 0;
@@ -269,7 +269,11 @@ ojson accounting_record(const JobGroup& group, const Context& ctx) {
   j["kill_request_user"] = job.state == JobState::cancelled && job.cancelled_by != 0
                                ? ojson(job.cancelled_by)
                                : ojson(nullptr);
-  j["reservation"] = {{"id", 0}, {"name", ""}};
+  {
+    const std::string& resv = job.spec.options().reservation;
+    auto id = ctx.reservation_ids.find(resv);
+    j["reservation"] = {{"id", id == ctx.reservation_ids.end() ? 0U : id->second}, {"name", resv}};
+  }
   j["restarts"] = job.restart_count;
   j["state"] = {{"current", state_name(job.state)}, {"reason", reason_name(effective_reason(job))}};
   ojson steps = ojson::array();

@@ -64,6 +64,13 @@ std::string job_id(const Row& r) {
   return group_id_text(r.group);
 }
 
+std::string reservation_id(const Row& r) {
+  const std::string& name = r.job.spec.options().reservation;
+  if (r.step_line() || name.empty()) return "";
+  auto it = r.ctx.reservation_ids.find(name);
+  return it == r.ctx.reservation_ids.end() ? std::string() : std::to_string(it->second);
+}
+
 std::string job_id_raw(const Row& r) {
   if (r.batch()) return fmt::format("{}.batch", r.job.id);
   if (r.srun_step()) return fmt::format("{}.{}", r.job.id, r.step->step_id);
@@ -313,6 +320,8 @@ const std::array k_columns = {
   SacctColumn{"ReqMem", 10, Kind::str, req_mem},
   SacctColumn{"ReqNodes", 8, Kind::str, [](const Row& r) { return job_only(r, std::to_string(std::max<std::uint32_t>(r.job.req.nodes, 1))); }},
   SacctColumn{"ReqTRES", 10, Kind::str, req_tres},
+  SacctColumn{"Reservation", 20, Kind::str, [](const Row& r) { return job_only(r, r.job.spec.options().reservation); }},
+  SacctColumn{"ReservationId", 8, Kind::num, reservation_id},
   SacctColumn{"Restarts", 8, Kind::num, [](const Row& r) { return job_only(r, std::to_string(r.job.restart_count)); }},
   SacctColumn{"Start", 19, Kind::date, [](const Row& r) { return timestamp(line_start(r)); }},
   SacctColumn{"State", 10, Kind::str, state},

@@ -128,7 +128,7 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
   l.push_back({fmt::format("Priority={}", job.priority), fmt::format("Nice={}", job.spec.nice),
                "Account=" + job.account, "QOS=" + job.qos});
   if (ctx.track_wckey) l.back().push_back("WCKey=" + more.wckey);
-  l.push_back({fmt::format("JobState={}", state_name(job.state)),
+  l.push_back({fmt::format("JobState={}", detail::shown_state_name(job)),
                fmt::format("Reason={}", underscored(reason_text(job))),
                "Dependency=" + dependency_text(job, ctx)});
   l.push_back({fmt::format("Requeue={}", job.requeue ? 1 : 0),
@@ -185,6 +185,7 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
       {fmt::format("MinCPUsNode={}", job.req.cpus_per_node), min_memory, "MinTmpDiskNode=0"});
   l.push_back({"Features=(null)", "DelayBoot=" + detail::delay_boot_text(more)});
   if (!more.cluster_constraint.empty()) l.push_back({"ClusterFeatures=" + more.cluster_constraint});
+  if (!more.reservation.empty()) l.push_back({"Reservation=" + more.reservation});
   l.push_back({"OverSubscribe=" + detail::share_text(more), "Contiguous=0", "Licenses=(null)",
                "Network=" + detail::network_text(more)});
   l.push_back({"Command=" + command});
@@ -238,11 +239,8 @@ std::string scontrol_node(const query::NodeInfo& n, const Context& ctx, bool one
                fmt::format("AllocMem={}", n.memory_alloc_mb),
                fmt::format("FreeMem={}", n.memory_mb - std::min(n.memory_mb, n.memory_alloc_mb)),
                "Sockets=1", "Boards=1"});
-  std::string state(node_state_upper(n.state));
-  if (n.admin == NodeAdminState::drain)
-    state = fmt::format("{}+DRAIN", node_state_upper(n.alloc_state));
-  l.push_back({"State=" + state, "ThreadsPerCore=1", "TmpDisk=0", "Weight=1", "Owner=N/A",
-               "MCS_label=N/A"});
+  l.push_back({"State=" + node_state_scontrol(n), "ThreadsPerCore=1", "TmpDisk=0", "Weight=1",
+               "Owner=N/A", "MCS_label=N/A"});
   l.push_back({"Partitions=" + partitions, ""});
   l.push_back({"BootTime=" + detail::timestamp_or(ctx.boot_time, "None"),
                "SlurmdStartTime=" + detail::timestamp_or(ctx.boot_time, "None")});
@@ -258,6 +256,32 @@ std::string scontrol_node(const query::NodeInfo& n, const Context& ctx, bool one
   }
   std::string out = join_block(l, one_liner);
   if (!one_liner) out += '\n';
+  return out;
+}
+
+std::string scontrol_reservation(const Reservation& r, std::uint32_t cpus, const Context& ctx,
+                                 bool one_liner) {
+  // slurm_sprint_reservation_info: unset values print as C's "(null)".
+  auto or_null = [](const std::string& s) { return s.empty() ? std::string("(null)") : s; };
+  const std::string line_end = one_liner ? " " : "\n   ";
+  std::string out = fmt::format(
+      "ReservationName={} StartTime={} EndTime={} Duration={}", r.name,
+      parse::format_timestamp(r.start_time), parse::format_timestamp(r.end_time),
+      r.end_time >= r.start_time ? parse::format_duration_fixed(r.end_time - r.start_time) : "N/A");
+  out += line_end;
+  out += fmt::format("Nodes={} NodeCnt={} CoreCnt={} Features={} PartitionName={} Flags={}",
+                     or_null(parse::compress_hostlist(r.nodes)), r.nodes.size(), cpus,
+                     or_null(r.features), or_null(r.partition), reservation_flags_text(r));
+  out += line_end;
+  out += cpus > 0 ? fmt::format("TRES=cpu={}", cpus) : std::string("TRES=(null)");
+  out += line_end;
+  out += fmt::format(
+      "Users={} Groups=(null) Accounts={} Licenses=(null) State={} BurstBuffer=(null) Watts=n/a",
+      or_null(r.users), or_null(r.accounts),
+      reservation_active(r, ctx.now) ? "ACTIVE" : "INACTIVE");
+  out += line_end;
+  out += "MaxStartDelay=(null)";
+  out += one_liner ? "\n" : "\n\n";
   return out;
 }
 

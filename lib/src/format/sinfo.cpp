@@ -77,6 +77,59 @@ std::string_view node_state_upper(NodeState s) {
   return "UNKNOWN";
 }
 
+std::string node_state_short(const NodeInfo& n) {
+  // node_state_string_compact: an idle node in a maintenance reservation is
+  // "maint", in another reservation "resv"; a busy or unavailable one in a
+  // maintenance reservation has '$' after its state.
+  if (n.state == NodeState::idle) {
+    if (n.maint) return "maint";
+    if (n.reserved) return "resv";
+  }
+  std::string s(node_state_short(n.state));
+  return n.maint ? s + "$" : s;
+}
+
+std::string node_state_long(const NodeInfo& n) {
+  if (n.state == NodeState::idle) {
+    if (n.maint) return "maint";
+    if (n.reserved) return "reserved";
+  }
+  std::string s(node_state_long(n.state));
+  return n.maint ? s + "$" : s;
+}
+
+std::string node_state_scontrol(const NodeInfo& n) {
+  // node_state_string_complete: the base state, then its flags in Slurm's
+  // order (DRAIN, MAINTENANCE, RESERVED).
+  std::string s(node_state_upper(n.admin == NodeAdminState::drain ? n.alloc_state : n.state));
+  if (n.admin == NodeAdminState::drain) s += "+DRAIN";
+  if (n.maint) s += "+MAINTENANCE";
+  if (n.reserved) s += "+RESERVED";
+  return s;
+}
+
+std::string sinfo_reservations(const std::vector<Reservation>& reservations, bool no_header,
+                               const Context& ctx) {
+  if (reservations.empty()) return "No reservations in the system\n";
+  // print_sinfo_reservation: the name column is as wide as the widest name
+  // (at least 9), worked out only when the header is printed.
+  std::size_t width = 9;
+  std::string out;
+  if (!no_header) {
+    for (const Reservation& r : reservations) width = std::max(width, r.name.size());
+    out += fmt::format("{:<{}}  {:>8}  {:>19}  {:>19}  {:>11}  {}\n", "RESV_NAME", width, "STATE",
+                       "START_TIME", "END_TIME", "DURATION", "NODELIST");
+  }
+  for (const Reservation& r : reservations) {
+    out += fmt::format("{:<{}}  {:>8}  {:>19}  {:>19}  {:>11}  {}\n", r.name, width,
+                       reservation_active(r, ctx.now) ? "ACTIVE" : "INACTIVE",
+                       parse::format_timestamp(r.start_time), parse::format_timestamp(r.end_time),
+                       parse::format_duration_fixed(r.end_time - r.start_time),
+                       parse::compress_hostlist(r.nodes));
+  }
+  return out;
+}
+
 namespace {
 
 /// One line of sinfo: a partition and the nodes folded into the line.
@@ -122,8 +175,13 @@ std::string nodelist(const Row& r, const Context&) {
 
 std::string state_of(const Row& r, bool long_form) {
   if (r.nodes.empty()) return "n/a";
-  NodeState s = r.nodes.front()->state;
-  return std::string(long_form ? node_state_long(s) : node_state_short(s));
+  const NodeInfo& n = *r.nodes.front();
+  return long_form ? node_state_long(n) : node_state_short(n);
+}
+
+/// Whether two nodes print the same state (they share a line).
+bool same_state(const NodeInfo& a, const NodeInfo& b) {
+  return a.state == b.state && a.maint == b.maint && a.reserved == b.reserved;
 }
 
 std::string avail(const Row& r, const Context&) {
@@ -327,7 +385,7 @@ std::vector<Row> build_rows(const std::vector<PartitionInfo>& parts,
       return state_rank(a->state) < state_rank(b->state);
     });
     for (const NodeInfo* n : members) {
-      if (!rows.empty() && rows.back().part == p && rows.back().nodes.front()->state == n->state)
+      if (!rows.empty() && rows.back().part == p && same_state(*rows.back().nodes.front(), *n))
         rows.back().nodes.push_back(n);
       else
         rows.push_back(Row{p, {n}});

@@ -110,8 +110,8 @@ const std::array k_columns = {
   JobColumn{'U', "userid", "UID", true, [](const Job& j, const Context&) { return std::to_string(j.user_id); }},
   JobColumn{'a', "account", "ACCOUNT", true, [](const Job& j, const Context&) { return j.account; }},
   JobColumn{'q', "qos", "QOS", true, [](const Job& j, const Context&) { return j.qos; }},
-  JobColumn{'t', "statecompact", "ST", true, [](const Job& j, const Context&) { return std::string(state_code(j.state)); }},
-  JobColumn{'T', "state", "STATE", true, [](const Job& j, const Context&) { return std::string(state_name(j.state)); }},
+  JobColumn{'t', "statecompact", "ST", true, [](const Job& j, const Context&) { return std::string(detail::shown_state_code(j)); }},
+  JobColumn{'T', "state", "STATE", true, [](const Job& j, const Context&) { return std::string(detail::shown_state_name(j)); }},
   JobColumn{'M', "timeused", "TIME", true, [](const Job& j, const Context& c) { return detail::squeue_secs(time_used(j, c.now)); }},
   JobColumn{'l', "timelimit", "TIME_LIMIT", true, [](const Job& j, const Context&) { return parse::format_time_limit(j.time_limit); }},
   JobColumn{'L', "timeleft", "TIME_LEFT", true, time_left},
@@ -132,7 +132,7 @@ const std::array k_columns = {
   JobColumn{'F', "arrayjobid", "ARRAY_JOB_ID", true, [](const Job& j, const Context&) { return std::to_string(j.is_array_task() ? j.array_job_id : j.id); }},
   JobColumn{'K', "arraytaskid", "ARRAY_TASK_ID", true, [](const Job& j, const Context&) { return j.is_array_task() ? std::to_string(j.array_task_id) : std::string("N/A"); }, [](const JobGroup& g, const Context&) { return group_task_text(g); }},
   JobColumn{'f', "feature", "FEATURES", true, [](const Job&, const Context&) { return std::string("(null)"); }},
-  JobColumn{'v', "reservation", "RESERVATION", true, [](const Job&, const Context&) { return std::string("(null)"); }},
+  JobColumn{'v', "reservation", "RESERVATION", true, [](const Job& j, const Context&) { const std::string& r = j.spec.options().reservation; return r.empty() ? std::string("(null)") : r; }},
   JobColumn{'w', "wckey", "WCKEY", true, [](const Job&, const Context&) { return std::string("(null)"); }},
   JobColumn{'k', "comment", "COMMENT", true, [](const Job& j, const Context&) { return or_null(j.spec.comment); }},
   JobColumn{'o', "command", "COMMAND", true, command},
@@ -170,8 +170,8 @@ const std::array k_columns = {
 
 // The columns whose value JobPart::listing leaves out: the spec's fields
 // but its name, the output paths. A unit test (format) checks every column.
-constexpr std::array<std::string_view, 7> k_whole_job_columns = {
-    "comment", "command", "workdir", "minmemory", "nice", "stdout", "stderr"};
+constexpr std::array<std::string_view, 8> k_whole_job_columns = {
+    "comment", "command", "workdir", "minmemory", "nice", "stdout", "stderr", "reservation"};
 
 std::optional<std::size_t> column_by_letter(char c) {
   for (std::size_t i = 0; i < k_columns.size(); ++i) {
@@ -322,9 +322,9 @@ std::string_view text_key(char key, const Job& j, const Context& ctx, std::strin
     case 'q':
       return j.qos;
     case 't':
-      return state_code(j.state);
+      return detail::shown_state_code(j);
     case 'T':
-      return state_name(j.state);
+      return detail::shown_state_name(j);
     case 'N':
       return scratch = detail::job_nodelist(j);
     case 'g':

@@ -105,6 +105,11 @@ constexpr std::array k_reasons = {
     ReasonRow{Reason::qos_max_gres_minutes_per_job, "QOSMaxGRESMinutesPerJob"},
     ReasonRow{Reason::qos_max_billing_minutes_per_job, "QOSMaxBillingMinutesPerJob"},
     ReasonRow{Reason::qos_grp_wall_limit, "QOSGrpWallLimit"},
+    ReasonRow{Reason::reservation, "Reservation"},
+    ReasonRow{Reason::reservation_deleted, "ReservationDeleted"},
+    // Slurm keeps WAIT_NODE_NOT_AVAIL with a description for this one: its
+    // name is ReqNodeNotAvail (sacct, --json), its text the description.
+    ReasonRow{Reason::reserved_for_maintenance, "ReqNodeNotAvail"},
 };
 
 }  // namespace

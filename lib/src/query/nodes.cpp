@@ -82,6 +82,18 @@ std::vector<NodeInfo> nodes(const Config& config, const std::vector<Job>& jobs,
   return out;
 }
 
+void mark_reserved(std::vector<NodeInfo>& nodes, const std::vector<Reservation>& reservations,
+                   Seconds now) {
+  for (const Reservation& r : reservations) {
+    if (!reservation_holds_nodes(r, now)) continue;
+    for (NodeInfo& n : nodes) {
+      if (std::find(r.nodes.begin(), r.nodes.end(), n.name) == r.nodes.end()) continue;
+      n.reserved = true;
+      n.maint = n.maint || r.flags.has(ResvFlag::maint);
+    }
+  }
+}
+
 std::vector<PartitionInfo> partitions(const Config& config) {
   std::vector<PartitionInfo> out;
   const PartitionConfig* def = config.default_partition();

@@ -10,6 +10,8 @@
 #include <stint/error.hpp>
 #include <stint/query.hpp>
 
+#include "util/clock.hpp"
+
 namespace stint::query {
 
 namespace {
@@ -193,9 +195,20 @@ ClusterView read_cluster(const Paths& paths) {
   active.active_only = true;
   view.active_jobs = read_jobs(paths, active);
   view.node_states = read_node_states(paths);
+  view.reservations = read_reservations(paths);
   view.nodes = nodes(view.config, view.active_jobs, view.node_states);
+  mark_reserved(view.nodes, view.reservations, wall_now());
   view.partitions = partitions(view.config);
   return view;
+}
+
+std::vector<Reservation> read_reservations(const Paths& paths) {
+  if (!Store::exists(paths.db())) return {};
+  std::vector<Reservation> out = Store::reader(paths.db())->reservations();
+  // slurmctld lists them in the order they were made: their ids' order.
+  std::stable_sort(out.begin(), out.end(),
+                   [](const Reservation& a, const Reservation& b) { return a.id < b.id; });
+  return out;
 }
 
 }  // namespace stint::query

@@ -4,6 +4,7 @@
 #include "sched/limits.hpp"
 #include "sched/plan.hpp"
 #include "sched/preempt.hpp"
+#include "sched/reservation.hpp"
 #include "sched/sched.hpp"
 
 namespace stint::sched {
@@ -107,6 +108,17 @@ struct SortKey {
 };
 
 constexpr std::uint32_t k_no_partition = ~std::uint32_t{0};
+
+// `nodes` less `taken`, in order.
+std::vector<std::string> without(const std::vector<std::string>& nodes,
+                                 const std::vector<std::string>& taken) {
+  if (taken.empty()) return nodes;
+  std::vector<std::string> out;
+  for (const std::string& n : nodes) {
+    if (std::find(taken.begin(), taken.end(), n) == taken.end()) out.push_back(n);
+  }
+  return out;
+}
 constexpr std::size_t k_prefetch_ahead = 8;
 
 // Tries to make room for `job` now by preempting lower jobs. Returns true
@@ -249,6 +261,10 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       n += p.mask[i] && main_available[i] ? 1 : 0;
     return n;
   };
+  const ReservationRules* reservations =
+      ctx.reservations && !ctx.reservations->empty() ? ctx.reservations : nullptr;
+  if (reservations) reservations->block(plan, cluster);
+  std::set<std::string> reservation_waits;  // reservations a job of which waits
   std::set<JobId> preempting(ctx.preempting.begin(), ctx.preempting.end());
   std::uint32_t tested = 0;
   bool ordered = true;
@@ -276,7 +292,32 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
         continue;
       }
     }
-    const bool partition_waits = part.waits;
+    auto prepare = [&] {
+      if (part.prepared) return;
+      for (const auto& n : config.partition_nodes(*part.config)) part.nodes.push_back(n.name);
+      part.mask = plan.allowed_mask(part.nodes);
+      part.prepared = true;
+    };
+    const Seconds duration = job.time_limit == k_infinite ? k_plan_forever : job.time_limit;
+    // Advance reservations (sched/reservation.cpp): a job in one runs on its
+    // nodes in its window and waits behind that reservation's jobs only;
+    // other jobs never get its nodes then (its hold in the plan).
+    ReservationRules::JobView resv;
+    if (reservations) {
+      prepare();
+      resv = reservations->view(job, part.nodes, duration);
+      if (resv.wait) {
+        d.reasons.add(job.id, *resv.wait);
+        continue;
+      }
+    }
+    const bool partition_waits = resv.in ? reservation_waits.count(resv.in->name) > 0 : part.waits;
+    auto now_waits = [&] {
+      if (resv.in)
+        reservation_waits.insert(resv.in->name);
+      else
+        set_waiting(part);
+    };
     // Past bf_max_job_test only the main scheduler's rule is left: strict
     // order, so behind a waiting job nothing more is tried (and a deep queue
     // costs next to nothing).
@@ -285,15 +326,10 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       d.reasons.add(k.id, Reason::priority);
       continue;
     }
-    if (!part.prepared) {
-      for (const auto& n : config.partition_nodes(*part.config)) part.nodes.push_back(n.name);
-      part.mask = plan.allowed_mask(part.nodes);
-      part.prepared = true;
-    }
-    const bool short_of_nodes =
-        !partition_waits && main_unavailable > 0 && main_scheduler_nodes(part) < job.req.nodes;
-    const std::vector<std::string>& allowed = part.nodes;
-    const Seconds duration = job.time_limit == k_infinite ? k_plan_forever : job.time_limit;
+    prepare();
+    const bool short_of_nodes = !resv.in && !partition_waits && main_unavailable > 0 &&
+                                main_scheduler_nodes(part) < job.req.nodes;
+    const std::vector<std::string>& allowed = resv.nodes ? *resv.nodes : part.nodes;
     // --time-min: placed by its least limit; started, it keeps what fits.
     const Seconds least = options.backfill ? least_duration(job, duration) : duration;
 
@@ -301,10 +337,20 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
     std::optional<Plan::Place> place;
     if (options.backfill) {
       ++tested;
-      place = plan.earliest(job.req, part.mask, least, plans ? now + options.window : now);
-    } else if (auto alloc = fit(job.req, cluster, allowed)) {
-      place = Plan::Place{now, {}};
-      for (const auto& a : *alloc) place->nodes.push_back(a.node);
+      Seconds latest = plans ? now + options.window : now;
+      if (resv.latest) latest = std::min(latest, *resv.latest);
+      std::vector<bool> resv_mask;
+      if (resv.nodes) resv_mask = plan.allowed_mask(*resv.nodes);
+      if (resv.in) reservations->lift(plan, cluster, resv);
+      place = plan.earliest(job.req, resv.nodes ? resv_mask : part.mask, least, latest);
+      if (resv.in) reservations->restore(plan, cluster, resv);
+    } else {
+      std::vector<std::string> unreserved;
+      if (reservations) unreserved = without(allowed, reservations->blocked(resv, duration));
+      if (auto alloc = fit(job.req, cluster, reservations ? unreserved : allowed)) {
+        place = Plan::Place{now, {}};
+        for (const auto& a : *alloc) place->nodes.push_back(a.node);
+      }
     }
     if (place && place->start <= now) {
       auto alloc = fit(job.req, cluster, place->nodes);
@@ -325,12 +371,16 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       }
       place.reset();  // the plan's counts and the CPU map disagree: wait
     }
-    // The main scheduler does not try a job short of nodes, so it preempts
-    // nothing for it either.
+    // Never preempt for nodes a reservation keeps from the job. The main
+    // scheduler does not try a job short of nodes, so it preempts nothing for
+    // it either.
+    std::vector<std::string> unreserved;
+    if (reservations && ctx.preempt && ctx.preempt->enabled())
+      unreserved = without(allowed, reservations->blocked(resv, duration));
     if (!short_of_nodes && ctx.preempt && ctx.preempt->enabled() &&
-        try_preempt(job, allowed, cluster, ctx, preempting, now, d)) {
+        try_preempt(job, reservations ? unreserved : allowed, cluster, ctx, preempting, now, d)) {
       d.reasons.add(job.id, Reason::resources);
-      set_waiting(part);
+      now_waits();
       continue;
     }
     if (place) {
@@ -340,7 +390,7 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
     d.reasons.add(job.id, partition_waits  ? Reason::priority
                           : short_of_nodes ? Reason::req_node_not_avail
                                            : Reason::resources);
-    set_waiting(part);
+    now_waits();
   }
   return d;
 }

@@ -208,4 +208,21 @@ void Plan::add(const ResourceRequest& req, const std::vector<std::string>& nodes
   }
 }
 
+void Plan::remove(const ResourceRequest& req, const std::vector<std::string>& nodes, Seconds start,
+                  Seconds duration) {
+  const Seconds end = round_up(end_of(start, duration));
+  for (const std::string& name : nodes) {
+    Node* n = node(name);
+    if (!n) continue;
+    const std::uint64_t mem = mem_wanted(req, n->usage->def);
+    const std::size_t first = split(*n, std::max(start, m_now));
+    const std::size_t last = end == k_plan_forever ? n->steps.size() : split(*n, end);
+    for (std::size_t i = first; i < last; ++i) {
+      n->steps[i].cpus -= std::min<std::uint64_t>(n->steps[i].cpus, req.cpus_per_node);
+      n->steps[i].gpus -= std::min<std::uint64_t>(n->steps[i].gpus, req.gpus_per_node);
+      n->steps[i].mem_mb -= std::min(n->steps[i].mem_mb, mem);
+    }
+  }
+}
+
 }  // namespace stint::sched

@@ -49,6 +49,10 @@ class Plan {
   /// Holds room for `req` on `nodes` from `start` for `duration`.
   void add(const ResourceRequest& req, const std::vector<std::string>& nodes, Seconds start,
            Seconds duration);
+  /// Gives back room add() held: a reservation's hold on its nodes, lifted
+  /// while a job of that reservation is placed (sched/reservation.cpp).
+  void remove(const ResourceRequest& req, const std::vector<std::string>& nodes, Seconds start,
+              Seconds duration);
 
  private:
   /// What a node has in use from `time` until the next step's time (the last

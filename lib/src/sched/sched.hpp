@@ -15,8 +15,9 @@
 
 namespace stint::sched {
 
-class LimitTracker;   // sched/limits.hpp
-struct PreemptRules;  // sched/preempt.hpp
+class LimitTracker;      // sched/limits.hpp
+struct PreemptRules;     // sched/preempt.hpp
+class ReservationRules;  // sched/reservation.hpp
 
 /// The per-node shape a spec asks for, on the nodes of `partition` (their
 /// shape decides whole-node memory and the default memory). Throws
@@ -170,6 +171,8 @@ struct PassContext {
   const PreemptRules* preempt = nullptr;
   /// Running jobs already being preempted: their resources are spoken for.
   std::vector<JobId> preempting;
+  /// Advance reservations (sched/reservation.hpp); nullptr: none.
+  const ReservationRules* reservations = nullptr;
 };
 
 /// One scheduling pass: walks the pending jobs in queue order (goes_before).

@@ -39,7 +39,7 @@ JobTexts texts_of(const Job& job);
 void bind_job(sql::Statement& st, const Job& job, const JobTexts& texts);
 
 // The last Reason value: a stored reason above it (a newer stint's) reads as none.
-constexpr std::int64_t k_last_reason = static_cast<std::int64_t>(Reason::qos_grp_wall_limit);
+constexpr std::int64_t k_last_reason = static_cast<std::int64_t>(Reason::reserved_for_maintenance);
 
 template <typename E>
 E enum_from(std::int64_t v, E fallback, std::int64_t max) {

@@ -229,6 +229,16 @@ CREATE TABLE array_texts (
   spec         TEXT NOT NULL
 );
 )sql",
+      // 10: advance reservations (scontrol create reservation), one row per
+      // reservation: its name, and the rest as JSON (store/reservations.cpp).
+      // The next reservation id (Slurm's top_suffix) is in meta.
+      R"sql(
+CREATE TABLE reservations (
+  name   TEXT PRIMARY KEY,
+  record TEXT NOT NULL
+) WITHOUT ROWID;
+INSERT OR REPLACE INTO meta (key, value) VALUES ('next_resv_id', '1');
+)sql",
   };
   return k_migrations;
 }

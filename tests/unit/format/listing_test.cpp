@@ -83,8 +83,8 @@ TEST_CASE("a squeue column that prints what a listing leaves out asks for whole 
     if (stint::format::squeue_needs_whole_jobs(layout)) ++whole_columns;
   }
   CHECK(columns > 50);
-  // comment, command, workdir, minmemory, nice, stdout, stderr.
-  CHECK(whole_columns == 7);
+  // comment, command, workdir, minmemory, nice, stdout, stderr, reservation.
+  CHECK(whole_columns == 8);
   // The default layouts need no more than the listing.
   CHECK_FALSE(stint::format::squeue_needs_whole_jobs(stint::format::squeue_default_layout(false)));
   CHECK_FALSE(stint::format::squeue_needs_whole_jobs(stint::format::squeue_default_layout(true)));

@@ -109,7 +109,8 @@ TEST_CASE("migration 7 makes a project for each project runs already name", "[st
   const std::string downgrade =
       "sqlite3 '" + db +
       "' 'DROP TABLE projects; DROP TABLE deleted_runs; "
-      "DROP TABLE job_associations; DROP TABLE array_texts; PRAGMA user_version = 6;'";
+      "DROP TABLE job_associations; DROP TABLE array_texts; DROP TABLE reservations; "
+      "PRAGMA user_version = 6;'";
   REQUIRE(std::system(downgrade.c_str()) == 0);
   auto store = stint::Store::open(db, stint::Store::Mode::read_write);
   CHECK(store->schema_version() == stint::Store::current_schema_version());

@@ -294,7 +294,8 @@ TEST_CASE("the associations jobs name are kept as jobs are written", "[store]") 
   store.reset();
   const std::string downgrade =
       "sqlite3 '" + db +
-      "' 'DROP TABLE job_associations; DROP TABLE array_texts; PRAGMA user_version = 7;'";
+      "' 'DROP TABLE job_associations; DROP TABLE array_texts; DROP TABLE reservations; "
+      "PRAGMA user_version = 7;'";
   REQUIRE(std::system(downgrade.c_str()) == 0);
   store = stint::Store::open(db, stint::Store::Mode::read_write);
   CHECK(store->job_associations() ==

@@ -46,6 +46,11 @@ Json handle_update_node(Controller& c, const Json& req, const Caller& caller);
 Json handle_update_partition(Controller& c, const Json& req, const Caller& caller);
 Json handle_reconfigure(Controller& c, const Json& req, const Caller& caller);
 
+// Advance reservations (handlers/reservation.cpp).
+Json handle_resv_create(Controller& c, const Json& req, const Caller& caller);
+Json handle_resv_update(Controller& c, const Json& req, const Caller& caller);
+Json handle_resv_delete(Controller& c, const Json& req, const Caller& caller);
+
 // sacctmgr (handlers/sacctmgr*.cpp): accounts, users, associations, QOS.
 Json handle_acct_add(Controller& c, const Json& req, const Caller& caller);
 Json handle_acct_modify(Controller& c, const Json& req, const Caller& caller);

@@ -1,3 +1,5 @@
+#include <algorithm>
+
 #include <stint/error.hpp>
 
 #include "daemon/handlers/handlers.hpp"
@@ -29,6 +31,12 @@ std::optional<Error> release_one(Controller& c, Job& job, const Caller& caller) 
   if ((job.hold_reason == Reason::job_held_admin || job.hold_reason == Reason::launch_failed) &&
       !c.is_operator(caller))
     return Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
+  // A job held because its reservation went (slurmctld's RESV_DEL_HOLD),
+  // which its owner may release, runs without it from now on.
+  const std::string& resv = job.spec.options().reservation;
+  if (!resv.empty() && std::none_of(c.reservations().begin(), c.reservations().end(),
+                                    [&](const Reservation& r) { return r.name == resv; }))
+    job.spec.options_to_set().reservation.clear();
   job.hold_reason = Reason::none;
   job.reason = Reason::none;
   job.priority = sched::job_priority(job);

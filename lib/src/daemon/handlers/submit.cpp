@@ -9,6 +9,7 @@
 #include "daemon/handlers/handlers.hpp"
 #include "model/json.hpp"
 #include "sched/foreign_names.hpp"
+#include "sched/reservation.hpp"
 #include "sched/sched.hpp"
 #include "util/proc.hpp"
 
@@ -107,7 +108,10 @@ Json test_only_reply(Controller& c, const Job& candidate) {
   }
   sched::Cluster cluster(c.config().nodes());
   cluster.take_jobs(active);
-  sched::Decision d = sched::schedule(pending, cluster, c.config(), c.now(), sched::PassContext{});
+  const sched::ReservationRules reservations = c.reservation_rules();
+  sched::PassContext ctx;
+  ctx.reservations = &reservations;
+  sched::Decision d = sched::schedule(pending, cluster, c.config(), c.now(), std::move(ctx));
   Seconds start = 0;
   std::vector<std::string> names;
   for (const auto& [id, alloc] : d.starts) {
@@ -172,6 +176,8 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   // Accounts and limits (issue 4): the job's account and QOS, refusals by
   // AccountingStorageEnforce, and the per-job limits (sacctmgr_submit.cpp).
   resolve_accounting(c, job, warnings);
+  // --reservation: it exists, admits the job and has nodes of its partition.
+  c.check_reservation_use(job);
   if (job.spec.run) prepare_run(c, job);
   if (job.spec.name.empty()) job.spec.name = "sbatch";
   job.submit_time = c.now();

@@ -163,6 +163,12 @@ Job update_one(Controller& c, const Job& current, const Json& fields, bool op) {
       // right after the update agrees. A hold or dependency keeps its reason.
       if (job.reason == Reason::none || job.reason == Reason::begin_time)
         job.reason = job.eligible_time > c.now() ? Reason::begin_time : Reason::none;
+    } else if (iequals(key, "Reservation")) {
+      // Another reservation (or none) for a pending job, checked as at submit.
+      pending_only();
+      job.spec.options_to_set().reservation = value;
+      c.check_reservation_use(job);
+      if (job.reason == Reason::reservation) job.reason = Reason::none;
     } else if (iequals(key, "ArrayTaskThrottle")) {
       if (!job.is_array_task())
         throw Error(Errc::invalid_argument, "ArrayTaskThrottle applies to job arrays only");
