@@ -248,8 +248,15 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const 
   // The limits to propagate travel as SLURM_RLIMIT_<NAME> (Slurm's sbatch
   // _set_rlimit_env): all of them, stepd applying those PropagateResourceLimits
   // names; with --propagate only those named, marked 'U' (asked by the user).
+  // With --get-user-env Slurm's sbatch sends no limits: they come with the
+  // login environment. That environment is loaded for an --export other than
+  // ALL too (SLURM_GET_USER_ENV tells stepd).
   const std::optional<std::string>& propagate = s.options().propagate;
-  for (const auto& [name, value] : context.rlimits) {
+  const bool user_env = s.options().get_user_env.has_value();
+  if (user_env || (!s.export_spec.empty() && !iequals(s.export_spec, "ALL"))) {
+    env_set(s.environment, "SLURM_GET_USER_ENV", "1");
+  }
+  for (const auto& [name, value] : user_env ? EnvList{} : context.rlimits) {
     if (propagate) {
       if (*propagate == "NONE") continue;
       if (*propagate != "ALL" && ("," + *propagate + ",").find("," + name + ",") == std::string::npos) {

@@ -15,8 +15,7 @@
 // - TaskPlugin is task/affinity (stepd binds each task to its CPUs),
 //   ProctrackType proctrack/linuxproc (a task's processes are found by
 //   descent), SelectTypeParameters CR_CORE_MEMORY (cores and memory are what
-//   is allocated), PropagateResourceLimits NONE (a job gets stintd's limits,
-//   not the submitting shell's), ReturnToService 0 (a DOWN node stays down
+//   is allocated), ReturnToService 0 (a DOWN node stays down
 //   until `scontrol update State=RESUME`), GresTypes gpu when a node has GPUs,
 //   AccountingStorageTRES the default list with gres/gpu then.
 // - Where things are: StateSaveLocation is the state directory, SlurmctldLogFile
@@ -308,10 +307,10 @@ std::vector<ConfigPair> slurm_config_pairs(const Config& c, const ControllerFact
   add("KillWait", v.seconds("KillWait"));
   add("LaunchParameters", null);
   add("LaunchType", "launch/slurm");
-  add("Licenses", null);
+  add("Licenses", v.or_null("Licenses"));
   add("LogTimeFormat", "iso8601_ms");
-  add("MailDomain", null);
-  add("MailProg", "/bin/mail");
+  add("MailDomain", v.or_null("MailDomain"));
+  add("MailProg", v.or_null("MailProg"));
   add("MaxArraySize", v.number("MaxArraySize"));
   // The slurmdbd plugin's queue: room for two messages a job and four a node.
   add("MaxDBDMsgs", std::to_string(std::max<std::int64_t>(
@@ -373,8 +372,14 @@ std::vector<ConfigPair> slurm_config_pairs(const Config& c, const ControllerFact
   add("PrologSlurmctld", null);
   add("PrologFlags", null);
   add("PropagatePrioProcess", "0");
-  add("PropagateResourceLimits", "NONE");
-  add("PropagateResourceLimitsExcept", null);
+  // With an Except list Slurm prints the list and no PropagateResourceLimits.
+  if (v.text("PropagateResourceLimitsExcept").empty()) {
+    add("PropagateResourceLimits", v.or_null("PropagateResourceLimits"));
+    add("PropagateResourceLimitsExcept", null);
+  } else {
+    add("PropagateResourceLimits", null);
+    add("PropagateResourceLimitsExcept", v.text("PropagateResourceLimitsExcept"));
+  }
   add("RebootProgram", null);
   add("ReconfigFlags", reconfig_flags(v.words("ReconfigFlags")));
   add("RequeueExit", v.or_null("RequeueExit"));
@@ -441,7 +446,10 @@ std::vector<ConfigPair> slurm_config_pairs(const Config& c, const ControllerFact
   add("TmpFS", v.or_null("TmpFS"));
   add("TopologyParam", null);
   add("TopologyPlugin", "topology/none");
-  add("TrackWCKey", has_word(enforce, "wckeys") || has_word(enforce, "all") ? "Yes" : "No");
+  add("TrackWCKey", has_word(enforce, "wckeys") || has_word(enforce, "all") ||
+                        v.text("TrackWCKey") == "YES" || v.text("TrackWCKey") == "yes"
+                    ? "Yes"
+                    : "No");
   add("TreeWidth", "50");
   add("UsePam", "No");
   add("UnkillableStepProgram", null);

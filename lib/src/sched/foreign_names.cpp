@@ -81,7 +81,7 @@ void map_reservations(JobSpec& spec, const Config& c, ForeignPolicy policy,
       continue;
     }
     if (!s->to.empty() && !exists(s->to))
-      throw Error(Errc::invalid_argument,
+      throw Error(Errc::reservation_invalid,
                   fmt::format("aliases in {} map reservation {} to {}, which does not exist",
                               alias_source(c), name, s->to));
     warnings.push_back(foreign_warning(c, "reservation", name, s->to.empty() ? "none" : s->to, *s));

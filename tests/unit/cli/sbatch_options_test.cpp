@@ -301,8 +301,10 @@ TEST_CASE("every SBATCH_* input variable stint knows", "[sbatch][precedence]") {
   CHECK(r.spec.stdout_pattern == "/home/u/proj/o.out");
   CHECK(r.spec.export_spec == "NONE");
   // sbatch tells the job's steps what --export it was given (SLURM_EXPORT_ENV).
-  CHECK(r.spec.environment ==
-        EnvList{{"SLURM_CONF", "/etc/slurm.conf"}, {"SLURM_EXPORT_ENV", "NONE"}});
+  // ... and that stepd loads the user's login environment (SLURM_GET_USER_ENV).
+  CHECK(r.spec.environment == EnvList{{"SLURM_CONF", "/etc/slurm.conf"},
+                                      {"SLURM_EXPORT_ENV", "NONE"},
+                                      {"SLURM_GET_USER_ENV", "1"}});
   CHECK(r.spec.gpus == 2u);
   CHECK(r.spec.gpus_per_node == 1u);
   CHECK(r.spec.gpu_type == "a100");
@@ -491,7 +493,8 @@ TEST_CASE("sbatch --export forms", "[sbatch][export]") {
   CHECK(s.export_spec == "EDITOR");
   CHECK(s.environment == EnvList{{"SLURM_CONF", "/etc/slurm.conf"},
                                  {"EDITOR", "vi"},
-                                 {"SLURM_EXPORT_ENV", "EDITOR"}});
+                                 {"SLURM_EXPORT_ENV", "EDITOR"},
+                                 {"SLURM_GET_USER_ENV", "1"}});
   in.args = {"job.sh"};
   CHECK(build(in).spec.environment == env);
   CHECK(build(in).spec.export_spec.empty());

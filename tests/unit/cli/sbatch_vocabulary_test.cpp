@@ -454,4 +454,8 @@ TEST_CASE("resource limits travel as SLURM_RLIMIT_* for --propagate", "[vocabula
   env = with_limits({"--propagate=NONE", "job.sh"});
   CHECK_FALSE(find(env, "SLURM_RLIMIT_NOFILE"));
   CHECK(find(with_limits({"--propagate", "job.sh"}), "SLURM_RLIMIT_CORE") == "U0");
+  // --get-user-env: the limits come with the login environment, as in Slurm.
+  env = with_limits({"--get-user-env", "job.sh"});
+  CHECK_FALSE(find(env, "SLURM_RLIMIT_NOFILE"));
+  CHECK(find(env, "SLURM_GET_USER_ENV") == "1");
 }

@@ -106,9 +106,9 @@ std::vector<std::string> keys_of(const std::vector<ConfigPair>& pairs) {
 TEST_CASE("scontrol show config: the reference transcript's text", "[config][show]") {
   // The golden text is Slurm's own output on the reference machine with only
   // the lines that say where stint keeps things, or what stint does
-  // differently (TaskPlugin, PropagateResourceLimits, ReturnToService), and
+  // differently (TaskPlugin, ReturnToService), and
   // the settings made by the reference cluster's slurm.conf that stint has no
-  // key for (CommunicationParameters, MailProg), changed.
+  // key for (CommunicationParameters), or that it sets (MailProg), changed.
   const std::string golden = read_file(std::string(STINT_SOURCE_DIR) +
                                        "/tests/unit/config/golden/scontrol_show_config.txt");
   CHECK(stint::scontrol_show_config_text(transcript_cluster(), transcript_facts()) == golden);

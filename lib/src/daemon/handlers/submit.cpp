@@ -9,6 +9,7 @@
 #include "daemon/handlers/handlers.hpp"
 #include "model/json.hpp"
 #include "sched/foreign_names.hpp"
+#include "sched/placement.hpp"
 #include "sched/reservation.hpp"
 #include "sched/sched.hpp"
 #include "util/proc.hpp"
@@ -155,15 +156,16 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
 
   const Config& config = c.config();
   // A cluster's names this machine lacks, mapped before they are resolved, so
-  // the job holds this machine's names as if the user had typed them. No
-  // reservation exists here yet, so every one named is foreign.
+  // the job holds this machine's names as if the user had typed them.
   std::vector<std::string> warnings =
-      sched::map_foreign_names(job.spec, config, [](std::string_view) { return false; });
+      sched::map_foreign_names(job.spec, config, [&c](std::string_view name) {
+        const auto& all = c.reservations();
+        return std::any_of(all.begin(), all.end(),
+                           [name](const Reservation& r) { return r.name == name; });
+      });
   const PartitionConfig& part = resolve_partition(config, spec);
-  std::vector<NodeDef> nodes = config.partition_nodes(part);
   job.partition = part.id;
-  job.req = sched::make_request(spec, nodes, config);
-  if (auto refusal = sched::never_fits(job.req, nodes)) throw *refusal;
+  job.req = sched::checked_request(spec, part, config);
 
   if (spec.nice < 0 && !c.is_operator(caller))
     throw Error(Errc::access_denied, "Nice value must be non-negative for non-privileged users");
