@@ -50,6 +50,7 @@ enum class Errc {
   invalid_time_value,    ///< "Invalid time specified"
   invalid_feature,       ///< "Invalid feature specification"
   invalid_node_count,    ///< "Node count specification invalid"
+  invalid_license,       ///< "Invalid license specification"
   internal,              ///< a bug (last: the table's fallback)
 };
 

@@ -153,6 +153,9 @@ enum class Reason : std::uint8_t {
   reservation,               ///< Reservation: its reservation's window has not begun
   reservation_deleted,       ///< ReservationDeleted: held, its reservation ended or went
   reserved_for_maintenance,  ///< ReqNodeNotAvail, Reserved for maintenance
+  // Placement (sched/placement.hpp).
+  licenses,         ///< Licenses: the licenses it asks for are in use
+  bad_constraints,  ///< BadConstraints: no node of its partition can ever take it
 };
 std::string_view reason_name(Reason r);
 std::optional<Reason> reason_from_name(std::string_view name);
@@ -416,6 +419,9 @@ struct ResourceRequest {
   /// and mem_per_node_mb is it times the node's CPUs. 0: memory is per node.
   std::uint64_t mem_per_cpu_mb = 0;
   bool whole_node_mem = false;
+  /// --exclusive (or OverSubscribe=EXCLUSIVE): each node is the job's alone,
+  /// with all its CPUs and GPUs, as Slurm's whole-node allocation.
+  bool whole_nodes = false;
   std::uint32_t gpus_per_node = 0;
   std::string gpu_type;
   bool operator==(const ResourceRequest&) const = default;

@@ -42,6 +42,8 @@ struct NodeInfo {
   std::uint32_t gpus = 0;
   std::string gpu_type;
   std::vector<std::uint32_t> gpu_ids_alloc;  ///< sorted
+  std::vector<std::string> features;         ///< its pool's, for -C/--constraint
+  std::uint64_t tmp_disk_mb = 0;             ///< its pool's TmpDisk, for --tmp
   NodeState state = NodeState::idle;
   /// What the allocations alone make it (idle, mixed, allocated, completing):
   /// scontrol prints it before "+DRAIN".
@@ -71,6 +73,7 @@ struct PartitionInfo {
   std::uint32_t total_cpus = 0;
   std::uint64_t total_memory_mb = 0;
   std::uint32_t total_gpus = 0;
+  std::string over_subscribe = "NO";  ///< OverSubscribe= as scontrol prints it
 };
 
 /// The node view: every configured node, with the allocations of the active

@@ -158,8 +158,9 @@ constexpr std::array k_sbatch_options = {
         "allocation), unless it is the node running the script."),
     row(SbatchOpt::licenses, 'L', "licenses", ArgKind::required, 48, "", k_parallel,
         "  -L, --licenses=names        required license, comma separated\n", Effect::acts,
-        "Licenses the job holds while it runs, from Licenses= in the cluster file (name[:count], "
-        "',' all, '|' any); it waits with reason Licenses when they are taken."),
+        "Licenses the job holds while it runs, from Licenses= in the config (name[:count], comma "
+        "separated; '|' is refused, as in Slurm 22.05); it waits with reason Licenses while they "
+        "are taken."),
     row(SbatchOpt::clusters, 'M', "clusters", ArgKind::required, 10,
         "SBATCH_CLUSTERS SLURM_CLUSTERS", k_parallel,
         "  -M, --clusters=names        Comma separated list of clusters to issue\n"
@@ -215,7 +216,8 @@ constexpr std::array k_sbatch_options = {
         "Tasks on each node."),
     row(SbatchOpt::nodes, 'N', "nodes", ArgKind::required, 63, "", k_parallel,
         "  -N, --nodes=N               number of nodes on which to run (N = min[-max])\n",
-        Effect::acts, "Node count, N or min-max (the most free nodes up to max at start)."),
+        Effect::acts, "Node count, N or min-max: the job gets min nodes (Slurm may give more when they are "
+                     "free); max is recorded."),
     row(SbatchOpt::output, 'o', "output", ArgKind::required, 71, "SBATCH_OUTPUT", k_parallel,
         "  -o, --output=out            file for batch script's standard output\n", Effect::acts,
         "The file for the script's standard output (default slurm-%j.out, slurm-%A_%a.out for an "
@@ -269,7 +271,8 @@ constexpr std::array k_sbatch_options = {
         "The job may be requeued (the default is JobRequeue)."),
     row(SbatchOpt::oversubscribe, 's', "oversubscribe", ArgKind::none, 73, "", k_parallel,
         "  -s, --oversubscribe         over subscribe resources with other jobs\n", Effect::acts,
-        "The job may share CPUs with other jobs where the partition's OverSubscribe allows it."),
+        "Recorded (OverSubscribe=YES in scontrol show job). Jobs never share a CPU here, as "
+        "on a Slurm partition with OverSubscribe=NO, where the option changes nothing either."),
     row(SbatchOpt::core_spec, 'S', "core-spec", ArgKind::required, 16, "SBATCH_CORE_SPEC",
         k_parallel, "  -S, --core-spec=cores       count of reserved cores\n", Effect::recorded,
         "Cores reserved for system use on each node. Recorded and shown as CoreSpec=; every CPU of "
@@ -280,7 +283,8 @@ constexpr std::array k_sbatch_options = {
         "Signal (to the batch shell only with B:) this many seconds before the time limit."),
     row(SbatchOpt::spread_job, '\0', "spread-job", ArgKind::none, 88, "SBATCH_SPREAD_JOB",
         k_parallel, "      --spread-job            spread job across as many nodes as possible\n",
-        Effect::acts, "Spreads the job over as many nodes as it may use."),
+        Effect::acts,
+        "Without -N, a node per task over as many of the partition's nodes as it has tasks."),
     row(SbatchOpt::switches, '\0', "switches", ArgKind::required, 89,
         "SBATCH_REQ_SWITCH SBATCH_WAIT4SWITCH", k_parallel,
         "      --switches=max-switches{@max-time-to-wait}\n"
@@ -309,7 +313,7 @@ constexpr std::array k_sbatch_options = {
         "      --use-min-nodes         if a range of node counts is given, prefer the\n"
         "                              smaller count\n",
         Effect::acts,
-        "With -N min-max, gives the least node count that fits rather than the most."),
+        "With -N min-max, the least node count: what stint always gives."),
     row(SbatchOpt::verbose, 'v', "verbose", ArgKind::none, 99, "SBATCH_DEBUG", k_parallel,
         "  -v, --verbose               verbose mode (multiple -v's increase verbosity)\n",
         Effect::tool, "Prints the options as sbatch read them on standard error (more with -vv)."),
@@ -342,7 +346,8 @@ constexpr std::array k_sbatch_options = {
     row(SbatchOpt::constraint, 'C', "constraint", ArgKind::required, 15, "SBATCH_CONSTRAINT",
         k_constraint, "  -C, --constraint=list       specify a list of constraints\n", Effect::acts,
         "Node features the job needs, matched against the features declared per node pool in "
-        "stint.yaml: a&b, a|b, a*N counts, [a|b] (one choice for all nodes), parentheses."),
+        "stint.yaml: a&b, a|b, parentheses, [a|b] (one choice for all its nodes); a count (a*2) "
+        "asks every node of the job for the feature."),
     row(SbatchOpt::nodefile, 'F', "nodefile", ArgKind::required, 61, "", k_constraint,
         "  -F, --nodefile=filename     request a specific list of hosts\n", Effect::acts,
         "A file of node names the job must run on, as --nodelist."),
@@ -379,8 +384,9 @@ constexpr std::array k_sbatch_options = {
         "                              cpu consumable resource is enabled\n"
         "                              and mcs plugin is enabled\n",
         Effect::acts,
-        "Whole nodes for the job; =user shares them only with the same user's jobs; =mcs as =user "
-        "(no MCS plugin)."),
+        "Whole nodes for the job, with all their CPUs, GPUs and (without --mem) memory. =user and "
+        "=mcs give whole nodes too: stricter than Slurm, which shares them with the same user's "
+        "(or MCS label's) jobs."),
     row(SbatchOpt::mem_per_cpu, '\0', "mem-per-cpu", ArgKind::required, 54, "SBATCH_MEM_PER_CPU",
         k_consumable,
         "      --mem-per-cpu=MB        maximum amount of real memory per allocated\n"
@@ -389,21 +395,23 @@ constexpr std::array k_sbatch_options = {
         Effect::acts, "Memory per allocated CPU."),
     row(SbatchOpt::sockets_per_node, '\0', "sockets-per-node", ArgKind::required, 87, "",
         k_affinity, "      --sockets-per-node=S    number of sockets per node to allocate\n",
-        Effect::acts, "Nodes must have at least this many sockets (the pool's shape)."),
+        Effect::acts, "A node has one socket (scontrol show node: Sockets=1): more is refused."),
     row(SbatchOpt::cores_per_socket, '\0', "cores-per-socket", ArgKind::required, 17, "",
         k_affinity, "      --cores-per-socket=C    number of cores per socket to allocate\n",
-        Effect::acts, "Nodes must have at least this many cores per socket (the pool's shape)."),
+        Effect::acts, "Nodes must have at least this many cores (a node's CPUs are its cores)."),
     row(SbatchOpt::threads_per_core, '\0', "threads-per-core", ArgKind::required, 93,
         "SBATCH_THREADS_PER_CORE", k_affinity,
         "      --threads-per-core=T    number of threads per core to allocate\n", Effect::acts,
-        "Nodes must have at least this many threads per core (the pool's shape)."),
+        "A node has one thread per core (ThreadsPerCore=1): 1 is what every node gives, more is "
+        "refused."),
     row(SbatchOpt::extra_node_info, 'B', "extra-node-info", ArgKind::required, 30, "", k_affinity,
         "  -B  --extra-node-info=S[:C[:T]]  combine request of sockets per node,\n"
         "                              cores per socket and threads per core.\n"
         "                              Specify an asterisk (*) as a placeholder,\n"
         "                              a minimum value, or a min-max range.\n",
         Effect::acts,
-        "Sockets, cores per socket and threads per core each node must have at least (S[:C[:T]])."),
+        "Sockets, cores per socket and threads per core each node must have at least (S[:C[:T]]); "
+        "a node is one socket of single-thread cores, its CPUs."),
     row(SbatchOpt::ntasks_per_core, '\0', "ntasks-per-core", ArgKind::required, 65, "", k_affinity,
         "\n"
         "      --ntasks-per-core=n     number of tasks to invoke on each core\n",

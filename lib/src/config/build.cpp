@@ -354,7 +354,9 @@ class Builder {
       std::string path = item(field.path, i);
       if (node.kind != RawNode::Kind::map) fail(node.line, path, "expected a map (a node pool)");
       auto f =
-          fields(node, path, {"id", "count", "cpus", "memory", "gpus", "gpu_type", "node_names"});
+          fields(node, path,
+                 {"id", "count", "cpus", "memory", "gpus", "gpu_type", "node_names", "features",
+                  "tmp_disk"});
       NodePool pool;
       pool.id = required_name(f, node, path, "id", "node pool id");
       for (const NodePool& other : c.node_pools) {
@@ -373,6 +375,17 @@ class Builder {
         pool.gpu_type = name(it->second, "GPU type");
         if (pool.gpus == 0) fail(it->second.line(), it->second.path, "a GPU type, but no gpus");
       }
+      if (auto it = f.find("features"); it != f.end()) {
+        // Slurm's feature names: what -C/--constraint can name ('&', '|',
+        // '*', brackets and parentheses are its operators).
+        for (const std::string& feature : strings(it->second, true)) {
+          if (!valid_name(feature))
+            fail(it->second.line(), it->second.path,
+                 fmt::format("\"{}\" is not a valid feature name", feature));
+          pool.features.push_back(feature);
+        }
+      }
+      if (auto it = f.find("tmp_disk"); it != f.end()) pool.tmp_disk_mb = memory(it->second);
       if (auto it = f.find("node_names"); it != f.end()) {
         pool.node_names = node_names(it->second);
         if (count == f.end()) {
@@ -460,7 +473,7 @@ class Builder {
       if (node.kind != RawNode::Kind::map) fail(node.line, path, "expected a map (a partition)");
       auto f = fields(node, path,
                       {"id", "node_pool_ids", "priority_tier", "priority_job_factor", "max_time",
-                       "default_time", "state", "preempt_mode", "grace_time"});
+                       "default_time", "state", "preempt_mode", "grace_time", "oversubscribe"});
       PartitionConfig p;
       p.id = required_name(f, node, path, "id", "partition id");
       if (c.find_partition(p.id))
@@ -516,6 +529,20 @@ class Builder {
         p.grace_time = exact_duration(it->second);
         if (p.grace_time == k_infinite)
           fail(it->second.line(), it->second.path, "grace_time cannot be UNLIMITED");
+      }
+      if (auto it = f.find("oversubscribe"); it != f.end()) {
+        // Slurm's OverSubscribe=: NO (the default) and EXCLUSIVE are what one
+        // machine's scheduler does; YES and FORCE share CPUs between jobs,
+        // which stint's per-CPU binding does not.
+        std::string v = text(it->second);
+        std::transform(v.begin(), v.end(), v.begin(),
+                       [](char ch) { return static_cast<char>(std::toupper(ch)); });
+        if (v != "NO" && v != "EXCLUSIVE")
+          fail(it->second.line(), it->second.path,
+               fmt::format("\"{}\" is not supported: NO (jobs share nodes, never CPUs) or "
+                           "EXCLUSIVE (each job has whole nodes)",
+                           text(it->second)));
+        p.over_subscribe = v == "NO" ? "" : v;
       }
       c.partitions.push_back(std::move(p));
     }

@@ -48,6 +48,9 @@ constexpr std::array k_keys = {
     ConfKey{"JobRequeue", "1", K::integer, 0, 1, ""},
     ConfKey{"KillOnBadExit", "0", K::integer, 0, 1, ""},
     ConfKey{"KillWait", "30", K::seconds, 0, 65533, ""},
+    // Cluster-wide licenses, "name[:count],...": -L/--licenses counts them
+    // (sched/placement.hpp).
+    ConfKey{"Licenses", "", K::text, 0, 0, ""},
     // MailDomain qualifies a job's user when --mail-user is not given.
     ConfKey{"MailDomain", "", K::text, 0, 0, ""},
     // Run by stintd for --mail-type, as slurmctld runs it (daemon/mail.hpp).

@@ -541,20 +541,18 @@ std::string imported_yaml(const Imported& imported, std::string_view sources,
     const NodePool& a = c.node_pools[i];
     const NodePool& b = back.node_pools[i];
     if (a.features != b.features)
-      lost.push_back(
-          fmt::format("node pool {}: Features={}: not kept (this stint.yaml has no node features)",
-                      a.id, fmt::join(a.features, ",")));
+      lost.push_back(fmt::format("node pool {}: Features={}: not kept (not valid feature names)",
+                                 a.id, fmt::join(a.features, ",")));
     if (a.tmp_disk_mb != b.tmp_disk_mb)
-      lost.push_back(
-          fmt::format("node pool {}: TmpDisk={}: not kept (this stint.yaml has no TmpDisk)", a.id,
-                      a.tmp_disk_mb));
+      lost.push_back(fmt::format("node pool {}: TmpDisk={}: not kept", a.id, a.tmp_disk_mb));
   }
   for (std::size_t i = 0; i < c.partitions.size() && i < back.partitions.size(); ++i) {
     const PartitionConfig& a = c.partitions[i];
     if (a.over_subscribe != back.partitions[i].over_subscribe)
       lost.push_back(fmt::format(
-          "partition {}: OverSubscribe={}: not kept (this stint.yaml has no OverSubscribe)", a.id,
-          a.over_subscribe));
+          "partition {}: OverSubscribe={}: not kept (stint never shares a CPU between jobs: "
+          "oversubscribe is NO or EXCLUSIVE)",
+          a.id, a.over_subscribe));
   }
   std::string out =
       fmt::format("# Imported from {} by `stint init --from-slurm-conf`.\n{}", sources, body);

@@ -106,6 +106,13 @@ std::string config_to_yaml(const Config& c) {
     e << YAML::Key << "memory" << YAML::Value << parse::format_memory_mb(pool.memory_mb);
     e << YAML::Key << "gpus" << YAML::Value << pool.gpus;
     if (!pool.gpu_type.empty()) e << YAML::Key << "gpu_type" << YAML::Value << pool.gpu_type;
+    if (!pool.features.empty()) {
+      e << YAML::Key << "features" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (const std::string& f : pool.features) e << f;
+      e << YAML::EndSeq;
+    }
+    if (pool.tmp_disk_mb > 0)
+      e << YAML::Key << "tmp_disk" << YAML::Value << parse::format_memory_mb(pool.tmp_disk_mb);
     if (!pool.node_names.empty() && !default_names(pool)) {
       e << YAML::Key << "node_names" << YAML::Value << YAML::Flow << YAML::BeginSeq;
       for (const std::string& n : pool.node_names) e << n;
@@ -128,6 +135,9 @@ std::string config_to_yaml(const Config& c) {
     if (p.default_time)
       e << YAML::Key << "default_time" << YAML::Value << time_text(*p.default_time);
     e << YAML::Key << "state" << YAML::Value << std::string(partition_state_name(p.state));
+    // YES and FORCE (CPUs shared between jobs) have no key: the import says so.
+    if (p.over_subscribe == "EXCLUSIVE")
+      e << YAML::Key << "oversubscribe" << YAML::Value << p.over_subscribe;
     if (!p.preempt_mode.empty()) e << YAML::Key << "preempt_mode" << YAML::Value << p.preempt_mode;
     if (p.grace_time != 0) e << YAML::Key << "grace_time" << YAML::Value << time_text(p.grace_time);
     e << YAML::EndMap;

@@ -92,6 +92,7 @@ void Controller::apply_overrides() {
     if (!part) continue;
     try {
       ResourceRequest r = sched::make_request(job.spec, m_config.partition_nodes(*part), m_config);
+      sched::apply_partition(r, *part);
       if (to_json(r) != to_json(job.req)) {
         job.req = r;
         m_store->update_job(job);

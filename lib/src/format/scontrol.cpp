@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <stint/format.hpp>
 #include <stint/parse.hpp>
@@ -230,8 +231,10 @@ std::string scontrol_node(const query::NodeInfo& n, const Context& ctx, bool one
       {"NodeName=" + n.name, "Arch=" + ctx.arch, fmt::format("CoresPerSocket={}", n.cpus), ""});
   l.push_back({fmt::format("CPUAlloc={}", n.cpus_alloc), fmt::format("CPUEfctv={}", n.cpus),
                fmt::format("CPUTot={}", n.cpus), "CPULoad=N/A"});
-  l.push_back({"AvailableFeatures=(null)"});
-  l.push_back({"ActiveFeatures=(null)"});
+  const std::string features =
+      n.features.empty() ? std::string("(null)") : fmt::format("{}", fmt::join(n.features, ","));
+  l.push_back({"AvailableFeatures=" + features});
+  l.push_back({"ActiveFeatures=" + features});
   l.push_back({"Gres=" + (n.gpus > 0 ? gres_text(n.gpus, n.gpu_type) : std::string("(null)"))});
   l.push_back({"NodeAddr=" + n.name, "NodeHostName=" + n.name, "Version=" + ctx.version});
   l.push_back({"OS=" + ctx.os, ""});
@@ -239,7 +242,8 @@ std::string scontrol_node(const query::NodeInfo& n, const Context& ctx, bool one
                fmt::format("AllocMem={}", n.memory_alloc_mb),
                fmt::format("FreeMem={}", n.memory_mb - std::min(n.memory_mb, n.memory_alloc_mb)),
                "Sockets=1", "Boards=1"});
-  l.push_back({"State=" + node_state_scontrol(n), "ThreadsPerCore=1", "TmpDisk=0", "Weight=1",
+  l.push_back({"State=" + node_state_scontrol(n), "ThreadsPerCore=1",
+               fmt::format("TmpDisk={}", n.tmp_disk_mb), "Weight=1",
                "Owner=N/A", "MCS_label=N/A"});
   l.push_back({"Partitions=" + partitions, ""});
   l.push_back({"BootTime=" + detail::timestamp_or(ctx.boot_time, "None"),
@@ -306,7 +310,7 @@ std::string scontrol_partition(const query::PartitionInfo& p, std::string_view p
   l.push_back({"Nodes=" + nodes});
   l.push_back({fmt::format("PriorityJobFactor={}", p.priority_job_factor.value_or(p.priority_tier)),
                fmt::format("PriorityTier={}", p.priority_tier), "RootOnly=NO", "ReqResv=NO",
-               "OverSubscribe=NO"});
+               "OverSubscribe=" + p.over_subscribe});
   l.push_back({"OverTimeLimit=NONE", fmt::format("PreemptMode={}", preempt_mode)});
   l.push_back({fmt::format("State={}", partition_state_name(p.state)),
                fmt::format("TotalCPUs={}", p.total_cpus),

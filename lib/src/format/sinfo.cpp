@@ -4,6 +4,7 @@
 #include <array>
 
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <stint/error.hpp>
 #include <stint/format.hpp>
@@ -166,6 +167,13 @@ std::string min_plus(const Row& r, F&& value) {
   return fmt::format("{}{}", lo, lo == hi ? "" : "+");
 }
 
+/// The features of the row's nodes: its first node's (a row is nodes of one
+/// state; pools that declare different features are rarely in one partition).
+std::string features(const Row& r) {
+  if (r.nodes.empty() || r.nodes.front()->features.empty()) return "(null)";
+  return fmt::format("{}", fmt::join(r.nodes.front()->features, ","));
+}
+
 std::string nodelist(const Row& r, const Context&) {
   if (r.nodes.empty()) return "";
   std::vector<std::string> names;
@@ -261,7 +269,7 @@ const std::array k_columns = {
   NodeColumn{'L', "DEFAULTTIME", true, [](const Row& r, const Context&) { return r.part->default_time ? time_text(*r.part->default_time, "infinite") : std::string("n/a"); }},
   NodeColumn{'s', "JOB_SIZE", true, [](const Row&, const Context&) { return std::string("1-infinite"); }},
   NodeColumn{'r', "ROOT", true, [](const Row&, const Context&) { return std::string("no"); }},
-  NodeColumn{'h', "OVERSUBSCRIBE", true, [](const Row&, const Context&) { return std::string("NO"); }},
+  NodeColumn{'h', "OVERSUBSCRIBE", true, [](const Row& r, const Context&) { return r.part->over_subscribe; }},
   NodeColumn{'g', "GROUPS", true, [](const Row&, const Context&) { return std::string("all"); }},
   NodeColumn{'p', "PRIO_TIER", true, [](const Row& r, const Context&) { return std::to_string(r.part->priority_tier); }},
   NodeColumn{'D', "NODES", true, [](const Row& r, const Context&) { return std::to_string(r.nodes.size()); }},
@@ -280,10 +288,10 @@ const std::array k_columns = {
   NodeColumn{'X', "SOCKETS", true, [](const Row&, const Context&) { return std::string("1"); }},
   NodeColumn{'Y', "CORES", true, [](const Row& r, const Context&) { return min_plus(r, [](const NodeInfo& n) { return n.cpus; }); }},
   NodeColumn{'Z', "THREADS", true, [](const Row&, const Context&) { return std::string("1"); }},
-  NodeColumn{'d', "TMP_DISK", true, [](const Row&, const Context&) { return std::string("0"); }},
+  NodeColumn{'d', "TMP_DISK", true, [](const Row& r, const Context&) { return min_plus(r, [](const NodeInfo& n) { return n.tmp_disk_mb; }); }},
   NodeColumn{'w', "WEIGHT", true, [](const Row&, const Context&) { return std::string("1"); }},
-  NodeColumn{'f', "AVAIL_FEATURES", true, [](const Row&, const Context&) { return std::string("(null)"); }},
-  NodeColumn{'b', "ACTIVE_FEATURES", true, [](const Row&, const Context&) { return std::string("(null)"); }},
+  NodeColumn{'f', "AVAIL_FEATURES", true, [](const Row& r, const Context&) { return features(r); }},
+  NodeColumn{'b', "ACTIVE_FEATURES", true, [](const Row& r, const Context&) { return features(r); }},
   NodeColumn{'E', "REASON", false, reason},
   NodeColumn{'G', "GRES", true, gres},
   NodeColumn{'O', "CPU_LOAD", true, [](const Row&, const Context&) { return std::string("N/A"); }},

@@ -344,6 +344,7 @@ json to_json(const ResourceRequest& r) {
            {"gpu_type", r.gpu_type}};
   // Written only when memory is per CPU: most requests' text stays as it was.
   if (r.mem_per_cpu_mb != 0) out["mem_per_cpu_mb"] = r.mem_per_cpu_mb;
+  if (r.whole_nodes) out["whole_nodes"] = true;
   return out;
 }
 
@@ -358,6 +359,7 @@ ResourceRequest resource_request_from_json(const json& j) {
     get_or(j, "mem_per_node_mb", r.mem_per_node_mb);
     get_or(j, "mem_per_cpu_mb", r.mem_per_cpu_mb);
     get_or(j, "whole_node_mem", r.whole_node_mem);
+    get_or(j, "whole_nodes", r.whole_nodes);
     get_or(j, "gpus_per_node", r.gpus_per_node);
     get_or(j, "gpu_type", r.gpu_type);
   } catch (const json::exception& e) {

@@ -110,6 +110,8 @@ constexpr std::array k_reasons = {
     // Slurm keeps WAIT_NODE_NOT_AVAIL with a description for this one: its
     // name is ReqNodeNotAvail (sacct, --json), its text the description.
     ReasonRow{Reason::reserved_for_maintenance, "ReqNodeNotAvail"},
+    ReasonRow{Reason::licenses, "Licenses"},
+    ReasonRow{Reason::bad_constraints, "BadConstraints"},
 };
 
 }  // namespace

@@ -19,6 +19,8 @@ std::vector<NodeInfo> nodes(const Config& config, const std::vector<Job>& jobs,
     n.memory_mb = def.memory_mb;
     n.gpus = def.gpus;
     n.gpu_type = def.gpu_type;
+    n.features = def.features;
+    n.tmp_disk_mb = def.tmp_disk_mb;
     by_name.emplace(n.name, out.size());
     out.push_back(std::move(n));
   }
@@ -102,6 +104,7 @@ std::vector<PartitionInfo> partitions(const Config& config) {
     info.name = p.id;
     info.is_default = def != nullptr && def->id == p.id;
     info.state = p.state;
+    if (!p.over_subscribe.empty()) info.over_subscribe = p.over_subscribe;
     info.max_time = p.max_time;
     info.default_time = p.default_time;
     info.priority_tier = p.priority_tier;

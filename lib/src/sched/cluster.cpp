@@ -99,6 +99,8 @@ bool node_fits(const NodeUsage& n, const ResourceRequest& req) {
   if (req.gpus_per_node > 0 && !req.gpu_type.empty() && req.gpu_type != n.def.gpu_type)
     return false;
   if (n.free_cpus() < req.cpus_per_node || n.free_gpus() < req.gpus_per_node) return false;
+  // A whole-node job shares its nodes with no other job.
+  if (req.whole_nodes && !n.idle()) return false;
   // --mem=0 asks for the node's whole memory, so nothing else may hold any.
   if (req.whole_node_mem) return n.mem_used_mb == 0;
   return n.free_mem_mb() >= req.mem_per_node_mb;
@@ -115,9 +117,10 @@ std::optional<std::vector<NodeAlloc>> fit(const ResourceRequest& req, const Clus
     if (!node_fits(n, req)) continue;
     NodeAlloc a;
     a.node = n.def.name;
-    a.cpus = req.cpus_per_node;
-    a.cpu_ids = lowest_free(n.cpu_used, req.cpus_per_node);
-    a.gpu_ids = lowest_free(n.gpu_used, req.gpus_per_node);
+    const std::uint32_t cpus = req.whole_nodes ? n.def.cpus : req.cpus_per_node;
+    a.cpus = cpus;
+    a.cpu_ids = lowest_free(n.cpu_used, cpus);
+    a.gpu_ids = lowest_free(n.gpu_used, req.whole_nodes ? n.def.gpus : req.gpus_per_node);
     a.mem_mb = req.whole_node_mem ? n.def.memory_mb : req.mem_per_node_mb;
     a.tasks = req.tasks_per_node;
     picked.push_back(std::move(a));

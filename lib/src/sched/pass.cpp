@@ -2,6 +2,7 @@
 #include <set>
 
 #include "sched/limits.hpp"
+#include "sched/placement.hpp"
 #include "sched/plan.hpp"
 #include "sched/preempt.hpp"
 #include "sched/reservation.hpp"
@@ -84,8 +85,63 @@ struct PartitionPass {
   bool waits = false;      ///< a job of it waits: the first got Resources, the later ones Priority
   std::uint32_t left = 0;  ///< its eligible jobs the walk in queue order has yet to reach
   std::vector<std::string> nodes;
+  std::vector<NodeDef> defs;  ///< the same nodes, for the jobs that narrow them
   std::vector<bool> mask;
 };
+
+// A job's own narrowing of its nodes (sched/placement.hpp) in the plan's
+// terms: one mask per choice, within `base`.
+struct Narrowed {
+  std::vector<std::vector<bool>> masks;
+  std::vector<bool> preferred;  ///< within the masks; empty: no --prefer
+  std::vector<bool> required;   ///< -w nodes, when the job has more nodes than them
+  bool contiguous = false;
+  std::vector<std::string> names;  ///< every node any mask allows, in order
+  std::vector<std::string> required_names;  ///< the -w nodes
+};
+
+std::vector<bool> both(std::vector<bool> a, const std::vector<bool>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) a[i] = a[i] && i < b.size() && b[i];
+  return a;
+}
+
+Narrowed narrow(const Job& job, const std::vector<NodeDef>& defs, const Plan& plan,
+                const std::vector<bool>& base) {
+  const NodeChoice choice = choose_nodes(job.spec, defs);
+  auto plan_mask = [&](const std::vector<bool>& by_partition) {
+    std::vector<std::string> names;
+    for (std::size_t i = 0; i < defs.size(); ++i) {
+      if (by_partition[i]) names.push_back(defs[i].name);
+    }
+    return both(plan.allowed_mask(names), base);
+  };
+  Narrowed n;
+  n.contiguous = choice.contiguous;
+  std::vector<bool> required;
+  if (choice.required_count > 0) {
+    required = plan_mask(choice.required);
+    for (std::size_t i = 0; i < defs.size(); ++i) {
+      if (choice.required[i]) n.required_names.push_back(defs[i].name);
+    }
+  }
+  std::vector<bool> any(base.size(), false);
+  for (const std::vector<bool>& m : choice.masks) {
+    std::vector<bool> mask = plan_mask(m);
+    // As many -w nodes as nodes: those are the job's nodes.
+    if (choice.required_count >= job.req.nodes && !required.empty()) mask = both(mask, required);
+    for (std::size_t i = 0; i < mask.size(); ++i) any[i] = any[i] || mask[i];
+    n.masks.push_back(std::move(mask));
+  }
+  if (choice.required_count > 0 && choice.required_count < job.req.nodes) n.required = required;
+  if (!choice.preferred.empty()) n.preferred = plan_mask(choice.preferred);
+  for (const NodeDef& d : defs) {
+    const std::vector<bool> one = plan.allowed_mask({d.name});
+    for (std::size_t i = 0; i < one.size(); ++i) {
+      if (one[i] && any[i]) n.names.push_back(d.name);
+    }
+  }
+  return n;
+}
 
 // One pending job, with what decides its fate without the plan, read once
 // in the jobs' memory order: the walk in queue order then touches the job
@@ -120,6 +176,48 @@ std::vector<std::string> without(const std::vector<std::string>& nodes,
   return out;
 }
 constexpr std::size_t k_prefetch_ahead = 8;
+
+// The earliest place among a narrowed job's choices; the nodes it prefers
+// when they have room now.
+std::optional<Plan::Place> earliest_narrowed(const Plan& plan, const ResourceRequest& req,
+                                             const Narrowed& n, Seconds duration, Seconds latest,
+                                             Seconds now) {
+  const NodeSetRules rules{n.required.empty() ? nullptr : &n.required, n.contiguous};
+  auto best_of = [&](bool preferred_only) {
+    std::optional<Plan::Place> best;
+    for (const std::vector<bool>& mask : n.masks) {
+      auto p = plan.earliest(req, preferred_only ? both(mask, n.preferred) : mask, duration,
+                             latest, rules);
+      if (p && (!best || p->start < best->start)) best = std::move(p);
+    }
+    return best;
+  };
+  if (!n.preferred.empty()) {
+    if (auto preferred = best_of(true); preferred && preferred->start <= now) return preferred;
+  }
+  return best_of(false);
+}
+
+// Whether sched/builtin's first fit keeps to what the plan's rules ask:
+// every -w node, adjacent nodes for --contiguous.
+bool meets_rules(const std::vector<NodeAlloc>& alloc, const Narrowed& n, const Cluster& cluster) {
+  for (const std::string& name : n.required_names) {
+    if (std::none_of(alloc.begin(), alloc.end(), [&](const NodeAlloc& a) { return a.node == name; }))
+      return false;
+  }
+  if (!n.contiguous) return true;
+  std::vector<std::size_t> at;
+  for (const NodeAlloc& a : alloc) {
+    for (std::size_t i = 0; i < cluster.nodes().size(); ++i) {
+      if (cluster.nodes()[i].def.name == a.node) at.push_back(i);
+    }
+  }
+  std::sort(at.begin(), at.end());
+  for (std::size_t i = 1; i < at.size(); ++i) {
+    if (at[i] != at[i - 1] + 1) return false;
+  }
+  return true;
+}
 
 // Tries to make room for `job` now by preempting lower jobs. Returns true
 // when the job is to wait for jobs being preempted (new ones or earlier ones).
@@ -266,6 +364,12 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
   if (reservations) reservations->block(plan, cluster);
   std::set<std::string> reservation_waits;  // reservations a job of which waits
   std::set<JobId> preempting(ctx.preempting.begin(), ctx.preempting.end());
+  // -L/--licenses: a job whose licenses are in use waits for them (Licenses)
+  // and holds nothing meanwhile, as slurmctld's license check does.
+  LicensePool licenses(config);
+  if (!licenses.empty()) {
+    for (const Job* running : cluster.jobs()) licenses.take(*running);
+  }
   std::uint32_t tested = 0;
   bool ordered = true;
   while (heap_end != queue.begin()) {
@@ -292,9 +396,14 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
         continue;
       }
     }
+    if (!licenses.empty() && !licenses.available(job)) {
+      d.reasons.add(job.id, Reason::licenses);
+      continue;
+    }
     auto prepare = [&] {
       if (part.prepared) return;
-      for (const auto& n : config.partition_nodes(*part.config)) part.nodes.push_back(n.name);
+      part.defs = config.partition_nodes(*part.config);
+      for (const auto& n : part.defs) part.nodes.push_back(n.name);
       part.mask = plan.allowed_mask(part.nodes);
       part.prepared = true;
     };
@@ -329,7 +438,19 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
     prepare();
     const bool short_of_nodes = !resv.in && !partition_waits && main_unavailable > 0 &&
                                 main_scheduler_nodes(part) < job.req.nodes;
-    const std::vector<std::string>& allowed = resv.nodes ? *resv.nodes : part.nodes;
+    // -w, -x, -C, --prefer, --mincpus, --tmp, --contiguous, the node shape.
+    std::optional<Narrowed> narrowed;
+    if (narrows_nodes(job.spec)) {
+      try {
+        narrowed = narrow(job, part.defs, plan, resv.nodes ? plan.allowed_mask(*resv.nodes) : part.mask);
+      } catch (const Error&) {
+        // Checked at submission: only a config changed since can get here.
+        d.reasons.add(job.id, Reason::bad_constraints);
+        continue;
+      }
+    }
+    const std::vector<std::string>& allowed =
+        narrowed ? narrowed->names : resv.nodes ? *resv.nodes : part.nodes;
     // --time-min: placed by its least limit; started, it keeps what fits.
     const Seconds least = options.backfill ? least_duration(job, duration) : duration;
 
@@ -342,12 +463,18 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
       std::vector<bool> resv_mask;
       if (resv.nodes) resv_mask = plan.allowed_mask(*resv.nodes);
       if (resv.in) reservations->lift(plan, cluster, resv);
-      place = plan.earliest(job.req, resv.nodes ? resv_mask : part.mask, least, latest);
+      if (narrowed) {
+        place = earliest_narrowed(plan, job.req, *narrowed, least, latest, now);
+      } else {
+        place = plan.earliest(job.req, resv.nodes ? resv_mask : part.mask, least, latest);
+      }
       if (resv.in) reservations->restore(plan, cluster, resv);
     } else {
       std::vector<std::string> unreserved;
       if (reservations) unreserved = without(allowed, reservations->blocked(resv, duration));
-      if (auto alloc = fit(job.req, cluster, reservations ? unreserved : allowed)) {
+      auto alloc = fit(job.req, cluster, reservations ? unreserved : allowed);
+      if (alloc && narrowed && !meets_rules(*alloc, *narrowed, cluster)) alloc.reset();
+      if (alloc) {
         place = Plan::Place{now, {}};
         for (const auto& a : *alloc) place->nodes.push_back(a.node);
       }
@@ -364,6 +491,7 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
         if (options.backfill) plan.add(job.req, place->nodes, now, limit);
         if (job.is_array_task()) ++ctx.array_running[job.array_job_id];
         if (ctx.limits) ctx.limits->started(job);
+        if (!licenses.empty()) licenses.take(job);
         d.starts.emplace_back(job.id, std::move(*alloc));
         // Backfill's start: the main scheduler had given up on the partition.
         if (short_of_nodes) set_waiting(part);

@@ -9,6 +9,54 @@ namespace {
 std::uint64_t mem_wanted(const ResourceRequest& req, const NodeDef& def) {
   return req.whole_node_mem ? def.memory_mb : req.mem_per_node_mb;
 }
+// A whole-node job holds every CPU and GPU of its nodes.
+std::uint64_t cpus_wanted(const ResourceRequest& req, const NodeDef& def) {
+  return req.whole_nodes ? std::max(def.cpus, req.cpus_per_node) : req.cpus_per_node;
+}
+std::uint64_t gpus_wanted(const ResourceRequest& req, const NodeDef& def) {
+  return req.whole_nodes ? std::max(def.gpus, req.gpus_per_node) : req.gpus_per_node;
+}
+
+// The nodes of a set that meets `rules`, from those with room (`room`, by
+// candidate; `index`, each candidate's place in the cluster's order), or
+// empty when there is none.
+std::vector<std::size_t> pick_set(const std::vector<bool>& room,
+                                  const std::vector<std::size_t>& index, std::uint32_t count,
+                                  const NodeSetRules& rules) {
+  auto required = [&](std::size_t j) {
+    return rules.required && index[j] < rules.required->size() && (*rules.required)[index[j]];
+  };
+  std::vector<std::size_t> set;
+  if (rules.contiguous) {
+    // The first window of `count` candidates adjacent in the cluster, all
+    // with room, that leaves out no required node.
+    std::size_t required_total = 0;
+    for (std::size_t j = 0; j < room.size(); ++j) required_total += required(j) ? 1 : 0;
+    for (std::size_t first = 0; first + count <= room.size(); ++first) {
+      bool ok = true;
+      std::size_t required_in = 0;
+      for (std::size_t j = first; j < first + count && ok; ++j) {
+        ok = room[j] && (j == first || index[j] == index[j - 1] + 1);
+        required_in += required(j) ? 1 : 0;
+      }
+      if (!ok || required_in != required_total) continue;
+      for (std::size_t j = first; j < first + count; ++j) set.push_back(j);
+      return set;
+    }
+    return {};
+  }
+  for (std::size_t j = 0; j < room.size(); ++j) {
+    if (!required(j)) continue;
+    if (!room[j]) return {};
+    set.push_back(j);
+  }
+  for (std::size_t j = 0; j < room.size() && set.size() < count; ++j) {
+    if (room[j] && !required(j)) set.push_back(j);
+  }
+  if (set.size() < count) return {};
+  std::sort(set.begin(), set.end());
+  return set;
+}
 
 Seconds end_of(Seconds start, Seconds duration) {
   return duration >= k_plan_forever - start ? k_plan_forever : start + duration;
@@ -77,6 +125,7 @@ bool Plan::eligible(const Node& n, const ResourceRequest& req) const {
 bool Plan::fits(const Node& n, const Step& s, const ResourceRequest& req) {
   const NodeDef& def = n.usage->def;
   if (req.whole_node_mem && s.mem_mb > 0) return false;
+  if (req.whole_nodes && (s.cpus > 0 || s.gpus > 0 || s.mem_mb > 0)) return false;
   return s.cpus + req.cpus_per_node <= def.cpus && s.gpus + req.gpus_per_node <= def.gpus &&
          s.mem_mb + mem_wanted(req, def) <= def.memory_mb;
 }
@@ -114,14 +163,18 @@ std::optional<Plan::Place> Plan::earliest(const ResourceRequest& req,
 
 std::optional<Plan::Place> Plan::earliest(const ResourceRequest& req,
                                           const std::vector<bool>& allowed, Seconds duration,
-                                          Seconds latest) const {
+                                          Seconds latest, const NodeSetRules& rules) const {
   std::vector<const Node*> candidates;
+  std::vector<std::size_t> index;  // each candidate's place in the cluster's order
   for (std::size_t i = 0; i < m_nodes.size(); ++i) {
-    if (i < allowed.size() && allowed[i] && eligible(m_nodes[i], req))
+    if (i < allowed.size() && allowed[i] && eligible(m_nodes[i], req)) {
       candidates.push_back(&m_nodes[i]);
+      index.push_back(i);
+    }
   }
   if (candidates.size() < req.nodes) return std::nullopt;
-  if (req.nodes == 1) {
+  const bool ruled = rules.contiguous || rules.required;
+  if (req.nodes == 1 && !ruled) {
     // One node: each node's own earliest start, the soonest of them (the
     // first in config order among equals).
     std::optional<Place> best;
@@ -162,6 +215,7 @@ std::optional<Plan::Place> Plan::earliest(const ResourceRequest& req,
       lacking_before.push_back(count);
     }
   }
+  std::vector<bool> room(ruled ? candidates.size() : 0);
   for (Seconds t : times) {
     const Seconds end = end_of(t, duration);
     Place place{t, {}};
@@ -172,9 +226,18 @@ std::optional<Plan::Place> Plan::earliest(const ResourceRequest& req,
       while (c.last < steps.size() && steps[c.last].time < end) ++c.last;
       const bool has_room = c.last <= c.first || lacking_before[c.lacking + c.last] ==
                                                      lacking_before[c.lacking + c.first];
+      if (ruled) {
+        room[j] = has_room;
+        continue;
+      }
       if (has_room) place.nodes.push_back(candidates[j]->usage->def.name);
       if (place.nodes.size() == req.nodes) return place;
     }
+    if (!ruled) continue;
+    const std::vector<std::size_t> set = pick_set(room, index, req.nodes, rules);
+    if (set.empty()) continue;
+    for (std::size_t j : set) place.nodes.push_back(candidates[j]->usage->def.name);
+    return place;
   }
   return std::nullopt;
 }
@@ -200,9 +263,11 @@ void Plan::add(const ResourceRequest& req, const std::vector<std::string>& nodes
     const std::uint64_t mem = mem_wanted(req, n->usage->def);
     const std::size_t first = split(*n, std::max(start, m_now));
     const std::size_t last = end == k_plan_forever ? n->steps.size() : split(*n, end);
+    const std::uint64_t cpus = cpus_wanted(req, n->usage->def);
+    const std::uint64_t gpus = gpus_wanted(req, n->usage->def);
     for (std::size_t i = first; i < last; ++i) {
-      n->steps[i].cpus += req.cpus_per_node;
-      n->steps[i].gpus += req.gpus_per_node;
+      n->steps[i].cpus += cpus;
+      n->steps[i].gpus += gpus;
       n->steps[i].mem_mb += mem;
     }
   }
@@ -217,9 +282,11 @@ void Plan::remove(const ResourceRequest& req, const std::vector<std::string>& no
     const std::uint64_t mem = mem_wanted(req, n->usage->def);
     const std::size_t first = split(*n, std::max(start, m_now));
     const std::size_t last = end == k_plan_forever ? n->steps.size() : split(*n, end);
+    const std::uint64_t cpus = cpus_wanted(req, n->usage->def);
+    const std::uint64_t gpus = gpus_wanted(req, n->usage->def);
     for (std::size_t i = first; i < last; ++i) {
-      n->steps[i].cpus -= std::min<std::uint64_t>(n->steps[i].cpus, req.cpus_per_node);
-      n->steps[i].gpus -= std::min<std::uint64_t>(n->steps[i].gpus, req.gpus_per_node);
+      n->steps[i].cpus -= std::min(n->steps[i].cpus, cpus);
+      n->steps[i].gpus -= std::min(n->steps[i].gpus, gpus);
       n->steps[i].mem_mb -= std::min(n->steps[i].mem_mb, mem);
     }
   }

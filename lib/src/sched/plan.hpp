@@ -23,6 +23,13 @@ Seconds least_duration(const Job& job, Seconds duration);
 /// the whole minutes of `room` it has, never below `least`.
 Seconds time_min_limit(Seconds room, Seconds least, Seconds duration);
 
+/// What a job asks of its set of nodes beyond each node's room.
+struct NodeSetRules {
+  /// Nodes (a mask in the cluster's order) that must all be in the set.
+  const std::vector<bool>* required = nullptr;
+  bool contiguous = false;  ///< adjacent in the cluster's order
+};
+
 class Plan {
  public:
   /// The nodes and running jobs of `cluster` at `now`; times are rounded up
@@ -40,7 +47,7 @@ class Plan {
   /// The same, with the allowed nodes as a mask over the cluster's nodes in
   /// order (allowed_mask(names)): the pass asks this for every job.
   std::optional<Place> earliest(const ResourceRequest& req, const std::vector<bool>& allowed,
-                                Seconds duration, Seconds latest) const;
+                                Seconds duration, Seconds latest, const NodeSetRules& rules = {}) const;
   std::vector<bool> allowed_mask(const std::vector<std::string>& names) const;
   /// How long from `start` `req` has room on every one of `nodes`, at most
   /// `longest` (sched/time_min.cpp).

@@ -79,12 +79,19 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
   const JobOptions& more = spec.options();
   const std::optional<std::uint32_t> ntasks = task_count_from_gpus(spec);
 
+  // A virtual node has one socket: tasks per socket are tasks per node.
+  std::optional<std::uint32_t> tasks_per_node = spec.ntasks_per_node;
+  if (!tasks_per_node && more.ntasks_per_socket) tasks_per_node = more.ntasks_per_socket;
   if (ntasks) {
     r.tasks = *ntasks;
     if (spec.nodes) {
       r.nodes = *spec.nodes;
-    } else if (spec.ntasks_per_node && *spec.ntasks_per_node > 0) {
-      r.nodes = ceil_div(r.tasks, *spec.ntasks_per_node);
+    } else if (tasks_per_node && *tasks_per_node > 0) {
+      r.nodes = ceil_div(r.tasks, *tasks_per_node);
+    } else if (more.spread_job) {
+      // --spread-job: a task per node, on as many nodes as the partition has.
+      r.nodes = std::min<std::uint32_t>(
+          r.tasks, std::max<std::uint32_t>(1, static_cast<std::uint32_t>(partition_nodes.size())));
     } else {
       // Like Slurm, spread tasks over as many nodes as their CPUs need.
       r.nodes = std::max<std::uint32_t>(1, ceil_div(r.tasks * r.cpus_per_task, largest_node_cpus));
@@ -102,6 +109,8 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
                          : ceil_div(r.tasks, r.nodes);
   // -O/--overcommit: tasks may outnumber CPUs; a node gives one task's CPUs.
   r.cpus_per_node = (more.overcommit ? 1 : r.tasks_per_node) * r.cpus_per_task;
+  // --mincpus: each node gives the job at least that many CPUs.
+  if (more.mincpus) r.cpus_per_node = std::max(r.cpus_per_node, *more.mincpus);
 
   r.gpu_type = spec.gpu_type;
   if (spec.gpus_per_node) {
@@ -148,7 +157,22 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
     r.mem_per_node_mb = *more.mem_per_gpu_mb * std::max<std::uint32_t>(1, r.gpus_per_node);
     r.mem_per_cpu_mb = 0;  // not DefMemPerCPU's: the memory follows the GPUs
   }
+  // --exclusive[=user|mcs]: whole nodes (=user and =mcs too: nodes are
+  // never shared with another job, not even the same user's). Without a
+  // memory of its own the job holds all of each node's.
+  if (more.exclusive != Exclusive::unset) {
+    r.whole_nodes = true;
+    if (!spec.mem_per_node_mb && !spec.mem_per_cpu_mb && !more.mem_per_gpu_mb) {
+      r.whole_node_mem = true;
+      r.mem_per_node_mb = 0;
+      r.mem_per_cpu_mb = 0;
+    }
+  }
   return r;
+}
+
+void apply_partition(ResourceRequest& req, const PartitionConfig& partition) {
+  if (partition.over_subscribe == "EXCLUSIVE") req.whole_nodes = true;
 }
 
 std::optional<Error> never_fits(const ResourceRequest& req,

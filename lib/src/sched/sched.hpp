@@ -25,6 +25,10 @@ class ReservationRules;  // sched/reservation.hpp
 ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& partition_nodes,
                              const Config& config);
 
+/// What the partition adds to a request: OverSubscribe=EXCLUSIVE gives
+/// every job whole nodes.
+void apply_partition(ResourceRequest& req, const PartitionConfig& partition);
+
 /// Whether a request could ever run on the partition's nodes when they are all
 /// idle (submit-time check); nullopt if it can, else the error to refuse with
 /// (its message is the detail line Slurm prints before "submission failed").

@@ -6,6 +6,7 @@
 #include <stint/parse.hpp>
 
 #include "daemon/handlers/handlers.hpp"
+#include "sched/placement.hpp"
 #include "sched/sched.hpp"
 
 namespace stint::daemon {
@@ -86,9 +87,7 @@ Job update_one(Controller& c, const Job& current, const Json& fields, bool op) {
       pending_only();
       const PartitionConfig* p = c.config().find_partition(value);
       if (!p) throw Error(Errc::invalid_partition, "Invalid partition name specified");
-      auto nodes = c.config().partition_nodes(*p);
-      ResourceRequest r = sched::make_request(job.spec, nodes, c.config());
-      if (auto refusal = sched::never_fits(r, nodes)) throw *refusal;
+      ResourceRequest r = sched::checked_request(job.spec, *p, c.config());
       job.partition = p->id;
       job.req = r;
     } else if (iequals(key, "Priority")) {
@@ -148,9 +147,7 @@ Job update_one(Controller& c, const Job& current, const Json& fields, bool op) {
       }
       const PartitionConfig* p = c.config().find_partition(job.partition);
       if (!p) throw Error(Errc::invalid_partition, "Invalid partition name specified");
-      auto nodes = c.config().partition_nodes(*p);
-      ResourceRequest r = sched::make_request(job.spec, nodes, c.config());
-      if (auto refusal = sched::never_fits(r, nodes)) throw *refusal;
+      ResourceRequest r = sched::checked_request(job.spec, *p, c.config());
       job.req = r;
     } else if (iequals(key, "StartTime")) {
       // scontrol sends the time resolved, in seconds since the epoch; a time
