@@ -141,14 +141,26 @@ cli::BatchScript read_script(const cli::SbatchCommandLine& cl, const std::string
 // only the second line. sbatch adds the second line from the code,
 // errc_slurm_message(code). The same holds for errors of the client itself
 // (stintd unreachable): its message is the detail.
+bool cluster_has_gpus() {
+  try {
+    const Config config = query::read_config(default_paths());
+    const std::vector<NodeDef> nodes = config.nodes();
+    return std::any_of(nodes.begin(), nodes.end(), [](const NodeDef& n) { return n.gpus > 0; });
+  } catch (const Error&) {
+    return false;
+  }
+}
+
 Error submission_failed(const Error& e) {
   std::string detail = e.what();
   const std::string_view reason = errc_slurm_message(e.code());
   if (detail == reason) detail.clear();  // the reason alone, never twice
   std::string text = detail.empty() ? std::string() : detail + "\n";
-  // Slurm's sbatch checks GRES itself (gres_job_state_validate) and says so
-  // without the controller's "submission failed".
-  if (e.code() == Errc::invalid_gres) return Error(e.code(), text + std::string(reason));
+  // On a cluster without GPUs Slurm's sbatch knows no "gpu" GRES at all
+  // (GresTypes) and refuses it itself, without the controller's "submission
+  // failed"; where there are GPUs, the controller refuses a type or count.
+  if (e.code() == Errc::invalid_gres && !cluster_has_gpus())
+    return Error(e.code(), text + std::string(reason));
   text += fmt::format("Batch job submission failed: {}", reason);
   return Error(e.code(), text);
 }

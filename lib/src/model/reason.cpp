@@ -2,6 +2,8 @@
 
 #include <stint/model.hpp>
 
+#include "model/reason_table.hpp"
+
 namespace stint {
 namespace {
 
@@ -114,7 +116,20 @@ constexpr std::array k_reasons = {
     ReasonRow{Reason::bad_constraints, "BadConstraints"},
 };
 
+// Reasons are stored by number and looked up here by number: row i is reason i.
+constexpr bool rows_in_order() {
+  for (std::size_t i = 0; i < k_reasons.size(); ++i) {
+    if (static_cast<std::size_t>(k_reasons[i].reason) != i) return false;
+  }
+  return true;
+}
+static_assert(rows_in_order(), "k_reasons must list every Reason in enum order");
+
 }  // namespace
+
+std::int64_t model_detail::last_reason_value() {
+  return static_cast<std::int64_t>(std::size(k_reasons)) - 1;
+}
 
 std::string_view reason_name(Reason r) { return k_reasons[static_cast<std::size_t>(r)].name; }
 

@@ -135,8 +135,8 @@ void JobReader::read_into(const sql::Statement& st, Job& job, bool again) {
   job.qos = st.text_view(i++);
   job.state =
       enum_from(st.int64(i++), JobState::failed, static_cast<std::int64_t>(JobState::deadline));
-  job.reason = enum_from(st.int64(i++), Reason::none, k_last_reason);
-  job.hold_reason = enum_from(st.int64(i++), Reason::none, k_last_reason);
+  job.reason = enum_from(st.int64(i++), Reason::none, last_reason());
+  job.hold_reason = enum_from(st.int64(i++), Reason::none, last_reason());
   job.priority = static_cast<std::uint32_t>(st.int64(i++));
   job.submit_time = st.int64(i++);
   job.eligible_time = st.int64(i++);

@@ -12,6 +12,7 @@
 
 #include <stint/store.hpp>
 
+#include "model/reason_table.hpp"
 #include "store/impl.hpp"
 #include "store/sqlite.hpp"
 
@@ -39,7 +40,7 @@ JobTexts texts_of(const Job& job);
 void bind_job(sql::Statement& st, const Job& job, const JobTexts& texts);
 
 // The last Reason value: a stored reason above it (a newer stint's) reads as none.
-constexpr std::int64_t k_last_reason = static_cast<std::int64_t>(Reason::reserved_for_maintenance);
+inline std::int64_t last_reason() { return model_detail::last_reason_value(); }
 
 template <typename E>
 E enum_from(std::int64_t v, E fallback, std::int64_t max) {

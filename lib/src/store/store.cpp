@@ -578,7 +578,7 @@ std::vector<Job> Store::attempts(JobId id) {
     a.restart_count = static_cast<std::uint32_t>(st.int64(i++));
     a.state =
         enum_from(st.int64(i++), JobState::requeued, static_cast<std::int64_t>(JobState::deadline));
-    a.reason = enum_from(st.int64(i++), Reason::none, k_last_reason);
+    a.reason = enum_from(st.int64(i++), Reason::none, last_reason());
     a.submit_time = st.int64(i++);
     a.eligible_time = st.int64(i++);
     a.start_time = st.int64(i++);

@@ -90,7 +90,7 @@ TEST_CASE("a job without placement options narrows nothing") {
   CHECK(sched::narrows_nodes(s));
 }
 
-TEST_CASE("-C: features, &, |, parentheses and counts match per node") {
+TEST_CASE("constraint: features, &, |, parentheses and counts match per node") {
   const Config c = cluster();
   JobSpec s = spec();
   s.options_to_set().constraint = "fast";
@@ -107,7 +107,7 @@ TEST_CASE("-C: features, &, |, parentheses and counts match per node") {
   CHECK(first_mask(s, c) == std::vector<bool>{false, false, true, true});
 }
 
-TEST_CASE("-C [a|b]: one mask per choice") {
+TEST_CASE("constraint [a|b]: one mask per choice") {
   const Config c = cluster();
   JobSpec s = spec(2);
   s.options_to_set().constraint = "[fast|slow]";
@@ -133,7 +133,7 @@ TEST_CASE("malformed and unknown features are refused as Slurm refuses them") {
   CHECK(refusal(s, c) == Errc::invalid_feature);
 }
 
-TEST_CASE("-w and -x: unknown names, nodes outside the partition, nothing left") {
+TEST_CASE("nodelist and exclude: unknown names, nodes outside the partition, nothing left") {
   Config c = cluster();
   JobSpec s = spec();
   s.options_to_set().nodelist = "nosuch";
@@ -162,7 +162,7 @@ TEST_CASE("-w and -x: unknown names, nodes outside the partition, nothing left")
                        }));
 }
 
-TEST_CASE("--mincpus, --tmp and the node shape leave the nodes that have them") {
+TEST_CASE("mincpus, tmp and the node shape leave the nodes that have them") {
   const Config c = cluster();
   JobSpec s = spec();
   s.options_to_set().mincpus = 6;
@@ -202,7 +202,7 @@ TEST_CASE("licenses parse as Slurm writes them, and unknown ones are refused") {
   CHECK(refusal(s, c) == Errc::ok);
 }
 
-TEST_CASE("the pass: -w, -x and -C decide the nodes") {
+TEST_CASE("the pass: nodelist, exclude and constraint decide the nodes") {
   const Config c = cluster();
   JobSpec w = spec();
   w.options_to_set().nodelist = "n-4";
@@ -218,7 +218,7 @@ TEST_CASE("the pass: -w, -x and -C decide the nodes") {
   CHECK(started_on(dec, 3) == std::vector<std::string>{"n-1"});
 }
 
-TEST_CASE("the pass: -w names some of the nodes, the rest come from the others") {
+TEST_CASE("the pass: a nodelist names some of the nodes, the rest come from the others") {
   const Config c = cluster();
   JobSpec s = spec(2);
   s.options_to_set().nodelist = "n-4";
@@ -228,7 +228,7 @@ TEST_CASE("the pass: -w names some of the nodes, the rest come from the others")
   CHECK(started_on(dec, 1) == std::vector<std::string>{"n-1", "n-4"});
 }
 
-TEST_CASE("the pass: --contiguous takes adjacent nodes") {
+TEST_CASE("the pass: contiguous takes adjacent nodes") {
   const Config c = cluster();
   JobSpec busy = spec();
   busy.options_to_set().nodelist = "n-2";
@@ -288,7 +288,7 @@ TEST_CASE("the pass: a job whose licenses are in use waits with reason Licenses"
   CHECK_FALSE(started_on(dec, 3).empty());
 }
 
-TEST_CASE("the pass: --prefer takes the preferred nodes when they are free") {
+TEST_CASE("the pass: prefer takes the preferred nodes when they are free") {
   const Config c = cluster();
   JobSpec s = spec();
   s.options_to_set().prefer = "slow";
