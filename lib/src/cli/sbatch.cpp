@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cerrno>
 #include <chrono>
 #include <cstdio>
@@ -342,6 +343,17 @@ SubmitContext current_submit_context() {
       ctx.rlimits.emplace_back(name, std::to_string(static_cast<unsigned long>(limit.rlim_cur)));
     }
   }
+  // Read only when a cluster's name or option turns up, not at every submission.
+  ctx.foreign_names_mapped = [] {
+    try {
+      std::string v =
+          query::read_config(default_paths()).conf("StintForeignNames").value_or("refuse");
+      for (char& ch : v) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+      return v == "map";
+    } catch (const Error&) {
+      return false;
+    }
+  };
   // Only -M needs it: the configuration is read then, not at every submission.
   ctx.cluster_name = [] {
     try {

@@ -71,12 +71,41 @@ std::string directive_place(const std::string& file, const Directives& d, std::s
   return fmt::format("{}:{}: #SBATCH {}", file, d.lines.at(first_word), text);
 }
 
+// A site's own #SBATCH option (a SPANK plugin's --image, --container-image,
+// an option older Slurm had) in a cluster's script: with StintForeignNames=map
+// it is taken out of the directives with a warning, as a partition name this
+// machine lacks is mapped. Its value goes with it ("--image=x", or the next
+// word when that is not an option).
+bool skip_foreign_option(SbatchBuilder& b, Directives& d, std::size_t at, const UsageError& e,
+                         const std::string& where) {
+  const std::string_view what = e.what();
+  if (what.rfind("unrecognized option", 0) != 0 || at >= d.words.size()) return false;
+  if (d.words[at].rfind("--", 0) != 0 || !b.context || !b.context->foreign_names_mapped ||
+      !b.context->foreign_names_mapped())
+    return false;
+  std::size_t words = 1;
+  if (d.words[at].find('=') == std::string::npos && at + 1 < d.words.size() &&
+      d.lines.at(at + 1) == d.lines.at(at) && d.words[at + 1].rfind('-', 0) != 0)
+    words = 2;
+  std::string text;
+  for (std::size_t i = at; i < at + words; ++i) text += (text.empty() ? "" : " ") + d.words[i];
+  b.request.notices.emplace_back(
+      "warning", fmt::format("{}: '{}' is not an option of Slurm 22.05's sbatch (a site's own); "
+                             "left out, as StintForeignNames is map",
+                             where, text));
+  d.words.erase(d.words.begin() + static_cast<std::ptrdiff_t>(at),
+                d.words.begin() + static_cast<std::ptrdiff_t>(at + words));
+  d.lines.erase(d.lines.begin() + static_cast<std::ptrdiff_t>(at),
+                d.lines.begin() + static_cast<std::ptrdiff_t>(at + words));
+  return true;
+}
+
 // The options of the script's #SBATCH lines, applied in order. An error names
 // the file and line after Slurm's own message.
 void apply_directives(SbatchBuilder& b, const BatchScript& script, std::string_view text,
                       std::string_view magic) {
   const std::string file = script_file_name(script);
-  const Directives d = read_directives(text, file);
+  Directives d = read_directives(text, file);
   if (d.old_magic && magic == "#SBATCH") {
     b.request.notices.emplace_back(
         "error",
@@ -90,14 +119,18 @@ void apply_directives(SbatchBuilder& b, const BatchScript& script, std::string_v
                                file));
   }
   OptionScan scan;
-  try {
-    scan = scan_options(sbatch_option_table(), d.words);
-  } catch (const UsageError& e) {
-    const std::size_t at = std::min(e.arg_index(), d.words.empty() ? 0 : d.words.size() - 1);
-    std::string where = d.lines.empty() ? file : fmt::format("{}:{}", file, d.lines.at(at));
-    std::string detail = fmt::format("{}: {}", where, e.what());
-    if (!e.suggestion().empty()) detail += fmt::format("; did you mean '{}'?", e.suggestion());
-    throw UsageError(e.what(), e.suggestion(), e.arg_index(), detail);
+  for (;;) {
+    try {
+      scan = scan_options(sbatch_option_table(), d.words);
+      break;
+    } catch (const UsageError& e) {
+      const std::size_t at = std::min(e.arg_index(), d.words.empty() ? 0 : d.words.size() - 1);
+      std::string where = d.lines.empty() ? file : fmt::format("{}:{}", file, d.lines.at(at));
+      if (skip_foreign_option(b, d, at, e, where)) continue;
+      std::string detail = fmt::format("{}: {}", where, e.what());
+      if (!e.suggestion().empty()) detail += fmt::format("; did you mean '{}'?", e.suggestion());
+      throw UsageError(e.what(), e.suggestion(), e.arg_index(), detail);
+    }
   }
   // As Slurm's getopt loop, each option is applied as it is read; a stray
   // word is found after them.
@@ -323,19 +356,30 @@ void SbatchBuilder::finish() {
     if (!o.cluster.empty() && context) {
       // Only this machine's cluster exists; "all" is it too.
       const std::string here = context->cluster_name ? context->cluster_name() : std::string();
-      std::string_view rest = o.cluster;
+      const std::string clusters = o.cluster;
+      std::string_view rest = clusters;
+      bool mapped = false;
       while (!rest.empty()) {
         const std::size_t comma = rest.find(',');
         const std::string_view name = rest.substr(0, comma);
         rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 1);
         if (!iequals(name, "all") && name != here) {
+          if (context->foreign_names_mapped && context->foreign_names_mapped()) {
+            // Another cluster's name: this machine's cluster stands in for it.
+            request.notices.emplace_back(
+                "warning", fmt::format("cluster '{}' mapped to '{}' (StintForeignNames is map)",
+                                       name, here));
+            mapped = true;
+            continue;
+          }
           throw Error(Errc::invalid_argument,
                       fmt::format("'{}' can't be reached now, or it is an invalid entry for "
                                   "--cluster.  Use 'sacctmgr list clusters' to see available "
                                   "clusters.",
-                                  o.cluster));
+                                  clusters));
         }
       }
+      if (mapped) s.options_to_set().cluster = here;
     }
   }
   // A -N with no -n means one task per node (Slurm's "1 proc / node

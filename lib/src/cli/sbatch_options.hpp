@@ -192,6 +192,11 @@ struct SubmitContext {
   std::uint32_t uid = 0;
   /// This cluster's name, for -M/--clusters (asked only when -M is given).
   std::function<std::string()> cluster_name = nullptr;
+  /// Whether the config says StintForeignNames=map: a cluster's own names
+  /// this machine lacks (another cluster for -M, a site plugin's #SBATCH
+  /// option) are then set aside with a warning instead of refused. Asked
+  /// only when one turns up.
+  std::function<bool()> foreign_names_mapped = nullptr;
   /// Resolves a user or group name or number for --uid/--gid: the id, or
   /// nullopt for none. Unset: numbers only.
   std::function<std::optional<std::uint32_t>(const std::string& name)> user_id = nullptr;

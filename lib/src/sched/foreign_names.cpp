@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include <stint/error.hpp>
+#include <stint/parse.hpp>
 
 namespace stint::sched {
 namespace {
@@ -122,6 +123,38 @@ std::string foreign_warning(const Config& c, std::string_view what, std::string_
                                 : std::string("StintForeignNames=map"));
 }
 
+// -w and -x name a cluster's nodes: with StintForeignNames=map the names this
+// machine lacks are left out (a list left empty asks for nothing), so the
+// script runs where it may here.
+void map_node_names(JobSpec& spec, const Config& c, ForeignPolicy policy,
+                    std::vector<std::string>& warnings) {
+  if (policy != ForeignPolicy::map || !spec.more) return;
+  const std::vector<NodeDef> nodes = c.nodes();
+  auto known = [&](const std::string& name) {
+    return std::any_of(nodes.begin(), nodes.end(), [&](const NodeDef& n) { return n.name == name; });
+  };
+  for (auto [field, option] : {std::pair{&JobOptions::nodelist, "--nodelist"},
+                               std::pair{&JobOptions::exclude, "--exclude"}}) {
+    const std::string given = spec.options().*field;
+    if (given.empty()) continue;
+    std::vector<std::string> names;
+    try {
+      names = parse::expand_hostlist(given);
+    } catch (const Error&) {
+      continue;  // refused as it is, with Slurm's words
+    }
+    std::vector<std::string> kept, dropped;
+    for (std::string& n : names) (known(n) ? kept : dropped).push_back(std::move(n));
+    if (dropped.empty()) continue;
+    warnings.push_back(fmt::format("{} {} not on this machine: left out of {} (StintForeignNames=map)",
+                                   dropped.size() == 1 ? "node" : "nodes",
+                                   parse::compress_hostlist(dropped) +
+                                       (dropped.size() == 1 ? " is" : " are"),
+                                   option));
+    spec.options_to_set().*field = kept.empty() ? std::string() : parse::compress_hostlist(kept);
+  }
+}
+
 std::vector<std::string> map_foreign_names(
     JobSpec& spec, const Config& c,
     const std::function<bool(std::string_view)>& reservation_exists) {
@@ -131,6 +164,7 @@ std::vector<std::string> map_foreign_names(
   map_partitions(spec, c, policy, warnings);
   map_gpu_type(spec, c, policy, warnings);
   map_reservations(spec, c, policy, reservation_exists, warnings);
+  map_node_names(spec, c, policy, warnings);
   return warnings;
 }
 

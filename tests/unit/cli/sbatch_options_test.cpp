@@ -499,3 +499,39 @@ TEST_CASE("sbatch --export forms", "[sbatch][export]") {
   CHECK(build(in).spec.environment == env);
   CHECK(build(in).spec.export_spec.empty());
 }
+
+TEST_CASE("StintForeignNames=map sets a site's #SBATCH options and other clusters aside",
+          "[sbatch][directives][foreign]") {
+  Submit in;
+  in.args = {"job.sh"};
+  in.script =
+      "#!/bin/bash\n#SBATCH --image=docker:x/y:1 -t 5\n#SBATCH --module gpu\n"
+      "#SBATCH -M other\necho x\n";
+  SubmitContext ctx{in.env, in.cwd, "node1"};
+  ctx.cluster_name = [] { return std::string("here"); };
+  bool mapped = true;
+  ctx.foreign_names_mapped = [&mapped] { return mapped; };
+  BatchScript script;
+  script.source = ScriptSource::file;
+  script.path = in.cwd + "/job.sh";
+  script.text = in.script;
+  const SbatchRequest r = build_sbatch_request(parse_sbatch_command_line(in.args), script, ctx);
+  CHECK(r.spec.time_limit == 300);
+  CHECK(r.spec.options().cluster == "here");
+  std::vector<std::string> warnings;
+  for (const auto& [kind, text] : r.notices) {
+    if (kind == "warning") warnings.push_back(text);
+  }
+  REQUIRE(warnings.size() == 3);
+  CHECK(warnings[0] ==
+        "job.sh:2: '--image=docker:x/y:1' is not an option of Slurm 22.05's sbatch (a site's "
+        "own); left out, as StintForeignNames is map");
+  CHECK(warnings[1] ==
+        "job.sh:3: '--module gpu' is not an option of Slurm 22.05's sbatch (a site's own); left "
+        "out, as StintForeignNames is map");
+  CHECK(warnings[2] == "cluster 'other' mapped to 'here' (StintForeignNames is map)");
+  // Without map: Slurm's refusals.
+  mapped = false;
+  CHECK_THROWS_AS(build_sbatch_request(parse_sbatch_command_line(in.args), script, ctx),
+                  UsageError);
+}

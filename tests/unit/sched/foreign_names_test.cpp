@@ -203,3 +203,25 @@ TEST_CASE("foreign names: --gres as given keeps other items and counts", "[forei
   CHECK(sched::replace_gres_type("gpu:v1000:1", "v100", "a100") == "gpu:v1000:1");
   CHECK(sched::replace_gres_type("gpu:2", "v100", "a100") == "gpu:2");
 }
+
+TEST_CASE("foreign names: StintForeignNames=map leaves out node names this machine lacks",
+          "[foreign]") {
+  const Config c = mapping(machine());
+  const std::string here = c.nodes().front().name;
+  JobSpec spec;
+  spec.options_to_set().nodelist = "compute[136-137]," + here;
+  spec.options_to_set().exclude = "gpu052";
+  const auto warnings = sched::map_foreign_names(spec, c, no_reservations);
+  CHECK(spec.options().nodelist == here);
+  CHECK(spec.options().exclude.empty());
+  REQUIRE(warnings.size() == 2);
+  CHECK_THAT(warnings[0], Equals("nodes compute[136-137] are not on this machine: left out of "
+                                 "--nodelist (StintForeignNames=map)"));
+  CHECK_THAT(warnings[1], Equals("node gpu052 is not on this machine: left out of --exclude "
+                                 "(StintForeignNames=map)"));
+  // Refused as Slurm refuses them by default: nothing rewritten.
+  JobSpec kept;
+  kept.options_to_set().nodelist = "compute1";
+  CHECK(sched::map_foreign_names(kept, machine(), no_reservations).empty());
+  CHECK(kept.options().nodelist == "compute1");
+}
