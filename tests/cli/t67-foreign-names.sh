@@ -124,6 +124,20 @@ expect_eq "mapped names" "batch normal $default_account" "$(squeue -h -j "$id" -
 scontrol release "$id"
 wait_for 30 job_ended "$id"
 expect_eq "the mapped job ran" COMPLETED "$(job_state "$id")"
+# A cluster's nodes, another cluster, a site plugin's option: set aside too.
+cat >site.sh <<'SH'
+#!/bin/bash
+#SBATCH --image=docker:lab/tools:1
+#SBATCH -w compute[01-02] -M rivers
+echo site
+SH
+id=$(sbatch --parsable site.sh 2>err)
+expect_eq "site names warnings" "sbatch: warning: site.sh:2: '--image=docker:lab/tools:1' is not an option of Slurm 22.05's sbatch (a site's own); left out, as StintForeignNames is map
+sbatch: warning: cluster 'rivers' mapped to 'test' (StintForeignNames is map)
+sbatch: warning: nodes compute[01-02] are not on this machine: left out of --nodelist (StintForeignNames=map)" \
+  "$(cat err)"
+wait_for 30 job_ended "$id"
+expect_eq "the site script ran" COMPLETED "$(job_state "$id")"
 # Names this machine has are untouched: no warning.
 id=$(sbatch --parsable -p gpu --gres=gpu:a100:1 --wrap true 2>err)
 expect_eq "no warning for known names" "" "$(cat err)"
