@@ -431,9 +431,9 @@ constexpr std::array k_sbatch_options = {
     row(SbatchOpt::mem_bind, '\0', "mem-bind", ArgKind::required, 53, "SBATCH_MEM_BIND", k_affinity,
         "      --mem-bind=             Bind memory to locality domains (ldom)\n"
         "                              (see \"--mem-bind=help\" for options)\n",
-        Effect::acts,
-        "Checked and recorded; steps started by srun use it for NUMA binding where the machine has "
-        "several NUMA nodes."),
+        Effect::recorded,
+        "Checked and recorded. Memory is not bound to NUMA nodes here (virtual nodes have one "
+        "locality domain): the job runs as under Slurm's --mem-bind=none."),
     row(SbatchOpt::cpus_per_gpu, '\0', "cpus-per-gpu", ArgKind::required, 19, "SBATCH_CPUS_PER_GPU",
         k_gpu, "      --cpus-per-gpu=n        number of CPUs required per allocated GPU\n",
         Effect::acts, "CPUs per allocated GPU: the job's CPUs follow its GPU count."),
@@ -441,9 +441,9 @@ constexpr std::array k_sbatch_options = {
         "  -G, --gpus=n                count of GPUs required for the job\n", Effect::acts,
         "GPUs for the whole job, spread over its nodes; CUDA_VISIBLE_DEVICES names them."),
     row(SbatchOpt::gpu_bind, '\0', "gpu-bind", ArgKind::required, 33, "SBATCH_GPU_BIND", k_gpu,
-        "      --gpu-bind=...          task to gpu binding options\n", Effect::acts,
-        "Checked and recorded; steps started by srun bind each task to GPUs of the allocation by "
-        "it (closest, map_gpu, mask_gpu, single, none)."),
+        "      --gpu-bind=...          task to gpu binding options\n", Effect::recorded,
+        "Checked and recorded (TresBind=gpu:... in scontrol show job). Steps do not take it as "
+        "their default here: give srun its own --gpu-bind."),
     row(SbatchOpt::gpu_freq, '\0', "gpu-freq", ArgKind::required, 34, "SBATCH_GPU_FREQ", k_gpu,
         "      --gpu-freq=...          frequency and voltage of GPUs\n", Effect::recorded,
         "Checked and recorded; GPU clocks are not changed here."),
