@@ -112,6 +112,19 @@ expect_contains() {
   esac
 }
 
+# sbatch_refused WHAT EXPECTED-STDERR SBATCH-ARGS...: sbatch --wrap true with
+# those options exits 1 and prints exactly Slurm's lines.
+sbatch_refused() {
+  local what=$1 want=$2 err rc
+  shift 2
+  set +e
+  err=$(sbatch "$@" --wrap true 2>&1)
+  rc=$?
+  set -e
+  expect_eq "$what: exit" 1 "$rc"
+  expect_eq "$what" "$want" "$err"
+}
+
 submit() {
   sbatch --parsable "$@"
 }

@@ -7,7 +7,7 @@ source "$(dirname "$0")/lib.sh"
 write_config <<'YAML'
 cluster_name: test
 node_pools:
-  - {id: a, count: 2, cpus: 4, memory: 4G, features: [fast, ib], tmp_disk: 10G}
+  - {id: a, count: 2, cpus: 4, memory: 4G, features: [fast, ib], tmp_disk: 10G, sockets: 2}
   - {id: b, count: 2, cpus: 2, memory: 2G, features: [slow]}
 partitions:
   - {id: debug, node_pool_ids: [a, b]}
@@ -20,39 +20,35 @@ YAML
 # nodes_of JOB: the nodes squeue shows for a running job.
 nodes_of() { squeue -h -j "$1" -o %N; }
 running() { [ "$(squeue -h -j "$1" -o %T)" = RUNNING ]; }
-refused() {
-  local what=$1 want=$2
-  shift 2
-  set +e
-  err=$(sbatch "$@" --wrap true 2>&1)
-  rc=$?
-  set -e
-  expect_eq "$what: exit" 1 "$rc"
-  expect_eq "$what" "$want" "$err"
-}
 
 # --- refusals, with Slurm's messages, and nothing queued -----------------------
-refused "-w unknown" "sbatch: error: Batch job submission failed: Invalid node name specified" \
+sbatch_refused "-w unknown" "sbatch: error: Batch job submission failed: Invalid node name specified" \
   -w nosuch
-refused "-C unknown" "sbatch: error: Batch job submission failed: Invalid feature specification" \
+sbatch_refused "-C unknown" "sbatch: error: Batch job submission failed: Invalid feature specification" \
   -C gpu
-refused "-C malformed" "sbatch: error: Batch job submission failed: Invalid feature specification" \
+sbatch_refused "-C malformed" "sbatch: error: Batch job submission failed: Invalid feature specification" \
   -C 'fast&'
-refused "-x all" \
+sbatch_refused "-x all" \
   "sbatch: error: Batch job submission failed: Requested node configuration is not available" \
   -x 'a-[1-2],b-[1-2]'
-refused "--tmp too much" \
+sbatch_refused "--tmp too much" \
   "sbatch: error: Batch job submission failed: Requested node configuration is not available" \
   --tmp=20G
-refused "-L unknown" "sbatch: error: Batch job submission failed: Invalid license specification" \
+sbatch_refused "--sockets-per-node too many" \
+  "sbatch: error: Batch job submission failed: Requested node configuration is not available" \
+  --sockets-per-node=3
+sbatch_refused "-L unknown" "sbatch: error: Batch job submission failed: Invalid license specification" \
   -L ansys
-refused "-L too many" "sbatch: error: Batch job submission failed: Invalid license specification" \
+sbatch_refused "-L too many" "sbatch: error: Batch job submission failed: Invalid license specification" \
   -L matlab:2
 expect_eq "nothing queued" "" "$(squeue -h -o %i)"
 
 # --- what the nodes show -------------------------------------------------------
 expect_contains "scontrol features" "$(scontrol show node a-1)" "AvailableFeatures=fast,ib"
 expect_contains "scontrol tmp" "$(scontrol show node a-1)" "TmpDisk=10240"
+expect_contains "scontrol sockets" "$(scontrol show node a-1)" "Sockets=2"
+expect_eq "sinfo %z" "1:2:1
+2:2:1" "$(sinfo -h -p debug -N -o %z | sort -u)"
 expect_eq "sinfo %f" "fast,ib
 slow" "$(sinfo -h -p debug -N -o %f | sort -u)"
 expect_contains "partition OverSubscribe" "$(scontrol show partition whole)" "OverSubscribe=EXCLUSIVE"
@@ -60,7 +56,7 @@ expect_contains "partition OverSubscribe" "$(scontrol show partition whole)" "Ov
 # --- placement -------------------------------------------------------------------
 j1=$(submit -w b-2 --wrap 'sleep 60')
 j2=$(submit -C slow -x b-2 --wrap 'sleep 60')
-j3=$(submit --mincpus=3 --wrap 'sleep 60')
+j3=$(submit --mincpus=3 -B 2:2 --wrap 'sleep 60')
 wait_for 20 running "$j1"
 wait_for 20 running "$j2"
 wait_for 20 running "$j3"

@@ -22,27 +22,16 @@ $2
 YAML
 }
 
-# refused WHAT EXPECTED-STDERR SBATCH-ARGS...: exit 1, Slurm's lines exactly.
-refused() {
-  local what=$1 want=$2
-  shift 2
-  set +e
-  err=$(sbatch "$@" --wrap true 2>&1)
-  rc=$?
-  set -e
-  expect_eq "$what: exit" 1 "$rc"
-  expect_eq "$what" "$want" "$err"
-}
 
 # --- (a) refused by default, with Slurm's messages ---------------------------
 config "" ""
-refused "partition" "sbatch: error: invalid partition specified: gpu-long
+sbatch_refused "partition" "sbatch: error: invalid partition specified: gpu-long
 sbatch: error: Batch job submission failed: Invalid partition name specified" \
   -p gpu-long --qos=high --gres=gpu:v100:1
-refused "QOS" "sbatch: error: Batch job submission failed: Invalid qos specification" \
+sbatch_refused "QOS" "sbatch: error: Batch job submission failed: Invalid qos specification" \
   -p gpu --qos=high
 # A GPU type no node has: slurmctld's refusal of the request.
-refused "GPU type" \
+sbatch_refused "GPU type" \
   "sbatch: error: Batch job submission failed: Invalid generic resource (gres) specification" \
   -p gpu --gres=gpu:v100:1
 expect_eq "nothing queued" "" "$(squeue -h -o %i)"
@@ -90,9 +79,9 @@ expect_eq "sacct too" "gpu|normal|lab" "$(sacct -n -X -P -o Partition,QOS,Accoun
 expect_eq "the job ran" COMPLETED "$(job_state "$id")"
 expect_eq "its output" "on gpu gpus=0" "$(cat "slurm-$id.out")"
 # The default refusals hold for names no alias maps.
-refused "unmapped partition" "sbatch: error: invalid partition specified: nosuch
+sbatch_refused "unmapped partition" "sbatch: error: invalid partition specified: nosuch
 sbatch: error: Batch job submission failed: Invalid partition name specified" -p nosuch
-refused "unmapped account" \
+sbatch_refused "unmapped account" \
   "sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified" \
   -A nosuch
 # srun takes them too.
@@ -104,7 +93,7 @@ expect_eq "srun warning" \
 config "aliases:
   accounts: {proj123: nolab}" ""
 scontrol reconfigure >/dev/null
-refused "alias to a missing account" "sbatch: error: aliases in stint.yaml map account proj123 to nolab, which is not an account here (sacctmgr add account nolab)
+sbatch_refused "alias to a missing account" "sbatch: error: aliases in stint.yaml map account proj123 to nolab, which is not an account here (sacctmgr add account nolab)
 sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified" \
   -A proj123
 

@@ -31,6 +31,10 @@ struct NodePool {
   /// Features (slurm.conf Features=) its nodes offer, for -C/--constraint and --prefer.
   std::vector<std::string> features;
   std::uint64_t tmp_disk_mb = 0;  ///< TmpDisk, for --tmp
+  /// The layout of `cpus`: sockets of cores of threads (cpus divides by
+  /// sockets * threads_per_core), as scontrol show node and -B see it.
+  std::uint32_t sockets = 1;
+  std::uint32_t threads_per_core = 1;
   /// config_file, or autodetected: this machine's shape, for a pool the file's
   /// partitions name without defining it (the seed's spec) or from autodetect_config.
   ConfigOrigin origin = ConfigOrigin::config_file;
@@ -72,8 +76,16 @@ struct NodeDef {
   std::uint64_t memory_mb = 1024;
   std::uint32_t gpus = 0;
   std::string gpu_type;
-  std::vector<std::string> features;  ///< from its pool
-  std::uint64_t tmp_disk_mb = 0;      ///< from its pool
+  std::vector<std::string> features;   ///< from its pool
+  std::uint64_t tmp_disk_mb = 0;       ///< from its pool
+  std::uint32_t sockets = 1;           ///< from its pool
+  std::uint32_t threads_per_core = 1;  ///< from its pool
+
+  /// Cores per socket: its CPUs are sockets x cores x threads.
+  std::uint32_t cores_per_socket() const {
+    const std::uint32_t per_core = sockets * threads_per_core;
+    return per_core == 0 ? cpus : cpus / per_core;
+  }
 
   bool operator==(const NodeDef&) const = default;
 };
@@ -136,7 +148,7 @@ struct Config {
   std::map<std::string, std::string> slurm_conf;
   std::vector<std::string> prolog_bash_scripts;
   std::vector<std::string> epilog_bash_scripts;
-  ForeignNames aliases;  ///< `aliases`: a cluster's names mapped to this machine's
+  ForeignNames aliases;     ///< `aliases`: a cluster's names mapped to this machine's
   std::string source_path;  ///< the file this was loaded from ("" if built in)
 
   /// Every node of every pool, in pool order.

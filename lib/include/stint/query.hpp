@@ -44,6 +44,8 @@ struct NodeInfo {
   std::vector<std::uint32_t> gpu_ids_alloc;  ///< sorted
   std::vector<std::string> features;         ///< its pool's, for -C/--constraint
   std::uint64_t tmp_disk_mb = 0;             ///< its pool's TmpDisk, for --tmp
+  std::uint32_t sockets = 1;                 ///< its pool's layout of its CPUs
+  std::uint32_t threads_per_core = 1;
   NodeState state = NodeState::idle;
   /// What the allocations alone make it (idle, mixed, allocated, completing):
   /// scontrol prints it before "+DRAIN".

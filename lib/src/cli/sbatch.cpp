@@ -17,9 +17,9 @@
 #include <vector>
 
 #include <fcntl.h>
+#include <fmt/core.h>
 #include <grp.h>
 #include <pwd.h>
-#include <fmt/core.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -354,6 +354,20 @@ SubmitContext current_submit_context() {
       return false;
     }
   };
+  // The node names are read once, at the first name asked.
+  ctx.node_known =
+      [names = std::optional<std::vector<std::string>>()](const std::string& name) mutable {
+        if (!names) {
+          names.emplace();
+          try {
+            for (const NodeDef& n : query::read_config(default_paths()).nodes())
+              names->push_back(n.name);
+          } catch (const Error&) {
+            return true;  // no config to tell: stintd decides
+          }
+        }
+        return names->empty() || std::find(names->begin(), names->end(), name) != names->end();
+      };
   // Only -M needs it: the configuration is read then, not at every submission.
   ctx.cluster_name = [] {
     try {

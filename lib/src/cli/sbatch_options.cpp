@@ -144,12 +144,10 @@ void apply_directives(SbatchBuilder& b, const BatchScript& script, std::string_v
                           fmt::format("{}\n{}", e.what(), directive_place(file, d, o.arg_index, 1)),
                           e.preface());
     } catch (const Error& e) {
-      const std::size_t words = o.value && o.arg_index + 1 < d.words.size() &&
-                                        d.words[o.arg_index] == o.spelling
-                                    ? 2
-                                    : 1;
-      throw Error(e.code(), fmt::format("{}\n{}", e.what(),
-                                        directive_place(file, d, o.arg_index, words)));
+      const std::size_t words =
+          o.value && o.arg_index + 1 < d.words.size() && d.words[o.arg_index] == o.spelling ? 2 : 1;
+      throw Error(e.code(),
+                  fmt::format("{}\n{}", e.what(), directive_place(file, d, o.arg_index, words)));
     }
   }
   if (scan.first_operand < d.words.size()) {
@@ -256,7 +254,8 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const 
   s.export_spec = b.export_spec.value_or("");
   s.environment = export_environment(s.export_spec, context.environment);
   if (b.export_file) {
-    for (auto& [name, value] : values::export_file(*b.export_file)) env_set(s.environment, name, value);
+    for (auto& [name, value] : values::export_file(*b.export_file))
+      env_set(s.environment, name, value);
   }
   // What sbatch itself puts in the job's environment (Slurm's _opt_verify):
   // steps started inside the job read them back.
@@ -292,7 +291,8 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const 
   for (const auto& [name, value] : user_env ? EnvList{} : context.rlimits) {
     if (propagate) {
       if (*propagate == "NONE") continue;
-      if (*propagate != "ALL" && ("," + *propagate + ",").find("," + name + ",") == std::string::npos) {
+      if (*propagate != "ALL" &&
+          ("," + *propagate + ",").find("," + name + ",") == std::string::npos) {
         continue;
       }
     }
@@ -367,8 +367,8 @@ void SbatchBuilder::finish() {
           if (context->foreign_names_mapped && context->foreign_names_mapped()) {
             // Another cluster's name: this machine's cluster stands in for it.
             request.notices.emplace_back(
-                "warning", fmt::format("cluster '{}' mapped to '{}' (StintForeignNames is map)",
-                                       name, here));
+                "warning",
+                fmt::format("cluster '{}' mapped to '{}' (StintForeignNames is map)", name, here));
             mapped = true;
             continue;
           }
@@ -424,7 +424,14 @@ void SbatchBuilder::finish_nodes() {
   }
   std::sort(names.begin(), names.end());
   names.erase(std::unique(names.begin(), names.end()), names.end());
+  if (context && context->node_known && context->foreign_names_mapped &&
+      std::any_of(names.begin(), names.end(),
+                  [this](const std::string& n) { return !context->node_known(n); }) &&
+      context->foreign_names_mapped()) {
+    std::erase_if(names, [this](const std::string& n) { return !context->node_known(n); });
+  }
   const auto count = static_cast<std::uint32_t>(names.size());
+  if (count == 0) return;
   s.nodes = std::max(s.nodes.value_or(0), count);
 }
 

@@ -29,7 +29,6 @@ namespace stint::cli {
 /// Environment variables as (name, value) pairs, in the order the process had them.
 using EnvList = std::vector<std::pair<std::string, std::string>>;
 
-
 /// Every option sbatch knows (Slurm 22.05's whole vocabulary): the ids of
 /// sbatch_option_table().
 enum class SbatchOpt : std::uint8_t {
@@ -197,6 +196,10 @@ struct SubmitContext {
   /// option) are then set aside with a warning instead of refused. Asked
   /// only when one turns up.
   std::function<bool()> foreign_names_mapped = nullptr;
+  /// Whether this cluster has a node of that name: with foreign names mapped,
+  /// a -w list counts only those toward the node count (stintd leaves the
+  /// others out).
+  std::function<bool(const std::string& name)> node_known = nullptr;
   /// Resolves a user or group name or number for --uid/--gid: the id, or
   /// nullopt for none. Unset: numbers only.
   std::function<std::optional<std::uint32_t>(const std::string& name)> user_id = nullptr;

@@ -216,8 +216,9 @@ constexpr std::array k_sbatch_options = {
         "Tasks on each node."),
     row(SbatchOpt::nodes, 'N', "nodes", ArgKind::required, 63, "", k_parallel,
         "  -N, --nodes=N               number of nodes on which to run (N = min[-max])\n",
-        Effect::acts, "Node count, N or min-max: the job gets min nodes (Slurm may give more when they are "
-                     "free); max is recorded."),
+        Effect::acts,
+        "Node count, N or min-max: the job gets min nodes (Slurm may give more when they are "
+        "free); max is recorded."),
     row(SbatchOpt::output, 'o', "output", ArgKind::required, 71, "SBATCH_OUTPUT", k_parallel,
         "  -o, --output=out            file for batch script's standard output\n", Effect::acts,
         "The file for the script's standard output (default slurm-%j.out, slurm-%A_%a.out for an "
@@ -312,8 +313,7 @@ constexpr std::array k_sbatch_options = {
         k_parallel,
         "      --use-min-nodes         if a range of node counts is given, prefer the\n"
         "                              smaller count\n",
-        Effect::acts,
-        "With -N min-max, the least node count: what stint always gives."),
+        Effect::acts, "With -N min-max, the least node count: what stint always gives."),
     row(SbatchOpt::verbose, 'v', "verbose", ArgKind::none, 99, "SBATCH_DEBUG", k_parallel,
         "  -v, --verbose               verbose mode (multiple -v's increase verbosity)\n",
         Effect::tool, "Prints the options as sbatch read them on standard error (more with -vv)."),
@@ -395,23 +395,25 @@ constexpr std::array k_sbatch_options = {
         Effect::acts, "Memory per allocated CPU."),
     row(SbatchOpt::sockets_per_node, '\0', "sockets-per-node", ArgKind::required, 87, "",
         k_affinity, "      --sockets-per-node=S    number of sockets per node to allocate\n",
-        Effect::acts, "A node has one socket (scontrol show node: Sockets=1): more is refused."),
+        Effect::acts, "Nodes must have at least this many sockets (the pool's sockets)."),
     row(SbatchOpt::cores_per_socket, '\0', "cores-per-socket", ArgKind::required, 17, "",
         k_affinity, "      --cores-per-socket=C    number of cores per socket to allocate\n",
-        Effect::acts, "Nodes must have at least this many cores (a node's CPUs are its cores)."),
+        Effect::acts,
+        "Nodes must have at least this many cores per socket (the pool's CPUs over "
+        "its sockets and threads)."),
     row(SbatchOpt::threads_per_core, '\0', "threads-per-core", ArgKind::required, 93,
         "SBATCH_THREADS_PER_CORE", k_affinity,
         "      --threads-per-core=T    number of threads per core to allocate\n", Effect::acts,
-        "A node has one thread per core (ThreadsPerCore=1): 1 is what every node gives, more is "
-        "refused."),
+        "Nodes must have at least this many threads per core (the pool's threads_per_core); 1 on "
+        "nodes with more takes whole cores, as Slurm does."),
     row(SbatchOpt::extra_node_info, 'B', "extra-node-info", ArgKind::required, 30, "", k_affinity,
         "  -B  --extra-node-info=S[:C[:T]]  combine request of sockets per node,\n"
         "                              cores per socket and threads per core.\n"
         "                              Specify an asterisk (*) as a placeholder,\n"
         "                              a minimum value, or a min-max range.\n",
         Effect::acts,
-        "Sockets, cores per socket and threads per core each node must have at least (S[:C[:T]]); "
-        "a node is one socket of single-thread cores, its CPUs."),
+        "Sockets, cores per socket and threads per core each node must have at least (S[:C[:T]]), "
+        "against its pool's layout (sockets, threads_per_core in stint.yaml)."),
     row(SbatchOpt::ntasks_per_core, '\0', "ntasks-per-core", ArgKind::required, 65, "", k_affinity,
         "\n"
         "      --ntasks-per-core=n     number of tasks to invoke on each core\n",
@@ -426,8 +428,9 @@ constexpr std::array k_sbatch_options = {
         "      --hint=                 Bind tasks according to application hints\n"
         "                              (see \"--hint=help\" for options)\n",
         Effect::acts,
-        "compute_bound, memory_bound, [no]multithread: checked as Slurm checks it; with one thread "
-        "per core (every pool unless declared otherwise) the allocation is the same."),
+        "compute_bound, memory_bound, [no]multithread: checked as Slurm checks it. nomultithread "
+        "on a pool with threads_per_core > 1 takes whole cores (each task's CPUs with their "
+        "sibling threads); otherwise the allocation is the same."),
     row(SbatchOpt::mem_bind, '\0', "mem-bind", ArgKind::required, 53, "SBATCH_MEM_BIND", k_affinity,
         "      --mem-bind=             Bind memory to locality domains (ldom)\n"
         "                              (see \"--mem-bind=help\" for options)\n",

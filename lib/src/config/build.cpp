@@ -353,10 +353,9 @@ class Builder {
       const RawNode& node = seq.items[i];
       std::string path = item(field.path, i);
       if (node.kind != RawNode::Kind::map) fail(node.line, path, "expected a map (a node pool)");
-      auto f =
-          fields(node, path,
-                 {"id", "count", "cpus", "memory", "gpus", "gpu_type", "node_names", "features",
-                  "tmp_disk"});
+      auto f = fields(node, path,
+                      {"id", "count", "cpus", "memory", "gpus", "gpu_type", "node_names",
+                       "features", "tmp_disk", "sockets", "threads_per_core"});
       NodePool pool;
       pool.id = required_name(f, node, path, "id", "node pool id");
       for (const NodePool& other : c.node_pools) {
@@ -386,6 +385,16 @@ class Builder {
         }
       }
       if (auto it = f.find("tmp_disk"); it != f.end()) pool.tmp_disk_mb = memory(it->second);
+      if (auto it = f.find("sockets"); it != f.end())
+        pool.sockets = static_cast<std::uint32_t>(whole(it->second, 1, 64));
+      if (auto it = f.find("threads_per_core"); it != f.end())
+        pool.threads_per_core = static_cast<std::uint32_t>(whole(it->second, 1, 16));
+      if (pool.cpus % (pool.sockets * pool.threads_per_core) != 0) {
+        const Field& at = f.count("sockets") ? f.at("sockets") : f.at("threads_per_core");
+        fail(at.line(), at.path,
+             fmt::format("{} cpus do not divide into {} sockets of {}-thread cores", pool.cpus,
+                         pool.sockets, pool.threads_per_core));
+      }
       if (auto it = f.find("node_names"); it != f.end()) {
         pool.node_names = node_names(it->second);
         if (count == f.end()) {

@@ -59,6 +59,8 @@ std::vector<NodeDef> Config::nodes() const {
       node.gpu_type = pool.gpu_type;
       node.features = pool.features;
       node.tmp_disk_mb = pool.tmp_disk_mb;
+      node.sockets = pool.sockets;
+      node.threads_per_core = pool.threads_per_core;
       out.push_back(std::move(node));
     }
   }

@@ -450,6 +450,8 @@ class Importer {
           pool.gpu_type = gr.gpus.type;
           pool.features = line.shape.features;
           pool.tmp_disk_mb = line.shape.tmp_disk_mb;
+          pool.sockets = line.shape.sockets;
+          pool.threads_per_core = line.shape.threads_per_core;
           for (std::size_t p : gr.partitions)
             m_out.config.partitions[p].node_pool_ids.push_back(pool.id);
           m_pool_line.push_back(line.record);
@@ -488,6 +490,12 @@ class Importer {
         p.cpus = std::max<std::uint32_t>(
             1, static_cast<std::uint32_t>(static_cast<std::uint64_t>(p.cpus) * machine.cpus /
                                           max_cpus));
+      // Fewer CPUs may no longer fill the sockets and threads: the layout
+      // keeps what still divides them (stint.yaml refuses one that does not).
+      if (p.cpus % (p.sockets * p.threads_per_core) != 0) {
+        if (p.cpus % p.threads_per_core != 0) p.threads_per_core = 1;
+        p.sockets = 1;
+      }
       if (max_mem > machine.memory_mb)
         p.memory_mb = std::max<std::uint64_t>(
             1, static_cast<std::uint64_t>(std::floor(static_cast<long double>(p.memory_mb) *
@@ -502,6 +510,9 @@ class Importer {
         changes.push_back(fmt::format("RealMemory {} -> {}", before.memory_mb, p.memory_mb));
       if (p.gpus != before.gpus)
         changes.push_back(fmt::format("GPUs {} -> {}", before.gpus, p.gpus));
+      if (p.sockets != before.sockets || p.threads_per_core != before.threads_per_core)
+        changes.push_back(fmt::format("Sockets {} -> {}, ThreadsPerCore {} -> {}", before.sockets,
+                                      p.sockets, before.threads_per_core, p.threads_per_core));
       note(m_pool_line[i]->origin,
            fmt::format("node pool {}: {} (--scale, to this machine's {} CPUs, {} MiB, {} GPUs)",
                        p.id, fmt::join(changes, ", "), machine.cpus, machine.memory_mb,

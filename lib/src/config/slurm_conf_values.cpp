@@ -202,6 +202,12 @@ NodeShape node_shape(const WithDefaults& v, std::vector<std::string>& notes) {
          fmt::format("NodeName={}: {} CPUs is more than stint holds (65536)", v.line.name, *cpus));
   NodeShape s;
   s.cpus = static_cast<std::uint32_t>(*cpus);
+  // The layout is kept where the CPUs are every thread (the common case);
+  // CPUs=Sockets or Sockets*CoresPerSocket leaves one socket of cores.
+  if (*cpus == all_threads && *sockets <= 64 && threads <= 16) {
+    s.sockets = static_cast<std::uint32_t>(*sockets);
+    s.threads_per_core = static_cast<std::uint32_t>(threads);
+  }
   // Without RealMemory Slurm counts 1 MB, which it enforces only with cgroup
   // limits; stepd would hold each job to it, so the caller fills it in.
   s.memory_mb = v.num("RealMemory", std::numeric_limits<std::uint64_t>::max());

@@ -70,6 +70,8 @@ struct NodeShape {
   std::vector<GpuCount> gpus;
   std::vector<std::string> features;
   std::uint64_t tmp_disk_mb = 0;
+  std::uint32_t sockets = 1;  ///< when CPUs count every thread of every core
+  std::uint32_t threads_per_core = 1;
 };
 
 /// A NodeName= line's shape, from its settings and its DEFAULT lines': CPUs as

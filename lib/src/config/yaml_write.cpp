@@ -111,6 +111,9 @@ std::string config_to_yaml(const Config& c) {
       for (const std::string& f : pool.features) e << f;
       e << YAML::EndSeq;
     }
+    if (pool.sockets != 1) e << YAML::Key << "sockets" << YAML::Value << pool.sockets;
+    if (pool.threads_per_core != 1)
+      e << YAML::Key << "threads_per_core" << YAML::Value << pool.threads_per_core;
     if (pool.tmp_disk_mb > 0)
       e << YAML::Key << "tmp_disk" << YAML::Value << parse::format_memory_mb(pool.tmp_disk_mb);
     if (!pool.node_names.empty() && !default_names(pool)) {

@@ -62,6 +62,12 @@ std::uint32_t job_cpu_count(const Job& job);
 std::uint64_t job_memory_mb(const Job& job);
 /// GPUs the job has (allocated) or asks for (pending).
 std::uint32_t job_gpu_count(const Job& job);
+/// A node's cores per socket: its CPUs are sockets x cores x threads.
+inline std::uint32_t cores_per_socket(const query::NodeInfo& n) {
+  const std::uint32_t per_core = n.sockets * n.threads_per_core;
+  return per_core == 0 ? n.cpus : n.cpus / per_core;
+}
+
 /// The array job id of an array task, else the job id: where Slurm lists
 /// a job and the tasks of its array.
 inline JobId array_key(const Job& job) { return job.is_array_task() ? job.array_job_id : job.id; }

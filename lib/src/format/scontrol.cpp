@@ -227,8 +227,8 @@ std::string scontrol_node(const query::NodeInfo& n, const Context& ctx, bool one
 
   Lines l;
   // Slurm leaves a space at the end of the first, OS and Partitions lines.
-  l.push_back(
-      {"NodeName=" + n.name, "Arch=" + ctx.arch, fmt::format("CoresPerSocket={}", n.cpus), ""});
+  l.push_back({"NodeName=" + n.name, "Arch=" + ctx.arch,
+               fmt::format("CoresPerSocket={}", detail::cores_per_socket(n)), ""});
   l.push_back({fmt::format("CPUAlloc={}", n.cpus_alloc), fmt::format("CPUEfctv={}", n.cpus),
                fmt::format("CPUTot={}", n.cpus), "CPULoad=N/A"});
   const std::string features =
@@ -241,10 +241,10 @@ std::string scontrol_node(const query::NodeInfo& n, const Context& ctx, bool one
   l.push_back({fmt::format("RealMemory={}", n.memory_mb),
                fmt::format("AllocMem={}", n.memory_alloc_mb),
                fmt::format("FreeMem={}", n.memory_mb - std::min(n.memory_mb, n.memory_alloc_mb)),
-               "Sockets=1", "Boards=1"});
-  l.push_back({"State=" + node_state_scontrol(n), "ThreadsPerCore=1",
-               fmt::format("TmpDisk={}", n.tmp_disk_mb), "Weight=1",
-               "Owner=N/A", "MCS_label=N/A"});
+               fmt::format("Sockets={}", n.sockets), "Boards=1"});
+  l.push_back({"State=" + node_state_scontrol(n),
+               fmt::format("ThreadsPerCore={}", n.threads_per_core),
+               fmt::format("TmpDisk={}", n.tmp_disk_mb), "Weight=1", "Owner=N/A", "MCS_label=N/A"});
   l.push_back({"Partitions=" + partitions, ""});
   l.push_back({"BootTime=" + detail::timestamp_or(ctx.boot_time, "None"),
                "SlurmdStartTime=" + detail::timestamp_or(ctx.boot_time, "None")});

@@ -167,6 +167,16 @@ std::string min_plus(const Row& r, F&& value) {
   return fmt::format("{}{}", lo, lo == hi ? "" : "+");
 }
 
+std::string sockets(const Row& r, const Context&) {
+  return min_plus(r, [](const NodeInfo& n) { return n.sockets; });
+}
+std::string cores(const Row& r, const Context&) {
+  return min_plus(r, [](const NodeInfo& n) { return detail::cores_per_socket(n); });
+}
+std::string threads(const Row& r, const Context&) {
+  return min_plus(r, [](const NodeInfo& n) { return n.threads_per_core; });
+}
+
 /// The features of the row's nodes: its first node's (a row is nodes of one
 /// state; pools that declare different features are rarely in one partition).
 std::string features(const Row& r) {
@@ -284,10 +294,10 @@ const std::array k_columns = {
   NodeColumn{'c', "CPUS", true, [](const Row& r, const Context&) { return min_plus(r, [](const NodeInfo& n) { return n.cpus; }); }},
   NodeColumn{'m', "MEMORY", true, [](const Row& r, const Context&) { return min_plus(r, [](const NodeInfo& n) { return n.memory_mb; }); }},
   NodeColumn{'e', "FREE_MEM", true, [](const Row& r, const Context&) { return min_plus(r, [](const NodeInfo& n) { return n.memory_mb - std::min(n.memory_mb, n.memory_alloc_mb); }); }},
-  NodeColumn{'z', "S:C:T", true, [](const Row& r, const Context&) { return "1:" + min_plus(r, [](const NodeInfo& n) { return n.cpus; }) + ":1"; }},
-  NodeColumn{'X', "SOCKETS", true, [](const Row&, const Context&) { return std::string("1"); }},
-  NodeColumn{'Y', "CORES", true, [](const Row& r, const Context&) { return min_plus(r, [](const NodeInfo& n) { return n.cpus; }); }},
-  NodeColumn{'Z', "THREADS", true, [](const Row&, const Context&) { return std::string("1"); }},
+  NodeColumn{'z', "S:C:T", true, [](const Row& r, const Context& c) { return sockets(r, c) + ":" + cores(r, c) + ":" + threads(r, c); }},
+  NodeColumn{'X', "SOCKETS", true, sockets},
+  NodeColumn{'Y', "CORES", true, cores},
+  NodeColumn{'Z', "THREADS", true, threads},
   NodeColumn{'d', "TMP_DISK", true, [](const Row& r, const Context&) { return min_plus(r, [](const NodeInfo& n) { return n.tmp_disk_mb; }); }},
   NodeColumn{'w', "WEIGHT", true, [](const Row&, const Context&) { return std::string("1"); }},
   NodeColumn{'f', "AVAIL_FEATURES", true, [](const Row& r, const Context&) { return features(r); }},

@@ -21,6 +21,8 @@ std::vector<NodeInfo> nodes(const Config& config, const std::vector<Job>& jobs,
     n.gpu_type = def.gpu_type;
     n.features = def.features;
     n.tmp_disk_mb = def.tmp_disk_mb;
+    n.sockets = def.sockets;
+    n.threads_per_core = def.threads_per_core;
     by_name.emplace(n.name, out.size());
     out.push_back(std::move(n));
   }

@@ -1,7 +1,5 @@
 #include "sched/placement.hpp"
 
-#include "sched/sched.hpp"
-
 #include <algorithm>
 #include <cctype>
 #include <set>
@@ -10,6 +8,8 @@
 
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
+
+#include "sched/sched.hpp"
 
 namespace stint::sched {
 namespace {
@@ -69,7 +69,8 @@ class FeatureParser {
   void count() {
     if (!eat('*')) return;
     const std::size_t from = m_pos;
-    while (m_pos < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos]))) ++m_pos;
+    while (m_pos < m_text.size() && std::isdigit(static_cast<unsigned char>(m_text[m_pos])))
+      ++m_pos;
     if (m_pos == from) bad();
   }
   FeatureExpr parse_term() {
@@ -149,12 +150,12 @@ bool contains(const std::vector<std::string>& names, const std::string& name) {
   return std::find(names.begin(), names.end(), name) != names.end();
 }
 
-// What the node's shape (Sockets=1, CoresPerSocket=CPUs, ThreadsPerCore=1,
-// as scontrol show node prints it), --mincpus and --tmp leave.
+// What the node's shape (its pool's sockets, cores and threads, as scontrol
+// show node prints them), --mincpus and --tmp leave.
 bool shape_fits(const JobOptions& o, const NodeDef& n) {
-  if (o.sockets_per_node && *o.sockets_per_node > 1) return false;
-  if (o.cores_per_socket && *o.cores_per_socket > n.cpus) return false;
-  if (o.threads_per_core && *o.threads_per_core > 1) return false;
+  if (o.sockets_per_node && *o.sockets_per_node > n.sockets) return false;
+  if (o.cores_per_socket && *o.cores_per_socket > n.cores_per_socket()) return false;
+  if (o.threads_per_core && *o.threads_per_core > n.threads_per_core) return false;
   if (o.mincpus && *o.mincpus > n.cpus) return false;
   if (o.tmp_mb && *o.tmp_mb > n.tmp_disk_mb) return false;
   return true;
@@ -170,9 +171,9 @@ bool NodeChoice::any() const {
 
 bool narrows_nodes(const JobSpec& spec) {
   const JobOptions& o = spec.options();
-  return !o.nodelist.empty() || !o.exclude.empty() || !o.constraint.empty() ||
-         !o.prefer.empty() || o.contiguous || o.mincpus || o.tmp_mb || o.sockets_per_node ||
-         o.cores_per_socket || o.threads_per_core;
+  return !o.nodelist.empty() || !o.exclude.empty() || !o.constraint.empty() || !o.prefer.empty() ||
+         o.contiguous || o.mincpus || o.tmp_mb || o.sockets_per_node || o.cores_per_socket ||
+         o.threads_per_core;
 }
 
 NodeChoice choose_nodes(const JobSpec& spec, const std::vector<NodeDef>& partition_nodes) {

@@ -56,8 +56,9 @@ std::optional<std::uint32_t> task_count_from_gpus(const JobSpec& spec) {
     }
     if (!ntasks) {
       const std::uint32_t nodes = spec.nodes.value_or(1);
-      const std::uint32_t gpus =
-          spec.gpus ? *spec.gpus : spec.gpus_per_node ? *spec.gpus_per_node * nodes : 0;
+      const std::uint32_t gpus = spec.gpus            ? *spec.gpus
+                                 : spec.gpus_per_node ? *spec.gpus_per_node * nodes
+                                                      : 0;
       if (gpus > 0) ntasks = gpus * per_gpu;
     }
   }
@@ -109,6 +110,13 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
                          : ceil_div(r.tasks, r.nodes);
   // -O/--overcommit: tasks may outnumber CPUs; a node gives one task's CPUs.
   r.cpus_per_node = (more.overcommit ? 1 : r.tasks_per_node) * r.cpus_per_task;
+  // One task per core (--hint=nomultithread, --threads-per-core=1) on nodes
+  // with several threads per core: Slurm allocates whole cores, so each
+  // task's CPUs come with their sibling threads.
+  if (!partition_nodes.empty() && partition_nodes.front().threads_per_core > 1 &&
+      (more.hint == "nomultithread" || (more.threads_per_core && *more.threads_per_core == 1))) {
+    r.cpus_per_node *= partition_nodes.front().threads_per_core;
+  }
   // --mincpus: each node gives the job at least that many CPUs.
   if (more.mincpus) r.cpus_per_node = std::max(r.cpus_per_node, *more.mincpus);
 

@@ -506,9 +506,10 @@ TEST_CASE("StintForeignNames=map sets a site's #SBATCH options and other cluster
   in.args = {"job.sh"};
   in.script =
       "#!/bin/bash\n#SBATCH --image=docker:x/y:1 -t 5\n#SBATCH --module gpu\n"
-      "#SBATCH -M other\necho x\n";
+      "#SBATCH -M other -w compute[01-04]\necho x\n";
   SubmitContext ctx{in.env, in.cwd, "node1"};
   ctx.cluster_name = [] { return std::string("here"); };
+  ctx.node_known = [](const std::string& name) { return name == "node1"; };
   bool mapped = true;
   ctx.foreign_names_mapped = [&mapped] { return mapped; };
   BatchScript script;
@@ -518,6 +519,8 @@ TEST_CASE("StintForeignNames=map sets a site's #SBATCH options and other cluster
   const SbatchRequest r = build_sbatch_request(parse_sbatch_command_line(in.args), script, ctx);
   CHECK(r.spec.time_limit == 300);
   CHECK(r.spec.options().cluster == "here");
+  // The cluster's node names count for nothing here: stintd leaves them out.
+  CHECK_FALSE(r.spec.nodes.has_value());
   std::vector<std::string> warnings;
   for (const auto& [kind, text] : r.notices) {
     if (kind == "warning") warnings.push_back(text);

@@ -302,6 +302,31 @@ TEST_CASE("import: --scale fits the largest node to this machine", "[slurm_conf]
             .cpus == 64);
 }
 
+TEST_CASE("import: the node's sockets and threads, kept while they divide its CPUs",
+          "[slurm_conf]") {
+  const char* conf =
+      "NodeName=big Sockets=2 CoresPerSocket=16 ThreadsPerCore=2 RealMemory=1000\n"
+      "NodeName=odd Sockets=4 CoresPerSocket=3 ThreadsPerCore=1 RealMemory=1000\n"
+      "PartitionName=p Nodes=big,odd Default=YES\n";
+  const Imported kept = import(conf);
+  CHECK(kept.config.node_pools.at(0).cpus == 64);
+  CHECK(kept.config.node_pools.at(0).sockets == 2);
+  CHECK(kept.config.node_pools.at(0).threads_per_core == 2);
+  // Scaled to 8 CPUs: 2 x 2 x 2 still fits; 12 -> 1 CPU cannot hold 4 sockets.
+  const Imported scaled = import(conf, Shapes::scaled);
+  const NodePool& big = scaled.config.node_pools.at(0);
+  const NodePool& odd = scaled.config.node_pools.at(1);
+  CHECK(big.cpus == 8);
+  CHECK(big.sockets == 2);
+  CHECK(big.threads_per_core == 2);
+  CHECK(odd.cpus == 1);
+  CHECK(odd.sockets == 1);
+  CHECK(odd.threads_per_core == 1);
+  CHECK(has_line_containing(scaled.unused, "node pool odd: CPUs 12 -> 1, Sockets 4 -> 1"));
+  // What is written reads back.
+  CHECK_NOTHROW(parse_config(config_to_yaml(scaled.config), "stint.yaml", test::test_machine()));
+}
+
 TEST_CASE("import: malformed or unholdable input is refused with file and line", "[slurm_conf]") {
   CHECK_THAT(import_error("NodeName=n1 CPUs=abc\nPartitionName=p Nodes=n1\n"),
              Equals("/etc/slurm/slurm.conf:1: CPUs value \"abc\" is not a valid number"));

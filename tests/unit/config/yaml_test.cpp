@@ -407,3 +407,26 @@ defaultPartitionId: a
   CHECK(c.partitions[0].max_time == 3600);
   CHECK(c.default_partition_id == "a");
 }
+
+TEST_CASE("placement keys: features, tmp_disk, sockets, threads_per_core, oversubscribe",
+          "[config]") {
+  stint::Config c = parse(R"(
+node_pools:
+  - {id: p, cpus: 16, memory: 1G, features: [fast, ib], tmp_disk: 10G, sockets: 2,
+     threads_per_core: 2}
+partitions: [{id: a, node_pool_ids: [p], oversubscribe: exclusive}]
+)");
+  CHECK(c.node_pools[0].features == std::vector<std::string>{"fast", "ib"});
+  CHECK(c.node_pools[0].tmp_disk_mb == 10 * 1024);
+  CHECK(c.nodes().front().cores_per_socket() == 4);
+  CHECK(c.partitions[0].over_subscribe == "EXCLUSIVE");
+  CHECK_THAT(config_error("node_pools:\n  - {id: p, cpus: 6, memory: 1G, sockets: 4}\n"
+                          "partitions: [{id: a, node_pool_ids: [p]}]\n"),
+             Contains("6 cpus do not divide into 4 sockets of 1-thread cores"));
+  CHECK_THAT(config_error("node_pools:\n  - {id: p, cpus: 2, memory: 1G, features: [\"a&b\"]}\n"
+                          "partitions: [{id: a, node_pool_ids: [p]}]\n"),
+             Contains("\"a&b\" is not a valid feature name"));
+  CHECK_THAT(config_error("node_pools:\n  - {id: p, cpus: 2, memory: 1G}\n"
+                          "partitions: [{id: a, node_pool_ids: [p], oversubscribe: FORCE}]\n"),
+             Contains("\"FORCE\" is not supported"));
+}

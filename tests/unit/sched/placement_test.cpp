@@ -303,3 +303,28 @@ TEST_CASE("OverSubscribe=EXCLUSIVE gives every job of the partition whole nodes"
   c.partitions[0].over_subscribe = "EXCLUSIVE";
   CHECK(sched::checked_request(spec(), c.partitions[0], c).whole_nodes);
 }
+
+TEST_CASE("the node shape: sockets and threads per core declared per pool") {
+  Config c = cluster();
+  c.node_pools[0].sockets = 2;  // n-1, n-2: 2 sockets x 2 cores x 2 threads
+  c.node_pools[0].threads_per_core = 2;
+  JobSpec s = spec();
+  s.options_to_set().sockets_per_node = 2;
+  s.options_to_set().threads_per_core = 2;
+  CHECK(first_mask(s, c) == std::vector<bool>{true, true, false, false});
+  s.options_to_set().cores_per_socket = 3;
+  CHECK(refusal(s, c) == Errc::node_config_unavailable);
+  CHECK(c.nodes().front().cores_per_socket() == 2);
+
+  // One task per core on two-thread cores: each task's CPU comes with its sibling.
+  PartitionConfig fast;
+  fast.id = "fast";
+  fast.node_pool_ids = {"n"};
+  c.partitions.push_back(fast);
+  JobSpec h = spec();
+  h.ntasks = 2;
+  h.options_to_set().hint = "nomultithread";
+  CHECK(sched::checked_request(h, c.partitions[1], c).cpus_per_node == 4);
+  h.options_to_set().hint.clear();
+  CHECK(sched::checked_request(h, c.partitions[1], c).cpus_per_node == 2);
+}
