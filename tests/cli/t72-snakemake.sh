@@ -90,11 +90,27 @@ start=$SECONDS
 ) &
 wait
 
+# engine_failed RUN WHY: why first (a CI log keeps a failure's first and last
+# lines), then every job's end as sacct has it, the jobs' own logs and the end
+# of Snakemake's.
+engine_failed() {
+  local run=$1
+  shift
+  echo "FAIL: $*" >&2
+  sacct -a -o JobID,JobName%24,State,ExitCode,Reason%20,MaxRSS,ReqMem,Elapsed >&2 || true
+  for f in "$run"/.snakemake/slurm_logs/*/*.log cluster-logs/*.out; do
+    [ -f "$f" ] && { echo "--- $f" >&2; tail -n 15 "$f" >&2; }
+  done
+  echo "--- the end of $run.log" >&2
+  tail -n 30 "$run.log" >&2
+  fail "$*"
+}
+
 # --- The slurm executor.
-[ "$(cat slurm-run.rc)" = 1 ] || { cat slurm-run.log >&2; fail "snakemake --slurm exited $(cat slurm-run.rc), not 1"; }
+[ "$(cat slurm-run.rc)" = 1 ] || engine_failed slurm-run "snakemake --slurm exited $(cat slurm-run.rc), not 1"
 grep -q "SLURM-job '[0-9]*' failed, SLURM status is: 'FAILED'" slurm-run.log ||
-  { cat slurm-run.log >&2; fail "snakemake --slurm did not report the failed job"; }
-hello=$(cat slurm-run/hello.txt)
+  engine_failed slurm-run "snakemake --slurm did not report the failed job"
+hello=$(cat slurm-run/hello.txt 2>/dev/null) || engine_failed slurm-run "no hello.txt"
 case "$hello" in "hello from job "[0-9]*) ;; *) fail "hello.txt: $hello" ;; esac
 [ ! -e slurm-run/broken.txt ] || fail "the failed rule's output was kept"
 expect_eq "hello's job" COMPLETED "$(states_of '^snakejob_hello_')"
@@ -108,9 +124,9 @@ expect_eq "hello's account and limits" "$account|00:05:00|600M" \
   "$(sacct -n -X -P -o Account,Timelimit,ReqMem -j "$hello_id")"
 
 # --- --cluster with a status script.
-[ "$(cat cluster-run.rc)" = 1 ] || { cat cluster-run.log >&2; fail "snakemake --cluster exited $(cat cluster-run.rc), not 1"; }
-grep -q "Error in rule broken" cluster-run.log || { cat cluster-run.log >&2; fail "no error for rule broken"; }
-hello=$(cat cluster-run/hello.txt)
+[ "$(cat cluster-run.rc)" = 1 ] || engine_failed cluster-run "snakemake --cluster exited $(cat cluster-run.rc), not 1"
+grep -q "Error in rule broken" cluster-run.log || engine_failed cluster-run "no error for rule broken"
+hello=$(cat cluster-run/hello.txt 2>/dev/null) || engine_failed cluster-run "no hello.txt"
 case "$hello" in "hello from job "[0-9]*) ;; *) fail "hello.txt: $hello" ;; esac
 expect_eq "upper.txt" "$(tr a-z A-Z <<<"$hello")" "$(cat cluster-run/upper.txt)"
 [ ! -e cluster-run/broken.txt ] || fail "the failed rule's output was kept"
