@@ -18,7 +18,7 @@ export USER="${USER:-$(id -un)}"
 write_config <<'YAML'
 cluster_name: test
 node_pools:
-  - {id: n, count: 2, cpus: 2, memory: 4G}
+  - {id: n, count: 2, cpus: 2, memory: 8G}
 partitions:
   - {id: debug, node_pool_ids: [n]}
 config:
@@ -69,14 +69,17 @@ chmod +x status.sh
 mkdir -p cluster-logs
 # The slurm executor checks a rule's slurm_account with sacctmgr (-s list user
 # format=account%20) and passes it with -A; runtime and mem_mb become -t and
-# --mem (Snakemake runs in the job too, and holds more than 100 MB: less and
-# stint kills the job over its limit, as Slurm's OverMemoryKill would).
+# --mem. The job's processes count against it together, as under Slurm's job
+# cgroup: Snakemake (over 100 MB), the srun it starts, and Snakemake again in
+# the step. Under ASan srun alone holds a few hundred MB (its shadow and
+# quarantine, counted again in the child it forks): 600 MB ran out there, so
+# 2000 MB, and nodes large enough for these jobs beside the cluster run's.
 account=$(sacctmgr -n -s list user "$USER" format=account%20 | awk 'NR == 1 {print $1}')
 [ -n "$account" ] || fail "no account for $USER"
 start=$SECONDS
 (
   "$snakemake" --slurm --jobs 2 --keep-going --max-status-checks-per-second 1 --latency-wait 10 \
-    --default-resources "slurm_account=$account" runtime=5 mem_mb=600 \
+    --default-resources "slurm_account=$account" runtime=5 mem_mb=2000 \
     -s "$PWD/Snakefile" -d slurm-run hello.txt broken.txt >slurm-run.log 2>&1 &&
     echo 0 >slurm-run.rc || echo $? >slurm-run.rc
   echo "snakemake --slurm: $((SECONDS - start)) s" >&2
@@ -120,7 +123,7 @@ hello_id=$(sacct -n -X -P -o JobID,JobName | awk -F'|' '$2 ~ /^snakejob_hello_/ 
 broken_id=$(sacct -n -X -P -o JobID,JobName | awk -F'|' '$2 ~ /^snakejob_broken_/ {print $1}')
 expect_eq "hello's step" "COMPLETED" "$(sacct -n -P -o State -j "$hello_id.0")"
 expect_eq "broken's step" "FAILED" "$(sacct -n -P -o State -j "$broken_id.0")"
-expect_eq "hello's account and limits" "$account|00:05:00|600M" \
+expect_eq "hello's account and limits" "$account|00:05:00|2000M" \
   "$(sacct -n -X -P -o Account,Timelimit,ReqMem -j "$hello_id")"
 
 # --- --cluster with a status script.
