@@ -48,9 +48,11 @@ mail_file() {
 has_mail() { mail_file "$@" >/dev/null; }
 count_mails() { grep -l -F -- "$1" "$WORK"/mails/m.* 2>/dev/null | wc -l; }
 
-# TIME_LIMIT_50 of a one-minute job comes after 30 s: submitted first, the
-# rest is checked meanwhile.
-half=$(submit -J half -t 1 --mail-type=TIME_LIMIT_50 --wrap 'sleep 90')
+# TIME_LIMIT_50 of a two-minute job comes after 60 s: submitted first, the
+# rest is checked meanwhile. Two minutes, not one: under ASan on a loaded
+# machine the rest took longer than a one-minute job ran, and the job had
+# ended by the time its state was read.
+half=$(submit -J half -t 2 --mail-type=TIME_LIMIT_50 --wrap 'sleep 150')
 
 # BEGIN and END, to the user at MailDomain; the arguments and variables.
 ok=$(submit -J ok --mail-type=BEGIN,END --wrap 'exit 0')
@@ -106,10 +108,10 @@ wait_for 20 has_mail "Slurm Job_id=$rq Name=rq Requeued, Run time 00:00:0" prefi
 scancel "$rq"
 
 # The time-limit fraction, while the job runs.
-wait_for 40 has_mail "Slurm Job_id=$half Name=half Reached 50% of time limit, Run time 00:00:3" prefix
+wait_for 90 has_mail "Slurm Job_id=$half Name=half Reached 50% of time limit, Run time 00:01:0" prefix
 f=$(mail_file "Slurm Job_id=$half Name=half Reached 50%" prefix)
 expect_contains "time mail type" "$(cat "$f")" "SLURM_JOB_MAIL_TYPE=Reached 50% of time limit"
-expect_contains "run time" "$(cat "$f")" "SLURM_JOB_RUN_TIME=00:00:3"
+expect_contains "run time" "$(cat "$f")" "SLURM_JOB_RUN_TIME=00:01:0"
 expect_eq "state while running" RUNNING "$(squeue -h -j "$half" -o %T)"
 scancel "$half"
 
