@@ -150,10 +150,26 @@ _stint_values() {
       ;;
     --state | --states)
       _stint_no_files
+      if [[ $_stint_tool == sinfo ]]; then
+        # Node states, as sinfo -t takes them.
+        _stint_reply "all idle mixed allocated completing down drain drained draining reserved maint"
+        return
+      fi
       local states=$_stint_job_states
       [[ $_stint_tool == squeue ]] && states+=" all"
       [[ $cur == [a-z]* ]] && states=${states,,}
       _stint_reply "$states"
+      ;;
+    --clusters | --cluster)
+      _stint_no_files
+      _stint_reply "$(_stint_run scontrol show config | awk '$1 == "ClusterName" { print $3 }') all"
+      ;;
+    --iterate)
+      _stint_no_files
+      ;;
+    --steps)
+      _stint_no_files
+      _stint_reply "$(_stint_run squeue -h -s -o %i)"
       ;;
     --jobs | --jobid | --dependency)
       _stint_no_files

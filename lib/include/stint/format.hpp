@@ -48,6 +48,8 @@ struct Context {
   /// Reservation name -> its id, for sacct's ReservationId (a reservation
   /// that is gone prints none).
   std::map<std::string, std::uint32_t> reservation_ids;
+  /// --noconvert: memory sizes in MB as stored, not scaled to G or T.
+  bool no_convert = false;
 };
 
 /// One selected column: which row of a tool's table, how wide, which way, and
@@ -197,6 +199,11 @@ struct SinfoOptions {
   bool reasons = false;                 ///< -R
   bool no_header = false;               ///< -h
   std::vector<std::string> partitions;  ///< -p; empty: all
+  /// -S: format letters, each maybe preceded by '+' or '-' (descending).
+  std::string sort;
+  /// -n, -t, -d: the nodes were filtered, so a partition none of whose
+  /// nodes is left is not listed.
+  bool hide_empty = false;
 };
 
 /// sinfo -o: "%P %a %l %D %t %N"; throws Errc::invalid_argument
@@ -208,6 +215,8 @@ std::string render_sinfo(const std::vector<query::PartitionInfo>& partitions,
                          const Context& ctx);
 /// `sinfo --json`: {"meta":..., "errors":[], "nodes":[...]}.
 std::string sinfo_json(const std::vector<query::NodeInfo>& nodes, const Context& ctx);
+/// A --json document as --yaml prints it (Slurm's tagged YAML 1.1).
+std::string yaml_from_json(std::string_view json);
 
 /// Node state names: sinfo %t ("mix"), sinfo %T ("mixed"), scontrol ("MIXED").
 std::string_view node_state_short(query::NodeState s);

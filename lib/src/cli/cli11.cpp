@@ -1,12 +1,15 @@
 #include "cli/cli11.hpp"
 
+#include <algorithm>
 #include <cstdio>
+#include <deque>
 #include <vector>
 
 #include <fmt/core.h>
 
 #include <stint/tools.hpp>
 
+#include "cli/option_table.hpp"
 #include "cli/read_common.hpp"
 
 namespace stint::cli {
@@ -62,6 +65,8 @@ std::string short_usage(const CLI::App& app) {
   std::vector<std::string> items;
   std::string short_flags;
   for (const CLI::Option* o : app.get_options()) {
+    // Kept out of --help (Slurm's old spellings): out of the synopsis too.
+    if (o->get_group().empty()) continue;
     const auto& shorts = o->get_snames();
     const auto& longs = o->get_lnames();
     if (!o->nonpositional()) {
@@ -144,6 +149,111 @@ int parse_args_joining(CLI::App& app, std::string_view tool, int argc, char** ar
   std::vector<std::string> args = join_dash_values(argc, argv, options);
   std::vector<char*> joined;
   for (auto& s : args) joined.push_back(s.data());
+  return parse_args(app, tool, static_cast<int>(joined.size()), joined.data());
+}
+
+namespace {
+
+// The app's options as an option table for scan_options: one id per option,
+// Slurm's long names first in Slurm's order, then the app's own names.
+struct GetoptTable {
+  std::deque<std::string> names;  // the views in `specs` point here
+  std::vector<OptionSpec> specs;
+  std::vector<const CLI::Option*> options;  // by id
+};
+
+GetoptTable getopt_table(const CLI::App& app, const GetoptRules& rules) {
+  GetoptTable t;
+  auto id_of = [&t](const CLI::Option* o) {
+    const auto it = std::find(t.options.begin(), t.options.end(), o);
+    if (it != t.options.end()) return static_cast<int>(it - t.options.begin());
+    t.options.push_back(o);
+    return static_cast<int>(t.options.size() - 1);
+  };
+  auto arg_of = [&rules](const CLI::Option* o) {
+    for (std::string_view name : rules.optional_values)
+      if (o->check_name(std::string(name))) return ArgKind::optional;
+    return o->get_items_expected_max() > 0 ? ArgKind::required : ArgKind::none;
+  };
+  auto has_long = [&t](std::string_view name) {
+    return std::any_of(t.specs.begin(), t.specs.end(),
+                       [name](const OptionSpec& s) { return s.long_name == name; });
+  };
+  std::uint16_t rank = 0;
+  auto add = [&](const CLI::Option* o, char short_name, std::string_view long_name) {
+    OptionSpec spec;
+    spec.id = id_of(o);
+    spec.short_name = short_name;
+    spec.long_name = t.names.emplace_back(long_name);
+    spec.arg = arg_of(o);
+    spec.slurm_rank = rank++;
+    t.specs.push_back(spec);
+  };
+  for (const LongName& l : rules.long_names) {
+    const CLI::Option* o = app.get_option_no_throw(std::string(l.option));
+    if (o == nullptr) throw std::logic_error("no option " + std::string(l.option));
+    add(o, '\0', l.name);
+  }
+  for (const CLI::Option* o : app.get_options()) {
+    if (!o->nonpositional()) continue;
+    for (const std::string& l : o->get_lnames())
+      if (!has_long(l)) add(o, '\0', l);
+    for (const std::string& s : o->get_snames()) add(o, s.front(), "");
+  }
+  return t;
+}
+
+// How the app is given an option found: its first long name, else its short.
+std::string canonical(const CLI::Option& o, const std::optional<std::string>& value) {
+  if (!o.get_lnames().empty()) {
+    const std::string name = "--" + o.get_lnames().front();
+    return value ? name + "=" + *value : name;
+  }
+  return "-" + o.get_snames().front() + value.value_or("");
+}
+
+}  // namespace
+
+int parse_args_getopt(CLI::App& app, std::string_view tool, int argc, char** argv,
+                      const GetoptRules& rules, std::vector<std::string>& operands) {
+  // Given bare, an option with an optional value reaches the app without one.
+  for (std::string_view name : rules.optional_values) {
+    if (CLI::Option* o = app.get_option_no_throw(std::string(name))) o->expected(0, 1);
+  }
+  const GetoptTable table = getopt_table(app, rules);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  std::vector<std::string> canon{argc > 0 ? argv[0] : std::string(tool)};
+  try {
+    std::size_t start = 0;
+    while (start < args.size()) {
+      const std::vector<std::string> rest(args.begin() + static_cast<std::ptrdiff_t>(start),
+                                          args.end());
+      const OptionScan scan = scan_options(table.specs, rest);
+      for (const FoundOption& f : scan.options)
+        canon.push_back(canonical(*table.options[static_cast<std::size_t>(f.id)], f.value));
+      std::size_t next = scan.first_operand;
+      if (next >= rest.size()) break;
+      // After "--" every argument is an operand.
+      const bool ended = next > 0 && rest[next - 1] == "--" &&
+                         (scan.options.empty() || scan.options.back().arg_index != next - 1);
+      if (ended) {
+        operands.insert(operands.end(), rest.begin() + static_cast<std::ptrdiff_t>(next),
+                        rest.end());
+        break;
+      }
+      operands.push_back(rest[next]);
+      start += next + 1;
+    }
+  } catch (const UsageError& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "{}: {}\n", tool, e.what());
+    if (!e.suggestion().empty())
+      fmt::print(stderr, "{}: error: did you mean '{}'?\n", tool, e.suggestion());
+    fmt::print(stderr, "Try \"{} --help\" for more information\n", tool);
+    return rules.usage_status;
+  }
+  std::vector<char*> joined;
+  for (auto& s : canon) joined.push_back(s.data());
   return parse_args(app, tool, static_cast<int>(joined.size()), joined.data());
 }
 

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
+#include <optional>
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -395,6 +397,7 @@ std::vector<Row> build_rows(const std::vector<PartitionInfo>& parts,
     for (const std::string& name : p->nodes) {
       if (const NodeInfo* n = node_named(name)) members.push_back(n);
     }
+    if (members.empty() && o.hide_empty) continue;
     if (members.empty() || o.summarize) {
       rows.push_back(Row{p, members});
       continue;
@@ -423,6 +426,47 @@ std::string default_format(const SinfoOptions& o) {
                      : "%#P %.5a %.10l %.6D %.6t %N";
 }
 
+// -S: by each key's value in turn, numbers as numbers; a stable sort, so
+// rows equal on every key keep Slurm's order.
+void sort_rows(std::vector<Row>& rows, std::string_view sort, const Context& ctx) {
+  struct Key {
+    const NodeColumn* column;
+    bool descending;
+  };
+  std::vector<Key> keys;
+  for (std::size_t i = 0; i < sort.size(); ++i) {
+    bool descending = false;
+    if (sort[i] == '+' || sort[i] == '-') {
+      descending = sort[i] == '-';
+      if (++i >= sort.size()) break;
+    }
+    if (sort[i] == ',' || sort[i] == '#') continue;
+    const auto it = std::find_if(std::begin(k_columns), std::end(k_columns),
+                                 [&](const NodeColumn& c) { return c.letter == sort[i]; });
+    if (it == std::end(k_columns)) {
+      throw Error(Errc::invalid_argument, fmt::format("Invalid sort specification: {}", sort[i]));
+    }
+    keys.push_back({&*it, descending});
+  }
+  if (keys.empty()) return;
+  auto number = [](const std::string& s) -> std::optional<double> {
+    if (s.empty() || s.find_first_not_of("0123456789.") != std::string::npos) return std::nullopt;
+    return std::strtod(s.c_str(), nullptr);
+  };
+  std::stable_sort(rows.begin(), rows.end(), [&](const Row& a, const Row& b) {
+    for (const Key& k : keys) {
+      const std::string va = k.column->value(a, ctx);
+      const std::string vb = k.column->value(b, ctx);
+      if (va == vb) continue;
+      const auto na = number(va);
+      const auto nb = number(vb);
+      const bool less = na && nb ? *na < *nb : va < vb;
+      return k.descending ? !less : less;
+    }
+    return false;
+  });
+}
+
 }  // namespace
 
 Layout parse_sinfo_format(std::string_view format) {
@@ -434,7 +478,8 @@ std::string render_sinfo(const std::vector<PartitionInfo>& partitions,
                          const Context& ctx) {
   Layout layout = parse_sinfo_format(options.format.empty() ? default_format(options)
                                                             : std::string_view(options.format));
-  const std::vector<Row> rows = build_rows(partitions, nodes, options);
+  std::vector<Row> rows = build_rows(partitions, nodes, options);
+  sort_rows(rows, options.sort, ctx);
 
   // "%#X": as wide as the widest value, and never narrower than 9, as Slurm
   // sizes its partition and node list columns.

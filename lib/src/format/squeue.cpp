@@ -74,9 +74,9 @@ std::string pending_time(const Job& job, const Context& ctx) {
   return std::to_string(std::max<Seconds>(0, job.start_time - job.submit_time));
 }
 
-std::string min_memory(const Job& job, const Context&) {
-  if (auto per_cpu = job.mem_per_cpu_mb()) return parse::format_memory_mb(*per_cpu);
-  return parse::format_memory_mb(job.req.mem_per_node_mb);
+std::string min_memory(const Job& job, const Context& ctx) {
+  const std::uint64_t mb = job.mem_per_cpu_mb().value_or(job.req.mem_per_node_mb);
+  return ctx.no_convert ? fmt::format("{}M", mb) : parse::format_memory_mb(mb);
 }
 
 std::string tres_per_node(const Job& job, const Context&) {

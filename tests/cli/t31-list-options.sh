@@ -1,0 +1,155 @@
+#!/usr/bin/env bash
+# squeue's and sinfo's options as Slurm 22.05's getopt reads them: unique
+# prefixes and Slurm's other spellings, optional values (-j 12, -s12.0), a
+# value that starts with '-'; each option Slurm has, with its effect here:
+# the filters (-q -L -w -P, sinfo -n -t -d -r), the views (--array-unique,
+# -s steps, --noconvert, --yaml, sinfo -O and -S), -i's repeated report, and
+# -M for this cluster's name (another refused with Slurm's message).
+source "$(dirname "$0")/lib.sh"
+write_config <<'YAML'
+cluster_name: test
+node_pools:
+  - id: n
+    count: 2
+    cpus: 4
+    memory: 4G
+partitions:
+  - id: debug
+    node_pool_ids: [n]
+    max_time: "1:00:00"
+  - id: other
+    node_pool_ids: [n]
+    max_time: "1:00:00"
+config:
+  KillWait: "2"
+  Licenses: "lic:2"
+YAML
+
+# refused WHAT EXPECTED-STDERR TOOL ARGS...: exits 1 with exactly those lines.
+refused() {
+  local what=$1 want=$2 err rc
+  shift 2
+  set +e
+  err=$("$@" 2>&1 >/dev/null)
+  rc=$?
+  set -e
+  expect_eq "$what: exit" 1 "$rc"
+  expect_eq "$what" "$want" "$err"
+}
+lines() { tr '\n' ' ' | sed 's/ $//'; }
+
+h=$(submit -H -J held --mem=2G -p debug --wrap true)
+l=$(submit -H -J lic -L lic -p debug --wrap true)
+m=$(submit -H -J multi -p debug,other --wrap true)
+a=$(submit -H -J arr --array=1-3 -p debug --wrap true)
+r=$(submit -J run -p debug -w n-1 --wrap 'srun sleep 300')
+step_runs() { squeue -h -s -o %i | grep -qx "$r.0"; }
+wait_for 60 step_runs
+
+# The reading: prefixes, Slurm's spellings, optional values, '-' values.
+expect_eq "--noh prefix" "$h" "$(squeue --noh --jobs="$h" -o %i)"
+expect_eq "-j as an operand" "$h" "$(squeue -h -o %i -j "$h")"
+expect_eq "--accounts --partitions --users" "$h" \
+  "$(squeue -h -o %i --accounts="$(squeue -h -o %a -j "$h")" --partitions debug \
+    --users "$(id -un)" --name held)"
+expect_eq "-S -i" "$l $h" "$(squeue -h -o %i -S -i -j "$h,$l" | lines)"
+expect_eq "bundled" "$h" "$(squeue -hj"$h" -o %i)"
+set +e
+out=$(squeue --no 2>&1)
+rc=$?
+set -e
+expect_eq "ambiguous: exit" 1 "$rc"
+expect_contains "ambiguous" "$out" "squeue: option '--no' is ambiguous; possibilities: '--noconvert'"
+expect_contains "ambiguous" "$out" "Try \"squeue --help\" for more information"
+refused "operand" "squeue: error: Unrecognized option: junk" squeue junk
+refused "-j and -s" "squeue: error: Incompatible options --jobs and --steps" squeue -j -s
+refused "-o and -l" \
+  "squeue: fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry." \
+  squeue -l -o %i
+
+# The filters.
+expect_eq "-q" "$h" "$(squeue -h -o %i -q normal -j "$h")"
+expect_eq "-q other" "" "$(squeue -h -o %i -q nosuch)"
+expect_eq "-L" "$l" "$(squeue -h -o %i -L lic)"
+expect_eq "--licenses none" "" "$(squeue -h -o %i --lic=other)"
+expect_eq "-w" "$r" "$(squeue -h -o %i -w n-1)"
+expect_eq "-w hostlist" "$r" "$(squeue -h -o %i --nodes='n-[1-2]')"
+expect_eq "-w other node" "" "$(squeue -h -o %i -w n-2)"
+refused "-w unknown" "squeue: error: Invalid node name nosuch" squeue -w nosuch
+expect_eq "-P" "$m debug $m other" "$(squeue -h -P -j "$m" -o '%i %P' | lines)"
+expect_eq "-P -p" "$m other" "$(squeue -h -P -p other -j "$m" -o '%i %P' | lines)"
+expect_eq "without -P" "$m debug" "$(squeue -h -j "$m" -o '%i %P' | lines)"
+
+# Views.
+expect_eq "--array-unique" "${a}_1 ${a}_2 ${a}_3" "$(squeue -h --array-unique -j "$a" -o %i | lines)"
+expect_eq "%m" "2G" "$(squeue -h -j "$h" -o %m)"
+expect_eq "--noconvert" "2048M" "$(squeue -h --noconvert -j "$h" -o %m)"
+yaml=$(squeue --yaml -j "$h")
+expect_eq "--yaml head" "%YAML 1.1 --- !!map" "$(head -n 2 <<<"$yaml" | lines)"
+expect_contains "--yaml jobs" "$yaml" "!!str jobs: !!seq"
+expect_contains "--yaml name" "$yaml" "  !!str name: !!str held"
+steps=$(squeue -s)
+expect_eq "-s header" "         STEPID     NAME PARTITION     USER      TIME NODELIST" \
+  "$(head -n 1 <<<"$steps")"
+expect_eq "-s steps" "$r.0 sleep n-1|$r.batch batch n-1" \
+  "$(squeue -h --steps -o '%i %j %N' | paste -sd'|')"
+expect_eq "-s list" "$r.0" "$(squeue -h -s"$r.0" -o %i)"
+expect_eq "-s operand" "$r.batch" "$(squeue -h -o %i -s "$r.batch")"
+expect_eq "-j with -s" "$r.0 $r.batch" "$(squeue -h -o %i -s -j "$r" | lines)"
+
+# No federation, no hidden partition: the same jobs.
+plain=$(squeue -h -o %i)
+for opt in --federation --local --sibling --sib --hide -a; do
+  expect_eq "$opt" "$plain" "$(squeue -h -o %i "$opt")"
+done
+expect_eq "-M" "CLUSTER: test JOBID $h" "$(squeue -M test -o %i -j "$h" | lines)"
+expect_eq "-M first line" "CLUSTER: test" "$(squeue --cluster=test -o %i | head -n 1)"
+expect_eq "-M all -h" "$h" "$(squeue -h -M all -o %i -j "$h")"
+refused "-M other" \
+  "squeue: error: 'elsewhere' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters." \
+  squeue -M elsewhere
+
+# -i: the report again, under a date line, until stopped.
+set +e
+out=$(timeout 2.5 squeue -i 1 -o %i -j "$h")
+set -e
+reports=$(grep -c '^JOBID$' <<<"$out")
+[ "$reports" -ge 2 ] || fail "-i: $reports reports in 2.5 s: $out"
+expect_eq "-i date lines" "$reports" "$(grep -cE '^[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9][0-9] ' <<<"$out")"
+expect_eq "-i one report" "JOBID $h" "$(sed -n 2,3p <<<"$out" | lines)"
+refused "-i 0" "squeue: error: --iterate=0" squeue -i 0
+
+# sinfo.
+expect_eq "sinfo -n" "n-1" "$(sinfo -h -N -n n-1 -p debug -o %N)"
+expect_eq "sinfo -t mix" "debug 1 n-1|other 1 n-1" "$(sinfo -h -t mix -o '%R %D %N' | paste -sd'|')"
+expect_eq "sinfo -t IDLE,alloc" "debug 1 n-2|other 1 n-2" \
+  "$(sinfo -h --states=IDLE,alloc -o '%R %D %N' | paste -sd'|')"
+expect_eq "sinfo -t none" "" "$(sinfo -h -t drain)"
+refused "sinfo -t bad" 'sinfo: error: Bad state string: "bogus"
+sinfo: error: valid states: unknown,down,idle,allocated,error,mixed,future,drain,drained,draining,no_respond,reserved,perfctrs,cloud,completing,powering_down,powered_down,power_down,powering_up,fail,maint,reboot_requested,reboot_issued,planned' \
+  sinfo -t bogus
+expect_eq "sinfo -d" "" "$(sinfo -h -d)"
+expect_eq "sinfo -r" "$(sinfo -h)" "$(sinfo -h -r)"
+expect_eq "sinfo -O" "debug*        2|other         2" "$(sinfo -h -s -O Partition:10,Nodes:.5 | paste -sd'|')"
+refused "sinfo -O unknown" "$(sinfo -O Port 2>&1 >/dev/null | head -n 1)" sinfo -O Port
+expect_contains "sinfo -O unknown" "$(sinfo -O Port 2>&1)" "Invalid node format specification: Port"
+expect_eq "sinfo -S -P" "other|debug*" "$(sinfo -h -s -S -P -o %P | paste -sd'|')"
+expect_eq "sinfo --summ prefix" "$(sinfo -s)" "$(sinfo --summ)"
+expect_eq "sinfo -M" "CLUSTER: test" "$(sinfo -M test | head -n 1)"
+refused "sinfo -M other" \
+  "sinfo: error: 'elsewhere' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters." \
+  sinfo --clusters=elsewhere
+expect_eq "sinfo --yaml" "%YAML 1.1" "$(sinfo --yaml | head -n 1)"
+for opt in --federation --local --hide -a --noconvert; do
+  expect_eq "sinfo $opt" "$(sinfo -h)" "$(sinfo -h "$opt")"
+done
+refused "sinfo -i 0" "sinfo: error: Error: invalid entry for --iterate=0" sinfo -i 0
+set +e
+out=$(sinfo --bogus 2>&1)
+rc=$?
+set -e
+expect_eq "sinfo unknown: exit" 1 "$rc"
+expect_contains "sinfo unknown" "$out" "sinfo: unrecognized option '--bogus'"
+
+scancel "$h" "$l" "$m" "$a" "$r"
+echo ok
