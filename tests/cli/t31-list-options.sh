@@ -76,6 +76,9 @@ expect_eq "-w" "$r" "$(squeue -h -o %i -w n-1)"
 expect_eq "-w hostlist" "$r" "$(squeue -h -o %i --nodes='n-[1-2]')"
 expect_eq "-w other node" "" "$(squeue -h -o %i -w n-2)"
 refused "-w unknown" "squeue: error: Invalid node name nosuch" squeue -w nosuch
+json_ids() { python3 -c 'import json,sys; print(" ".join(str(j["job_id"]) for j in json.load(sys.stdin)["jobs"]))'; }
+expect_eq "--json -L" "$l" "$(squeue --json -L lic | json_ids)"
+expect_eq "--json -w" "$r" "$(squeue --json -w n-1 | json_ids)"
 expect_eq "-P" "$m debug $m other" "$(squeue -h -P -j "$m" -o '%i %P' | lines)"
 expect_eq "-P -p" "$m other" "$(squeue -h -P -p other -j "$m" -o '%i %P' | lines)"
 expect_eq "without -P" "$m debug" "$(squeue -h -j "$m" -o '%i %P' | lines)"

@@ -139,28 +139,16 @@ bool wants_license(const Job& job, const std::vector<std::string>& licenses) {
   return false;
 }
 
-int report(const SqueueArgs& a, const Paths& paths, const Config& config, JobFilter filter,
-           const std::vector<query::JobRef>& refs) {
-  format::Context ctx = cli::read_context(config);
-  ctx.no_convert = a.no_convert;
-  // Ended jobs show as long as slurmctld would still hold them (MinJobAge),
-  // not the whole history the database keeps: that is sacct's.
-  filter.ended_after = ctx.now - cli::min_job_age(config);
-  const std::vector<std::string> qos = cli::split_list(a.qos);
-  const std::vector<std::string> licenses = cli::split_list(a.licenses);
+// What the database filter does not select by: the spec's reservation and
+// licenses, the QOS and the nodes.
+struct Selection {
+  std::string reservation;
+  std::vector<std::string> qos;
+  std::vector<std::string> licenses;
   std::optional<std::set<std::string>> nodes;
-  if (!a.nodelist.empty()) {
-    nodes = wanted_nodes(a.nodelist, config);
-    if (!nodes) return 1;
-  }
-  // -P lists a pending job once per partition it was submitted to, so the
-  // partition filter applies to each of those lines rather than to the job.
-  const std::vector<std::string> partitions = filter.partitions;
-  if (a.priority) filter.partitions.clear();
-  // What the database filter does not do: the spec's reservation and
-  // licenses, the QOS and the nodes.
-  auto keep = [&](const Job& job) {
-    if (!a.reservation.empty() && job.spec.options().reservation != a.reservation) return false;
+
+  bool keeps(const Job& job) const {
+    if (!reservation.empty() && job.spec.options().reservation != reservation) return false;
     if (!qos.empty() && !contains(qos, job.qos)) return false;
     if (!licenses.empty() && !wants_license(job, licenses)) return false;
     if (nodes) {
@@ -170,7 +158,22 @@ int report(const SqueueArgs& a, const Paths& paths, const Config& config, JobFil
         return false;
     }
     return true;
-  };
+  }
+  bool needs_spec() const { return !reservation.empty() || !licenses.empty(); }
+};
+
+int report(const SqueueArgs& a, const Paths& paths, const Config& config, JobFilter filter,
+           const std::vector<query::JobRef>& refs, const Selection& selection) {
+  format::Context ctx = cli::read_context(config);
+  ctx.no_convert = a.no_convert;
+  // Ended jobs show as long as slurmctld would still hold them (MinJobAge),
+  // not the whole history the database keeps: that is sacct's.
+  filter.ended_after = ctx.now - cli::min_job_age(config);
+  // -P lists a pending job once per partition it was submitted to, so the
+  // partition filter applies to each of those lines rather than to the job.
+  const std::vector<std::string> partitions = filter.partitions;
+  if (a.priority) filter.partitions.clear();
+  auto keep = [&selection](const Job& job) { return selection.keeps(job); };
   // Each line a job prints as: one, or with -P one per partition of a pending job.
   auto each_line = [&](const Job& job, const std::function<void(const Job&)>& emit) {
     if (!keep(job)) return;
@@ -233,7 +236,7 @@ int report(const SqueueArgs& a, const Paths& paths, const Config& config, JobFil
   else
     o.layout = format::squeue_default_layout(a.long_list);
 
-  const bool filtered = !a.reservation.empty() || !licenses.empty() || a.priority;
+  const bool filtered = selection.needs_spec() || a.priority;
   if (refs.empty()) {
     // Built as the jobs are read, without holding them (bench/RESULTS.md:
     // squeue at 100,000 pending).
@@ -355,15 +358,18 @@ int list(SqueueArgs a, std::vector<std::string> operands) {
   filter.names = cli::split_list(a.names);
   filter.accounts = cli::split_list(a.accounts);
 
+  Selection selection{a.reservation, cli::split_list(a.qos), cli::split_list(a.licenses), {}};
+  if (!a.nodelist.empty()) {
+    selection.nodes = wanted_nodes(a.nodelist, config);
+    if (!selection.nodes) return 1;
+  }
   if (a.json || a.yaml) {
     format::Context ctx = cli::read_context(config);
     filter.ended_after = ctx.now - cli::min_job_age(config);
     std::vector<Job> jobs = query::read_jobs(paths, filter, refs);
     if (jobs.empty() && refs.size() == 1 && !query::job_exists(paths, refs.front()))
       return no_such_job();
-    std::erase_if(jobs, [&](const Job& job) {
-      return !a.reservation.empty() && job.spec.options().reservation != a.reservation;
-    });
+    std::erase_if(jobs, [&](const Job& job) { return !selection.keeps(job); });
     ctx.array_jobs = query::dependency_arrays(paths, jobs);
     // Unlike Slurm 22.05, the JSON honours -j, -u, -t and the other filters.
     const std::string json = format::squeue_json(jobs, ctx, a.array);
@@ -375,7 +381,8 @@ int list(SqueueArgs a, std::vector<std::string> operands) {
     if (!a.no_header && !a.long_list && (iterate > 0 || a.verbose > 0))
       fmt::print("{}\n", format::date_line(static_cast<Seconds>(std::time(nullptr))));
     if (!a.clusters.empty() && !a.no_header) fmt::print("CLUSTER: {}\n", config.cluster_name);
-    if (const int rc = report(a, paths, config, filter, refs); rc != 0 || iterate == 0) return rc;
+    if (const int rc = report(a, paths, config, filter, refs, selection); rc != 0 || iterate == 0)
+      return rc;
     fmt::print("\n");
     std::fflush(stdout);
     std::this_thread::sleep_for(std::chrono::seconds(iterate));
