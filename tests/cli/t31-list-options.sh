@@ -146,6 +146,10 @@ expect_eq "sinfo --yaml" "%YAML 1.1" "$(sinfo --yaml | head -n 1)"
 for opt in --federation --local --hide -a --noconvert; do
   expect_eq "sinfo $opt" "$(sinfo -h)" "$(sinfo -h "$opt")"
 done
+refused "sinfo -a -p" \
+  "sinfo: error: Conflicting options, -a and -p, specified. Please choose one or the other." \
+  sinfo -a -p debug
+expect_eq "SINFO_PARTITION" "other" "$(SINFO_PARTITION=other sinfo -h -s -o %R)"
 refused "sinfo -i 0" "sinfo: error: Error: invalid entry for --iterate=0" sinfo -i 0
 set +e
 out=$(sinfo --bogus 2>&1)

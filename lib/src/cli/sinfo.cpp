@@ -284,6 +284,9 @@ int run(int argc, char** argv) {
   // -h is --noheader, as in Slurm; help is --help only.
   app.set_help_flag("--help", "show this help message");
   SinfoArgs a;
+  a.all = std::getenv("SINFO_ALL") != nullptr;
+  a.federation = std::getenv("SINFO_FEDERATION") != nullptr;
+  a.local = std::getenv("SINFO_LOCAL") != nullptr;
   app.add_flag("-a,--all", a.all, "show all partitions (including hidden ones)");
   app.add_flag("-d,--dead", a.dead, "show only non-responding nodes (none here)");
   app.add_flag("-e,--exact", a.exact, "group nodes only on exact match of configuration");
@@ -355,6 +358,19 @@ int run(int argc, char** argv) {
     error_line(fmt::format("Unrecognized option: {}", operands.front()));
     return 1;
   }
+  // Every partition, or some: Slurm refuses both at once, from either source.
+  const char* env_partition = std::getenv("SINFO_PARTITION");
+  if (std::getenv("SINFO_ALL") != nullptr && env_partition != nullptr) {
+    error_line(
+        "Conflicting options, SINFO_ALL and SINFO_PARTITION, specified. Please choose one "
+        "or the other.");
+    return 1;
+  }
+  if (app.count("--all") > 0 && app.count("--partition") > 0) {
+    error_line("Conflicting options, -a and -p, specified. Please choose one or the other.");
+    return 1;
+  }
+  if (a.partitions.empty() && env_partition != nullptr) a.partitions = env_partition;
   return report(a);
 }
 
