@@ -96,6 +96,10 @@ expect_eq "-s header" "         STEPID     NAME PARTITION     USER      TIME NOD
   "$(head -n 1 <<<"$steps")"
 expect_eq "-s steps" "$r.0 sleep n-1|$r.batch batch n-1" \
   "$(squeue -h --steps -o '%i %j %N' | paste -sd'|')"
+expect_eq "-s -S" "$r.batch $r.0" "$(squeue -h -s -S -i -o %i | lines)"
+long=$(squeue -s -l)
+expect_contains "-s -l date" "$(head -n 1 <<<"$long")" "$(date +%Y)"
+expect_contains "-s -l header" "$(sed -n 2p <<<"$long")" "STEPID"
 expect_eq "-s list" "$r.0" "$(squeue -h -s"$r.0" -o %i)"
 expect_eq "-s operand" "$r.batch" "$(squeue -h -o %i -s "$r.batch")"
 expect_eq "-j with -s" "$r.0 $r.batch" "$(squeue -h -o %i -s -j "$r" | lines)"

@@ -207,7 +207,12 @@ int report(const SqueueArgs& a, const Paths& paths, const Config& config, JobFil
       throw Error(Errc::invalid_argument,
                   "-O (--Format) does not apply to job steps here; "
                   "use -o (--format) with step fields");
-    fmt::print("{}", cli::render_squeue_steps(jobs, steps, layout, a.no_header,
+    std::string sort = a.sort;
+    if (sort.empty()) {
+      if (const char* env = std::getenv("SQUEUE_SORT")) sort = env;
+    }
+    if (a.long_list && !a.no_header) fmt::print("{}\n", format::date_line(ctx.now));
+    fmt::print("{}", cli::render_squeue_steps(jobs, steps, layout, sort, a.no_header,
                                               cli::split_list(a.steps), ctx.now));
     return 0;
   }

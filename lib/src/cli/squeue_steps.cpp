@@ -135,7 +135,7 @@ bool is_wanted(const StepRow& r, const std::vector<std::string>& wanted) {
 }  // namespace
 
 std::string render_squeue_steps(const std::vector<Job>& jobs, const std::vector<JobStep>& steps,
-                                std::string_view format, bool no_header,
+                                std::string_view format, std::string_view sort, bool no_header,
                                 const std::vector<std::string>& wanted, Seconds now) {
   std::string prefix;
   const std::vector<StepField> fields =
@@ -168,12 +168,48 @@ std::string render_squeue_steps(const std::vector<Job>& jobs, const std::vector<
       if (is_wanted(r, wanted)) rows.push_back(std::move(r));
     }
   }
-  // Slurm's default step order: partition, then step id.
+  // Slurm's default step order: partition, then step id; -S's keys before it.
+  std::vector<std::pair<char, bool>> keys;
+  for (std::size_t i = 0; i < sort.size(); ++i) {
+    bool descending = false;
+    if (sort[i] == '+' || sort[i] == '-') {
+      descending = sort[i] == '-';
+      if (++i >= sort.size()) break;
+    }
+    if (sort[i] == ',') continue;
+    if (field_header(sort[i]).empty()) {
+      throw Error(Errc::invalid_argument,
+                  fmt::format("Invalid job step sort specification: {}", sort[i]));
+    }
+    keys.emplace_back(sort[i], descending);
+  }
   std::stable_sort(rows.begin(), rows.end(), [](const StepRow& a, const StepRow& b) {
     if (a.partition != b.partition) return a.partition < b.partition;
     if (a.job_id != b.job_id) return a.job_id < b.job_id;
     return a.order < b.order;
   });
+  if (!keys.empty()) {
+    std::stable_sort(rows.begin(), rows.end(), [&](const StepRow& a, const StepRow& b) {
+      for (const auto& [type, descending] : keys) {
+        // Numbers and times as numbers, the rest as text.
+        int c = 0;
+        if (type == 'i') {
+          c = a.job_id != b.job_id ? (a.job_id < b.job_id ? -1 : 1)
+                                   : (a.order == b.order ? 0 : (a.order < b.order ? -1 : 1));
+        } else if (type == 'M' || type == 'S') {
+          c = a.start == b.start ? 0 : (a.start > b.start) == (type == 'M') ? -1 : 1;
+        } else if (type == 'A' || type == 'U' || type == 'l') {
+          const auto na = type == 'A' ? a.tasks : type == 'U' ? a.uid : a.limit;
+          const auto nb = type == 'A' ? b.tasks : type == 'U' ? b.uid : b.limit;
+          c = na == nb ? 0 : (na < nb ? -1 : 1);
+        } else {
+          c = field_value(type, a, now).compare(field_value(type, b, now));
+        }
+        if (c != 0) return descending ? c > 0 : c < 0;
+      }
+      return false;
+    });
+  }
   auto line = [&](auto&& value_of) {
     std::string out = prefix;
     for (const StepField& sf : fields) {
