@@ -13,12 +13,19 @@ node_pools:
     count: 2
     cpus: 4
     memory: 4G
+  - id: m
+    count: 1
+    cpus: 2
+    memory: 2G
 partitions:
   - id: debug
     node_pool_ids: [n]
     max_time: "1:00:00"
   - id: other
     node_pool_ids: [n]
+    max_time: "1:00:00"
+  - id: shape
+    node_pool_ids: [n, m]
     max_time: "1:00:00"
 config:
   KillWait: "2"
@@ -128,19 +135,23 @@ refused "-i 0" "squeue: error: --iterate=0" squeue -i 0
 
 # sinfo.
 expect_eq "sinfo -n" "n-1" "$(sinfo -h -N -n n-1 -p debug -o %N)"
-expect_eq "sinfo -t mix" "debug 1 n-1|other 1 n-1" "$(sinfo -h -t mix -o '%R %D %N' | paste -sd'|')"
+expect_eq "sinfo -t mix" "debug 1 n-1|other 1 n-1" "$(sinfo -h -t mix -p debug,other -o '%R %D %N' | paste -sd'|')"
 expect_eq "sinfo -t IDLE,alloc" "debug 1 n-2|other 1 n-2" \
-  "$(sinfo -h --states=IDLE,alloc -o '%R %D %N' | paste -sd'|')"
+  "$(sinfo -h --states=IDLE,alloc -p debug,other -o '%R %D %N' | paste -sd'|')"
 expect_eq "sinfo -t none" "" "$(sinfo -h -t drain)"
 refused "sinfo -t bad" 'sinfo: error: Bad state string: "bogus"
 sinfo: error: valid states: unknown,down,idle,allocated,error,mixed,future,drain,drained,draining,no_respond,reserved,perfctrs,cloud,completing,powering_down,powered_down,power_down,powering_up,fail,maint,reboot_requested,reboot_issued,planned' \
   sinfo -t bogus
 expect_eq "sinfo -d" "" "$(sinfo -h -d)"
 expect_eq "sinfo -r" "$(sinfo -h)" "$(sinfo -h -r)"
-expect_eq "sinfo -O" "debug*        2|other         2" "$(sinfo -h -s -O Partition:10,Nodes:.5 | paste -sd'|')"
+expect_eq "sinfo -O" "debug*        2|other         2" "$(sinfo -h -s -p debug,other -O Partition:10,Nodes:.5 | paste -sd'|')"
 refused "sinfo -O unknown" "$(sinfo -O Port 2>&1 >/dev/null | head -n 1)" sinfo -O Port
 expect_contains "sinfo -O unknown" "$(sinfo -O Port 2>&1)" "Invalid node format specification: Port"
-expect_eq "sinfo -S -P" "other|debug*" "$(sinfo -h -s -S -P -o %P | paste -sd'|')"
+expect_eq "sinfo -S -P" "other|debug*" "$(sinfo -h -s -p debug,other -S -P -o %P | paste -sd'|')"
+expect_eq "sinfo shapes folded" "mix 1 4 n-1|idle 2 2+ n-2,m-1" \
+  "$(sinfo -h -p shape -o '%t %D %c %N' | paste -sd'|')"
+expect_eq "sinfo -e" "mix 1 4 n-1|idle 1 2 m-1|idle 1 4 n-2" \
+  "$(sinfo -h -e -p shape -o '%t %D %c %N' | paste -sd'|')"
 expect_eq "sinfo --summ prefix" "$(sinfo -s)" "$(sinfo --summ)"
 expect_eq "sinfo -M" "CLUSTER: test" "$(sinfo -M test | head -n 1)"
 refused "sinfo -M other" \

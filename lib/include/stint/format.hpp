@@ -204,6 +204,8 @@ struct SinfoOptions {
   /// -n, -t, -d: the nodes were filtered, so a partition none of whose
   /// nodes is left is not listed.
   bool hide_empty = false;
+  /// -e: nodes share a line only when their configuration is the same.
+  bool exact = false;
 };
 
 /// sinfo -o: "%P %a %l %D %t %N"; throws Errc::invalid_argument

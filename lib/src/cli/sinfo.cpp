@@ -166,6 +166,7 @@ int show(const SinfoArgs& a, const Paths& paths, const Config& config) {
   o.no_header = a.no_header;
   o.partitions = cli::split_list(a.partitions);
   o.sort = a.sort;
+  o.exact = a.exact;
   if (o.sort.empty()) {
     if (const char* env = std::getenv("SINFO_SORT")) o.sort = env;
   }

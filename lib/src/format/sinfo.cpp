@@ -402,11 +402,16 @@ std::vector<Row> build_rows(const std::vector<PartitionInfo>& parts,
       rows.push_back(Row{p, members});
       continue;
     }
-    std::stable_sort(members.begin(), members.end(), [](const NodeInfo* a, const NodeInfo* b) {
-      return state_rank(a->state) < state_rank(b->state);
+    // -e: nodes of one shape only (a pool's) share a line.
+    std::stable_sort(members.begin(), members.end(), [&o](const NodeInfo* a, const NodeInfo* b) {
+      if (state_rank(a->state) != state_rank(b->state))
+        return state_rank(a->state) < state_rank(b->state);
+      return o.exact && a->pool_id < b->pool_id;
     });
     for (const NodeInfo* n : members) {
-      if (!rows.empty() && rows.back().part == p && same_state(*rows.back().nodes.front(), *n))
+      const NodeInfo* last = rows.empty() ? nullptr : rows.back().nodes.front();
+      if (last != nullptr && rows.back().part == p && same_state(*last, *n) &&
+          (!o.exact || last->pool_id == n->pool_id))
         rows.back().nodes.push_back(n);
       else
         rows.push_back(Row{p, {n}});
