@@ -137,6 +137,10 @@ _stint_values() {
       _stint_no_files
       _stint_reply "$(_stint_run sacctmgr -n -P list qos format=name)"
       ;;
+    --reservation)
+      _stint_no_files
+      _stint_reply "$(_stint_reservations)"
+      ;;
     --format | --Format)
       # Field names where the option takes names (squeue -O, sacct -o,
       # sshare -o), from the tool's own --helpformat; squeue's and sinfo's -o
@@ -190,7 +194,7 @@ _stint_values() {
     --sort | --job-name | --jobname | --name | --comment | --time | \
       --mem | --mem-per-cpu | --cpus-per-task | --ntasks | --ntasks-per-node | --gpus | \
       --gpus-per-node | --gres | --nice | --priority | --wrap | --export | --idle-exit | \
-      --starttime | --endtime | --start | --end | --title)
+      --starttime | --endtime | --start | --end | --title | --wckey | --sibling)
       # Free text: nothing to offer, and file names would mislead.
       _stint_no_files
       ;;

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <charconv>
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <optional>
 #include <string>
@@ -16,15 +17,18 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <stint/config.hpp>
 #include <stint/error.hpp>
 #include <stint/format.hpp>
 #include <stint/parse.hpp>
 #include <stint/paths.hpp>
+#include <stint/query.hpp>
 #include <stint/store.hpp>
 #include <stint/tools.hpp>
 
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
+#include "cli/read_common.hpp"
 #include "rpc/client.hpp"
 #include "util/proc.hpp"
 
@@ -138,17 +142,107 @@ constexpr std::string_view k_tool = "scancel";
 struct ScancelArgs {
   std::string account;
   bool batch = false;
+  std::string clusters;
+  bool ctld = false;
+  bool full = false;
+  bool hurry = false;
   bool interactive = false;
   bool me = false;
   std::string name;
+  std::string nodelist;
   std::string partition;
+  std::string qos;
   bool quiet = false;
+  std::string reservation;
+  std::string sibling;
   std::string signal;
   std::string state;
   std::string user;
   std::int64_t verbose = 0;
+  std::string wckey;
   std::vector<std::string> job_ids;
+  bool clusters_from_env = false;
 };
+
+// Slurm's SCANCEL_* switches take true/T/false/F; anything else is said and
+// left as it was.
+void env_switch(bool& value, const char* name) {
+  const char* env = std::getenv(name);
+  if (env == nullptr) return;
+  const std::string v = env;
+  auto is = [&v](std::string_view w) {
+    return v.size() == w.size() && std::equal(v.begin(), v.end(), w.begin(), [](char a, char b) {
+             return std::tolower(static_cast<unsigned char>(a)) == b;
+           });
+  };
+  if (is("true") || is("t")) {
+    value = true;
+  } else if (is("false") || is("f")) {
+    value = false;
+  } else {
+    std::fflush(stdout);
+    fmt::print(stderr, "{}: error: Unrecognized {} value: {}\n", k_tool, name, v);
+  }
+}
+
+void env_text(std::string& value, const char* name) {
+  if (const char* env = std::getenv(name)) value = env;
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+// The SCANCEL_* variables, read before the command line, which overrides them.
+void read_env(ScancelArgs& a) {
+  env_text(a.account, "SCANCEL_ACCOUNT");
+  env_switch(a.batch, "SCANCEL_BATCH");
+  if (std::getenv("SCANCEL_CTLD") != nullptr) a.ctld = true;
+  env_switch(a.full, "SCANCEL_FULL");
+  if (std::getenv("SCANCEL_HURRY") != nullptr) a.hurry = true;
+  env_switch(a.interactive, "SCANCEL_INTERACTIVE");
+  env_text(a.name, "SCANCEL_NAME");
+  env_text(a.partition, "SCANCEL_PARTITION");
+  env_text(a.qos, "SCANCEL_QOS");
+  env_text(a.state, "SCANCEL_STATE");
+  env_text(a.user, "SCANCEL_USER");
+  bool verbose = false;
+  env_switch(verbose, "SCANCEL_VERBOSE");
+  if (verbose) a.verbose = 1;
+  env_text(a.wckey, "SCANCEL_WCKEY");
+}
+
+// -M: this machine is the only cluster; any other name is one slurmdbd does
+// not know, and Slurm's message for it points at sacctmgr.
+bool clusters_ok(const std::string& clusters, bool from_env) {
+  const Config config = query::read_config(default_paths());
+  for (const std::string& name : cli::split_list(clusters)) {
+    if (name == "all" || name == config.cluster_name) continue;
+    std::fflush(stdout);
+    fmt::print(stderr,
+               "{}: error: '{}' can't be reached now, or it is an invalid entry for {}.  Use "
+               "'sacctmgr list clusters' to see available clusters.\n",
+               k_tool, clusters, from_env ? "SLURM_CLUSTERS" : "--cluster");
+    return false;
+  }
+  return true;
+}
+
+// -w: the node names, "localhost" being this host; a malformed list is
+// Slurm's hostlist error.
+std::vector<std::string> wanted_nodes(const std::string& text) {
+  std::vector<std::string> names;
+  try {
+    names = parse::expand_hostlist(text);
+  } catch (const Error&) {
+    throw cli::PlainError(fmt::format("{}: error: Invalid node list: {}", k_tool, text));
+  }
+  for (std::string& n : names) {
+    if (n == "localhost") n = proc::short_hostname();
+  }
+  return names;
+}
 
 // -u: a user name or uid known to the system (Slurm's uid_from_string).
 std::string checked_user(const std::string& user) {
@@ -227,6 +321,18 @@ std::vector<Job> live_jobs(const ScancelArgs& a, const std::string& user,
   if (!a.account.empty()) filter.accounts = {a.account};
   if (state) filter.states = {*state};
   std::vector<Job> jobs = store->jobs(filter);
+  const std::vector<std::string> nodes =
+      a.nodelist.empty() ? std::vector<std::string>{} : wanted_nodes(a.nodelist);
+  std::erase_if(jobs, [&](const Job& j) {
+    if (!a.qos.empty() && j.qos != lower(a.qos)) return true;
+    if (!a.reservation.empty() && j.spec.options().reservation != a.reservation) return true;
+    if (!a.wckey.empty() && j.spec.options().wckey != a.wckey) return true;
+    if (a.nodelist.empty()) return false;
+    const auto names = j.node_names();
+    return std::none_of(names.begin(), names.end(), [&nodes](const std::string& n) {
+      return std::find(nodes.begin(), nodes.end(), n) != nodes.end();
+    });
+  });
   const uid_t uid = ::getuid();
   if (!named && user.empty() && uid != 0) {
     std::erase_if(jobs, [uid](const Job& j) { return j.user_id != uid; });
@@ -285,6 +391,38 @@ std::string result_id(const nlohmann::json& r) {
   return it->dump();
 }
 
+// --sibling: a federated job's copy on another cluster. A cluster outside a
+// federation has no such copies: controller refuses each live job, and an
+// unknown one is what it is without a sibling.
+int remove_sibling(const ScancelArgs& a, int signal, const std::vector<cli::CancelTarget>& targets,
+                   bool plain) {
+  std::vector<Job> live;
+  if (const Paths paths = default_paths(); Store::exists(paths.db())) {
+    JobFilter filter;
+    filter.active_only = true;
+    live = Store::reader(paths.db())->jobs(filter);
+  }
+  int rc = 0;
+  for (const auto& t : targets) {
+    const std::string id = t.text.empty() ? fmt::format("{}", t.job_id) : t.text;
+    print_verbose(a, signal, id);
+    const bool found = !t.unsupported && std::any_of(live.begin(), live.end(), [&t](const Job& j) {
+      return names_job(t, j);
+    });
+    if (found) {
+      if (!a.quiet) print_kill_error(id, "Job not part of a federation");
+      rc = 1;
+    } else if (plain) {
+      // As for any plain scancel: no such job is said only with -v.
+      if (a.verbose > 0) print_kill_error(id, errc_slurm_message(Errc::invalid_job_id));
+    } else {
+      if (!a.quiet) print_kill_error(id, errc_slurm_message(Errc::invalid_job_id));
+      rc = 1;
+    }
+  }
+  return rc;
+}
+
 int cancel(const ScancelArgs& a) {
   int signal = 0;
   if (!a.signal.empty()) {
@@ -301,13 +439,18 @@ int cancel(const ScancelArgs& a) {
   } else if (!a.user.empty()) {
     user = checked_user(a.user);
   }
-  const bool filtered =
-      !a.account.empty() || !a.name.empty() || !a.partition.empty() || state || !user.empty();
+  if (!a.clusters.empty() && !clusters_ok(a.clusters, a.clusters_from_env)) return 1;
+  std::vector<std::string> nodes;
+  if (!a.nodelist.empty()) nodes = wanted_nodes(a.nodelist);
+  const bool filtered = !a.account.empty() || !a.name.empty() || !a.partition.empty() || state ||
+                        !user.empty() || !a.qos.empty() || !a.reservation.empty() ||
+                        !a.wckey.empty() || !a.nodelist.empty();
   if (targets.empty() && !filtered) {
     throw Error(Errc::invalid_argument, "No job identification provided");
   }
-  // Slurm's has_default_opt: nothing but job ids (and -v, -Q).
+  // Slurm's has_default_opt: nothing but job ids (and -v, -Q, -f, -H, -M).
   const bool plain = !filtered && !a.batch && !a.interactive && a.signal.empty();
+  if (!a.sibling.empty()) return remove_sibling(a, signal, targets, plain);
 
   int rc = 0;
   nlohmann::json ids = nlohmann::json::array();
@@ -335,6 +478,10 @@ int cancel(const ScancelArgs& a) {
     if (!a.name.empty()) request["name"] = a.name;
     if (!a.account.empty()) request["account"] = a.account;
     if (state) request["states"] = nlohmann::json::array({std::string(state_name(*state))});
+    if (!a.qos.empty()) request["qos"] = lower(a.qos);
+    if (!a.reservation.empty()) request["reservation"] = a.reservation;
+    if (!a.wckey.empty()) request["wckey"] = a.wckey;
+    if (!a.nodelist.empty()) request["nodes"] = nodes;
   }
 
   const nlohmann::json reply = rpc::call(default_paths(), request);
@@ -373,23 +520,82 @@ int run(int argc, char** argv) {
   CLI::App app{"scancel: signal or cancel jobs, job arrays or job steps"};
   cli::configure_app(app, k_tool);
   ScancelArgs a;
+  read_env(a);
+  const std::string env_state = a.state;
   app.add_option("-A,--account", a.account, "act only on jobs charging this account");
   app.add_flag("-b,--batch", a.batch, "signal batch shell for specified job");
+  app.add_flag("--ctld", a.ctld,
+               "send the request to the controller (stint always does: accepted for Slurm's "
+               "scripts)");
+  app.add_flag("-f,--full", a.full, "signal batch shell and all steps for specified job");
+  app.add_flag("-H,--hurry", a.hurry,
+               "avoid burst buffer stage out (this cluster has no burst buffers)");
   app.add_flag("-i,--interactive", a.interactive, "require response from user for each job");
+  app.add_option("-M,--clusters", a.clusters,
+                 "clusters to issue commands to: only this cluster's name (or all)");
   app.add_flag("--me", a.me, "act only on your own jobs");
   app.add_option("-n,--name,--jobname", a.name, "act only on jobs with this name");
   app.add_option("-p,--partition", a.partition, "act only on jobs in this partition");
   app.add_flag("-Q,--quiet", a.quiet, "disable warnings");
+  app.add_option("-q,--qos", a.qos, "act only on jobs with this quality of service");
+  app.add_option("-R,--reservation", a.reservation, "act only on jobs with this reservation");
+  app.add_option("--sibling", a.sibling,
+                 "remove an active sibling job from a federated job (this cluster is in no "
+                 "federation)");
   app.add_option("-s,--signal", a.signal, "signal to send to job, default is SIGKILL");
   app.add_option("-t,--state", a.state, "act only on jobs in this state");
   app.add_option("-u,--user", a.user, "act only on jobs of this user");
   app.add_flag_function(
-      "-v,--verbose", [&a](std::int64_t n) { a.verbose = n; }, "verbosity level");
+      "-v,--verbose", [&a](std::int64_t n) { a.verbose += n; }, "verbosity level");
+  app.add_option("-w,--nodelist", a.nodelist, "act only on jobs on these nodes");
+  app.add_option("--wckey", a.wckey, "act only on jobs with this workload characterization key");
   app.add_option("job_id", a.job_ids, "job_id[_array_id][.step_id]");
-  if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) {
+  // Slurm's own getopt table: its long names, in its order.
+  static const cli::GetoptRules rules{{{"account", "--account"},
+                                       {"batch", "--batch"},
+                                       {"ctld", "--ctld"},
+                                       {"full", "--full"},
+                                       {"help", "--help"},
+                                       {"hurry", "--hurry"},
+                                       {"interactive", "--interactive"},
+                                       {"cluster", "--clusters"},
+                                       {"clusters", "--clusters"},
+                                       {"jobname", "--name"},
+                                       {"me", "--me"},
+                                       {"name", "--name"},
+                                       {"nodelist", "--nodelist"},
+                                       {"partition", "--partition"},
+                                       {"qos", "--qos"},
+                                       {"quiet", "--quiet"},
+                                       {"reservation", "--reservation"},
+                                       {"sibling", "--sibling"},
+                                       {"signal", "--signal"},
+                                       {"state", "--state"},
+                                       {"usage", "--usage"},
+                                       {"user", "--user"},
+                                       {"verbose", "--verbose"},
+                                       {"version", "--version"},
+                                       {"wckey", "--wckey"}},
+                                      {},
+                                      1};
+  std::vector<std::string> operands;
+  if (const int rc = cli::parse_args_getopt(app, k_tool, argc, argv, rules, operands); rc >= 0)
     return rc == 255 ? 1 : rc;  // scancel's getopt errors exit 1, not 255
+  a.job_ids.insert(a.job_ids.end(), operands.begin(), operands.end());
+  if (app.count("--clusters") == 0) {
+    if (const char* env = std::getenv("SLURM_CLUSTERS")) {
+      a.clusters = env;
+      a.clusters_from_env = true;
+    }
   }
   try {
+    if (!a.state.empty() && a.state == env_state && app.count("--state") == 0 &&
+        !state_from_name(a.state)) {
+      throw cli::PlainError(fmt::format(
+          "Unrecognized SCANCEL_STATE value: {}\nValid job states are PENDING, RUNNING, and "
+          "SUSPENDED",
+          a.state));
+    }
     return cancel(a);
   } catch (const cli::PlainError& e) {
     std::fflush(stdout);

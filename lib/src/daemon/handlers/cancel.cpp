@@ -21,6 +21,19 @@ bool filter_matches(const Job& job, const Json& req) {
   if (auto p = text("partition"); p && *p != job.partition) return false;
   if (auto n = text("name"); n && *n != job.spec.name) return false;
   if (auto a = text("account"); a && *a != job.account) return false;
+  if (auto q = text("qos"); q && *q != job.qos) return false;
+  if (auto r = text("reservation"); r && *r != job.spec.options().reservation) return false;
+  if (auto w = text("wckey"); w && *w != job.spec.options().wckey) return false;
+  if (auto it = req.find("nodes"); it != req.end() && it->is_array()) {
+    // Any of the job's nodes among those named: a pending job has none.
+    const auto names = job.node_names();
+    const bool any = std::any_of(names.begin(), names.end(), [&](const std::string& n) {
+      return std::any_of(it->begin(), it->end(), [&n](const Json& w) {
+        return w.is_string() && w.get<std::string>() == n;
+      });
+    });
+    if (!any) return false;
+  }
   if (auto it = req.find("states"); it != req.end() && it->is_array() && !it->empty()) {
     bool any = false;
     for (const auto& s : *it) {
@@ -33,7 +46,8 @@ bool filter_matches(const Job& job, const Json& req) {
 }
 
 bool has_filter(const Json& req) {
-  for (const char* key : {"user", "partition", "name", "account", "states"}) {
+  for (const char* key :
+       {"user", "partition", "name", "account", "states", "qos", "reservation", "wckey", "nodes"}) {
     if (req.contains(key)) return true;
   }
   return false;
