@@ -194,7 +194,8 @@ _stint_values() {
     --sort | --job-name | --jobname | --name | --comment | --time | \
       --mem | --mem-per-cpu | --cpus-per-task | --ntasks | --ntasks-per-node | --gpus | \
       --gpus-per-node | --gres | --nice | --priority | --wrap | --export | --idle-exit | \
-      --starttime | --endtime | --start | --end | --title | --wckey | --sibling)
+      --starttime | --endtime | --start | --end | --title | --wckey | --sibling | --wckeys | \
+      --gid | --group | --timelimit-min | --timelimit-max | --whole-hetjob)
       # Free text: nothing to offer, and file names would mislead.
       _stint_no_files
       ;;

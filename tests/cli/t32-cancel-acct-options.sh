@@ -31,6 +31,7 @@ refused() {
   expect_eq "$what: exit" 1 "$rc"
   expect_eq "$what" "$want" "$err"
 }
+lines() { tr '\n' ' ' | sed 's/ $//'; }
 live() { squeue -h -o %i -j "$1" 2>/dev/null | grep -qx "$1"; }
 gone() { ! live "$1"; }
 # cancelled JOB: it left the queue, cancelled.
@@ -138,5 +139,53 @@ j=$(submit -H -J envb -p debug --wrap true)
 expect_eq "SCANCEL_BATCH bad" "scancel: error: Unrecognized SCANCEL_BATCH value: maybe" \
   "$(SCANCEL_BATCH=maybe scancel "$j" 2>&1)"
 cancelled "$j"
+
+# sacct: the filters Slurm's has (--name -q -W -g -N -k -K), -M, the stored
+# script and environment (-B, --env-vars), and the options with nothing to act
+# on here.
+s=$(submit -J sa --wckey=wk1 -t 5 -p debug -w n-1 --wrap 'echo hi')
+wait_for 60 job_ended "$s"
+ids() { sacct -n -X -P -o JobID -S now-1hour "$@" | lines; }
+expect_eq "--name" "$s" "$(ids --name=sa)"
+expect_eq "--name other" "" "$(ids --name=nosuch)"
+expect_eq "-q" "$s" "$(ids -q NORMAL --name sa)"
+expect_eq "-q other" "" "$(ids -q other --name sa)"
+expect_eq "-W" "$s" "$(ids -W wk1)"
+expect_eq "--wckeys other" "" "$(ids --wckeys=other --name sa)"
+expect_eq "-g" "$s" "$(ids -g "$(id -gn)" --name sa)"
+expect_eq "--gid other" "" "$(ids --gid=2147483000 --name sa)"
+expect_eq "-N" "$s" "$(ids -N n-1 --name sa)"
+expect_eq "--nodelist other" "" "$(ids --nodelist=n-2 --name sa)"
+expect_eq "-k" "$s" "$(ids -k 5 --name sa)"
+expect_eq "-k other" "" "$(ids -k 6 --name sa)"
+expect_eq "-k -K" "$s" "$(ids -k 1 -K 10 --name sa)"
+expect_eq "-K below" "" "$(ids -K 4 --name sa)"
+refused "-k 0" "sacct: fatal: Invalid time limit specification" sacct -k 0
+expect_eq "--allo --fields --uid prefixes" "$s" \
+  "$(sacct -n -P --allo --fields=JobID -S now-1hour --uid="$(id -un)" --name sa)"
+plain=$(ids --name sa)
+for opt in -L --federation --local --use-local-uid --whole-hetjob --whole-hetjob=no -Mtest \
+  --clusters=all; do
+  expect_eq "sacct $opt" "$plain" "$(ids --name sa "$opt")"
+done
+expect_eq "-M other" "" "$(ids --name sa -M elsewhere)"
+refused "--whole-hetjob bad" 'sacct: error: Invalid --whole-hetjob value "maybe". Valid values: [yes|no].' \
+  sacct --whole-hetjob=maybe
+refused "-c" "Slurm job completion is disabled" sacct -c
+refused "-f" "/nonexistent is not a valid file" sacct -f /nonexistent
+expect_eq "--yaml" "%YAML 1.1" "$(sacct --yaml -j "$s" | head -n 1)"
+refused "-B alone" \
+  "sacct: fatal: When requesting job scripts you must also request specific jobs with the '-j' option." \
+  sacct -B
+refused "-B --env-vars" "sacct: fatal: Options --batch-script and --env-vars are mutually exclusive" \
+  sacct -B --env-vars -j "$s"
+script=$(sacct -B -j "$s")
+expect_eq "-B title" "Batch Script for $s" "$(head -n 1 <<<"$script")"
+expect_eq "-B rule" "$(printf '%.0s-' {1..80})" "$(sed -n 2p <<<"$script")"
+expect_contains "-B script" "$script" "echo hi"
+envs=$(sacct --env-vars -j "$s")
+expect_eq "--env-vars title" "Environment used for $s (must be batch to display)" \
+  "$(head -n 1 <<<"$envs")"
+expect_contains "--env-vars PATH" "$envs" "PATH=$PATH"
 
 echo ok

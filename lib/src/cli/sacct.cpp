@@ -1,11 +1,15 @@
 // sacct: accounting lines for jobs, read from the database without stintd.
 
+#include <algorithm>
 #include <cctype>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
 
 #include <fmt/core.h>
+#include <grp.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <stint/error.hpp>
@@ -18,6 +22,7 @@
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
 #include "cli/read_common.hpp"
+#include "rpc/client.hpp"
 #include "util/proc.hpp"
 
 namespace stint::tools {
@@ -27,9 +32,27 @@ constexpr std::string_view k_tool = "sacct";
 
 struct SacctArgs {
   std::string accounts;
+  bool all_clusters = false;
   bool all_users = false;
   bool allocations = false;
+  bool batch_script = false;
   bool brief = false;
+  std::string clusters;
+  bool completion = false;
+  bool env_vars = false;
+  bool federation = false;
+  std::string file;
+  std::string groups;
+  bool local = false;
+  std::string names;
+  std::string nodelist;
+  std::string qos;
+  std::string timelimit_min;
+  std::string timelimit_max;
+  bool use_local_uid = false;
+  std::string wckeys;
+  std::optional<std::string> whole_hetjob;
+  bool yaml = false;
   std::string delimiter;
   bool duplicates = false;
   std::string end;
@@ -93,10 +116,161 @@ bool in_window(const Job& job, const Window& w) {
   return job.end_time == k_no_time || job.end_time >= w.start;
 }
 
+bool contains(const std::vector<std::string>& list, std::string_view value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+// -g: group names or ids, as ids; an unknown name is Slurm's error.
+std::optional<std::vector<std::uint32_t>> group_ids(const std::string& text) {
+  std::vector<std::uint32_t> ids;
+  for (const std::string& g : cli::split_list(text)) {
+    if (const struct group* gr = ::getgrnam(g.c_str())) {
+      ids.push_back(gr->gr_gid);
+      continue;
+    }
+    std::uint32_t gid = 0;
+    const auto [end, ec] = std::from_chars(g.data(), g.data() + g.size(), gid);
+    if (ec != std::errc() || end != g.data() + g.size()) {
+      std::fflush(stdout);
+      fmt::print(stderr, "{}: error: Invalid group id: {}\n", k_tool, g);
+      return std::nullopt;
+    }
+    ids.push_back(gid);
+  }
+  return ids;
+}
+
+// -k/-K: minutes as sbatch -t takes them; false for what Slurm refuses (zero
+// or less, or no time at all).
+bool limit_of(const std::string& text, std::optional<Seconds>& out) {
+  if (text.empty()) return true;
+  try {
+    out = parse::time_limit(text);
+  } catch (const Error&) {
+    return false;
+  }
+  return *out > 0;
+}
+
+// What the database filter does not select by: names, QOS, groups, wckeys,
+// nodes and time limits.
+struct Selection {
+  std::vector<std::string> names;
+  std::vector<std::string> qos;
+  std::vector<std::uint32_t> groups;
+  std::vector<std::string> wckeys;
+  std::vector<std::string> nodes;
+  std::optional<Seconds> limit_min;
+  std::optional<Seconds> limit_max;
+
+  bool keeps(const Job& job) const {
+    if (!names.empty() && !contains(names, job.spec.name)) return false;
+    if (!qos.empty() && !contains(qos, job.qos)) return false;
+    if (!groups.empty() && std::find(groups.begin(), groups.end(), job.group_id) == groups.end())
+      return false;
+    if (!wckeys.empty() && !contains(wckeys, job.spec.options().wckey)) return false;
+    if (!nodes.empty()) {
+      const auto ran_on = job.node_names();
+      if (std::none_of(ran_on.begin(), ran_on.end(),
+                       [this](const std::string& n) { return contains(nodes, n); }))
+        return false;
+    }
+    // As Slurm's: with -K a range, with -k alone that limit exactly.
+    if (limit_min && limit_max) {
+      if (job.time_limit < *limit_min || job.time_limit > *limit_max) return false;
+    } else if (limit_min && job.time_limit != *limit_min) {
+      return false;
+    } else if (limit_max && job.time_limit > *limit_max) {
+      return false;
+    }
+    return true;
+  }
+};
+
+// -B and --env-vars: what each job was submitted with, as stintd keeps it
+// (its owner and operators only), under Slurm's title and rule.
+int print_submitted(const std::vector<Job>& jobs, bool environment) {
+  const std::string rule(80, '-');
+  for (const Job& job : jobs) {
+    nlohmann::json reply;
+    std::string text;
+    try {
+      reply = rpc::call(default_paths(), {{"op", "batch_script"}, {"job_id", job.display_id()}});
+    } catch (const Error&) {
+      reply = nlohmann::json::object();
+    }
+    if (environment) {
+      const auto env = reply.find("environment");
+      if (env != reply.end() && env->is_array()) {
+        for (const auto& kv : *env) {
+          if (kv.is_array() && kv.size() == 2 && kv[0].is_string() && kv[1].is_string())
+            text += kv[0].get<std::string>() + "=" + kv[1].get<std::string>() + "\n";
+        }
+      }
+      fmt::print("Environment used for {} (must be batch to display)\n{}\n{}\n", job.display_id(),
+                 rule, text.empty() ? "NONE\n" : text);
+    } else {
+      text = reply.value("script", std::string());
+      fmt::print("Batch Script for {}\n{}\n{}\n", job.display_id(), rule,
+                 text.empty() ? "NONE\n" : text);
+    }
+  }
+  return 0;
+}
+
 int report(const SacctArgs& a) {
   if (a.helpformat) {
     fmt::print("{}", format::sacct_helpformat());
     return 0;
+  }
+  if ((a.batch_script || a.env_vars) && a.jobs.empty()) {
+    return fatal(
+        fmt::format("When requesting {} you must also request specific jobs with the '-j' option.",
+                    a.env_vars ? "job environment" : "job scripts"));
+  }
+  if (a.batch_script && a.env_vars)
+    return fatal("Options --batch-script and --env-vars are mutually exclusive");
+  if (a.whole_hetjob && !a.whole_hetjob->empty()) {
+    std::string v = *a.whole_hetjob;
+    for (char& c : v) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (v != "yes" && v != "y" && v != "no" && v != "n") {
+      std::fflush(stdout);
+      fmt::print(stderr,
+                 "{}: error: Invalid --whole-hetjob value \"{}\". Valid values: [yes|no].\n",
+                 k_tool, *a.whole_hetjob);
+      return 1;
+    }
+  }
+  Selection selection;
+  if (!limit_of(a.timelimit_min, selection.limit_min) ||
+      !limit_of(a.timelimit_max, selection.limit_max))
+    return fatal("Invalid time limit specification");
+  if (!a.groups.empty()) {
+    auto ids = group_ids(a.groups);
+    if (!ids) return 1;
+    selection.groups = std::move(*ids);
+  }
+  selection.names = cli::split_list(a.names);
+  for (std::string q : cli::split_list(a.qos)) {
+    for (char& c : q) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    selection.qos.push_back(std::move(q));
+  }
+  selection.wckeys = cli::split_list(a.wckeys);
+  if (!a.nodelist.empty()) {
+    try {
+      selection.nodes = parse::expand_hostlist(a.nodelist);
+    } catch (const Error&) {
+      return fatal(fmt::format("Invalid node list: {}", a.nodelist));
+    }
+    for (std::string& n : selection.nodes) {
+      if (n == "localhost") n = proc::short_hostname();
+    }
+  }
+  if (a.completion) {
+    // Job completion records need a JobCompType; stint keeps none.
+    std::fflush(stdout);
+    fmt::print(stderr, "Slurm job completion is disabled\n");
+    return 1;
   }
   format::SacctOptions o;
   std::string fields = a.format;
@@ -166,9 +340,19 @@ int report(const SacctArgs& a) {
   filter.ended_after = w.start;
   std::vector<Job> jobs = query::read_jobs(paths, filter, refs);
   if (a.duplicates) jobs = query::with_attempts(paths, jobs);
-  std::erase_if(jobs, [&](const Job& j) { return !in_window(j, w); });
+  std::erase_if(jobs, [&](const Job& j) { return !in_window(j, w) || !selection.keeps(j); });
+  // -M: records are kept for this cluster only; another's has none.
+  if (!a.all_clusters && !a.clusters.empty() && a.clusters != "-1") {
+    const auto named = cli::split_list(a.clusters);
+    if (!contains(named, "all") && !contains(named, config.cluster_name)) jobs.clear();
+  }
+  if (a.batch_script || a.env_vars) return print_submitted(jobs, a.env_vars);
   if (a.json) {
     fmt::print("{}", format::sacct_json(std::move(jobs), ctx));
+    return 0;
+  }
+  if (a.yaml) {
+    fmt::print("{}", format::yaml_from_json(format::sacct_json(std::move(jobs), ctx)));
     return 0;
   }
   std::vector<JobStep> steps;
@@ -181,28 +365,115 @@ int run(int argc, char** argv) {
   CLI::App app{"sacct: display accounting data for jobs"};
   cli::configure_app(app, k_tool);
   SacctArgs a;
+  a.federation = std::getenv("SACCT_FEDERATION") != nullptr;
+  a.local = std::getenv("SACCT_LOCAL") != nullptr;
   app.add_option("-A,--accounts", a.accounts, "comma separated list of accounts");
   app.add_flag("-a,--allusers", a.all_users, "display jobs of all users");
+  app.add_flag("-B,--batch-script", a.batch_script, "print the batch script of the jobs -j names");
   app.add_flag("-b,--brief", a.brief, "JobID, State and ExitCode only");
+  app.add_flag("-c,--completion", a.completion,
+               "use job completion records (this cluster keeps none: an error)");
   app.add_option("--delimiter", a.delimiter, "field separator of -p and -P (default '|')");
   app.add_flag("-D,--duplicates", a.duplicates, "show every attempt of requeued jobs");
   app.add_option("-E,--endtime", a.end, "end of the time window");
   app.add_flag("-e,--helpformat", a.helpformat, "print the fields --format takes");
+  app.add_flag("--env-vars", a.env_vars, "print the environment of the batch jobs -j names");
+  app.add_option("-f,--file", a.file, "job completion file, read with -c");
+  app.add_flag("--federation", a.federation,
+               "report the jobs of the federation (this cluster is in none: its own)");
+  app.add_option("-g,--gid,--group", a.groups, "comma separated list of groups or group ids");
   app.add_option("-j,--jobs", a.jobs, "comma separated list of job ids (12, 12_3, 12.batch)");
   app.add_flag("--json", a.json, "produce JSON output");
+  app.add_option("-K,--timelimit-max", a.timelimit_max,
+                 "jobs whose time limit is at most this (with -k: the range)");
+  app.add_option("-k,--timelimit-min", a.timelimit_min,
+                 "jobs whose time limit is this (with -K: at least this)");
+  app.add_flag("-L,--allclusters", a.all_clusters, "report the jobs of all clusters (this one)");
+  app.add_flag("--local", a.local, "report the jobs of this cluster only");
+  app.add_option("-M,--clusters", a.clusters,
+                 "comma separated list of clusters (only this one has records)");
+  app.add_option("--name", a.names, "comma separated list of job names");
+  app.add_option("-N,--nodelist", a.nodelist, "jobs that ran on any of these nodes");
   app.add_flag("-n,--noheader", a.no_header, "no header line");
   app.add_option("-o,--format", a.format, "comma separated list of fields");
   app.add_flag("-p,--parsable", a.parsable, "'|' after every field");
   app.add_flag("-P,--parsable2", a.parsable2, "'|' between fields");
+  app.add_option("-q,--qos", a.qos, "comma separated list of QOS names");
   app.add_option("-r,--partition", a.partitions, "comma separated list of partitions");
   app.add_option("-S,--starttime", a.start, "start of the time window");
   app.add_option("-s,--state", a.states, "comma separated list of states");
   app.add_option("--units", a.units, "memory fields in this unit: K, M, G, T or P");
+  app.add_flag("--use-local-uid", a.use_local_uid,
+               "user names from this machine's passwd (stint's always are)");
   app.add_option("-u,--user", a.users, "comma separated list of users");
+  app.add_option("-W,--wckeys", a.wckeys, "comma separated list of wckeys");
+  app.add_option("--whole-hetjob", a.whole_hetjob,
+                 "=yes|no: all components of heterogeneous jobs (there are none here)");
   app.add_flag("-X,--allocations", a.allocations, "only the jobs, not their steps");
+  app.add_flag("--yaml", a.yaml, "produce YAML output");
   app.add_flag_function(
       "-v,--verbose", [&a](std::int64_t n) { a.verbose = n; }, "verbosity level");
-  if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
+  // Slurm's own getopt table: its long names, in its order.
+  static const cli::GetoptRules rules{{{"allusers", "--allusers"},
+                                       {"accounts", "--accounts"},
+                                       {"allocations", "--allocations"},
+                                       {"brief", "--brief"},
+                                       {"batch-script", "--batch-script"},
+                                       {"completion", "--completion"},
+                                       {"delimiter", "--delimiter"},
+                                       {"duplicates", "--duplicates"},
+                                       {"federation", "--federation"},
+                                       {"helpformat", "--helpformat"},
+                                       {"help-fields", "--helpformat"},
+                                       {"endtime", "--endtime"},
+                                       {"env-vars", "--env-vars"},
+                                       {"file", "--file"},
+                                       {"gid", "--gid"},
+                                       {"group", "--gid"},
+                                       {"help", "--help"},
+                                       {"local", "--local"},
+                                       {"name", "--name"},
+                                       {"jobs", "--jobs"},
+                                       {"timelimit-min", "--timelimit-min"},
+                                       {"timelimit-max", "--timelimit-max"},
+                                       {"allclusters", "--allclusters"},
+                                       {"cluster", "--clusters"},
+                                       {"clusters", "--clusters"},
+                                       {"nodelist", "--nodelist"},
+                                       {"units", "--units"},
+                                       {"noheader", "--noheader"},
+                                       {"fields", "--format"},
+                                       {"format", "--format"},
+                                       {"parsable", "--parsable"},
+                                       {"parsable2", "--parsable2"},
+                                       {"qos", "--qos"},
+                                       {"partition", "--partition"},
+                                       {"state", "--state"},
+                                       {"starttime", "--starttime"},
+                                       {"uid", "--user"},
+                                       {"use-local-uid", "--use-local-uid"},
+                                       {"usage", "--usage"},
+                                       {"user", "--user"},
+                                       {"verbose", "--verbose"},
+                                       {"version", "--version"},
+                                       {"wckeys", "--wckeys"},
+                                       {"whole-hetjob", "--whole-hetjob"},
+                                       {"json", "--json"},
+                                       {"yaml", "--yaml"}},
+                                      {"--whole-hetjob"},
+                                      1};
+  std::vector<std::string> operands;
+  if (const int rc = cli::parse_args_getopt(app, k_tool, argc, argv, rules, operands); rc >= 0)
+    return rc;
+  if (app.count("--federation") > 0 || app.count("--local") > 0) a.all_clusters = false;
+  if (!a.file.empty()) {
+    struct stat st {};
+    if (::stat(a.file.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+      std::fflush(stdout);
+      fmt::print(stderr, "{} is not a valid file\n", a.file);
+      return 1;
+    }
+  }
   return report(a);
 }
 

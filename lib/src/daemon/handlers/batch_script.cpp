@@ -32,7 +32,13 @@ Json handle_batch_script(Controller& c, const Json& req, const Caller& caller) {
   std::optional<SubmittedScript> submitted =
       submitted_script(c.scripts(), c.paths(), Controller::script_id(*job));
   if (!submitted) throw Error(Errc::invalid_job_id, "No job script found");
-  return {{"job_id", job->id}, {"script", submitted->script}};
+  // [[name, value], ...], in the order the job had them (sacct --env-vars).
+  Json environment = Json::array();
+  if (!submitted->environment.empty()) {
+    environment = Json::parse(submitted->environment, nullptr, false);
+    if (!environment.is_array()) environment = Json::array();
+  }
+  return {{"job_id", job->id}, {"script", submitted->script}, {"environment", environment}};
 }
 
 }  // namespace stint::daemon
