@@ -195,7 +195,8 @@ _stint_values() {
       --mem | --mem-per-cpu | --cpus-per-task | --ntasks | --ntasks-per-node | --gpus | \
       --gpus-per-node | --gres | --nice | --priority | --wrap | --export | --idle-exit | \
       --starttime | --endtime | --start | --end | --title | --wckey | --sibling | --wckeys | \
-      --gid | --group | --timelimit-min | --timelimit-max | --whole-hetjob)
+      --gid | --group | --timelimit-min | --timelimit-max | --whole-hetjob | --constraints | \
+      --reason | --nnodes | --ncpus | --flags | --associations)
       # Free text: nothing to offer, and file names would mislead.
       _stint_no_files
       ;;

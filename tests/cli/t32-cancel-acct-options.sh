@@ -169,6 +169,23 @@ for opt in -L --federation --local --use-local-uid --whole-hetjob --whole-hetjob
   expect_eq "sacct $opt" "$plain" "$(ids --name sa "$opt")"
 done
 expect_eq "-M other" "" "$(ids --name sa -M elsewhere)"
+expect_eq "-i" "$s" "$(ids -i 1 --name sa)"
+expect_eq "--nnodes other" "" "$(ids --nnodes=2-3 --name sa)"
+expect_eq "-I" "$s" "$(ids -I 1-4 --name sa)"
+expect_eq "--ncpus other" "" "$(ids --ncpus=2 --name sa)"
+refused "-i bad" "sacct: error: invalid node range -i 'x'" sacct -i x
+expect_eq "-R" "$s" "$(ids -R None --name sa)"
+expect_eq "--reason other" "" "$(ids --reason=Priority --name sa)"
+expect_eq "-C other" "" "$(ids -C gpu --name sa)"
+expect_contains "-U" "$(sacct -U)" "Usage: sacct"
+for opt in -l -T --noconvert -x1 -Fx; do
+  set +e
+  out=$(sacct "$opt" 2>&1)
+  rc=$?
+  set -e
+  expect_eq "sacct $opt: exit" 1 "$rc"
+  expect_contains "sacct $opt" "$out" "is not available"
+done
 refused "--whole-hetjob bad" 'sacct: error: Invalid --whole-hetjob value "maybe". Valid values: [yes|no].' \
   sacct --whole-hetjob=maybe
 refused "-c" "Slurm job completion is disabled" sacct -c

@@ -1,6 +1,7 @@
 // sacct: accounting lines for jobs, read from the database without stintd.
 
 #include <algorithm>
+#include <array>
 #include <cctype>
 #include <charconv>
 #include <cstdio>
@@ -39,6 +40,17 @@ struct SacctArgs {
   bool brief = false;
   std::string clusters;
   bool completion = false;
+  std::string constraints;
+  std::string ncpus;
+  std::string nnodes;
+  std::string reasons;
+  bool usage = false;
+  // Slurm's options stint cannot honour: refused, each with what to use.
+  bool long_format = false;
+  bool truncate = false;
+  bool noconvert = false;
+  std::string associations;
+  std::string flags;
   bool env_vars = false;
   bool federation = false;
   std::string file;
@@ -95,6 +107,13 @@ int fatal(std::string_view message) {
   return 1;
 }
 
+/// An option Slurm has that stint cannot honour: said, and exit 1.
+int refuse(std::string_view message) {
+  std::fflush(stdout);
+  fmt::print(stderr, "{}: error: {}\n", k_tool, message);
+  return 1;
+}
+
 /// Which records the time window [start, end] keeps.
 struct Window {
   Seconds start = 0;
@@ -140,6 +159,26 @@ std::optional<std::vector<std::uint32_t>> group_ids(const std::string& text) {
   return ids;
 }
 
+// -i/-I: "N" or "N-M", as Slurm's get_resource_arg_range takes them.
+bool range_of(const std::string& text,
+              std::optional<std::pair<std::uint32_t, std::uint32_t>>& out) {
+  if (text.empty()) return true;
+  const std::size_t dash = text.find('-');
+  auto number = [](std::string_view t, std::uint32_t& v) {
+    const auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    return ec == std::errc() && end == t.data() + t.size();
+  };
+  std::uint32_t lo = 0;
+  std::uint32_t hi = 0;
+  if (!number(std::string_view(text).substr(0, dash), lo)) return false;
+  hi = lo;
+  if (dash != std::string::npos && !number(std::string_view(text).substr(dash + 1), hi))
+    return false;
+  if (hi < lo) return false;
+  out = std::pair{lo, hi};
+  return true;
+}
+
 // -k/-K: minutes as sbatch -t takes them; false for what Slurm refuses (zero
 // or less, or no time at all).
 bool limit_of(const std::string& text, std::optional<Seconds>& out) {
@@ -162,8 +201,21 @@ struct Selection {
   std::vector<std::string> nodes;
   std::optional<Seconds> limit_min;
   std::optional<Seconds> limit_max;
+  std::vector<std::string> constraints;
+  std::vector<Reason> reasons;
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> nodes_range;
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> cpus_range;
 
   bool keeps(const Job& job) const {
+    if (!constraints.empty() && !contains(constraints, job.spec.options().constraint)) return false;
+    if (!reasons.empty() && std::find(reasons.begin(), reasons.end(), job.reason) == reasons.end())
+      return false;
+    auto within = [](const auto& range, std::uint32_t n) {
+      return !range || (n >= range->first && n <= range->second);
+    };
+    const auto node_count =
+        job.alloc.empty() ? job.req.nodes : static_cast<std::uint32_t>(job.alloc.size());
+    if (!within(nodes_range, node_count) || !within(cpus_range, job.total_cpus())) return false;
     if (!names.empty() && !contains(names, job.spec.name)) return false;
     if (!qos.empty() && !contains(qos, job.qos)) return false;
     if (!groups.empty() && std::find(groups.begin(), groups.end(), job.group_id) == groups.end())
@@ -241,7 +293,35 @@ int report(const SacctArgs& a) {
       return 1;
     }
   }
+  if (a.long_format)
+    return refuse(
+        "--long is not available: stint records no per-task usage (MaxVMSizeNode, "
+        "TRESUsageInAve and the like); choose the fields with --format");
+  if (a.truncate)
+    return refuse("--truncate is not available: Start and End are always the job's own");
+  if (a.noconvert)
+    return refuse("--noconvert is not available: use --units=K (or M, G) for one unit");
+  if (!a.associations.empty())
+    return refuse("--associations is not available: select by --accounts and --user");
+  if (!a.flags.empty())
+    return refuse("--flags is not available: stint keeps no scheduling flags of jobs");
   Selection selection;
+  selection.constraints = cli::split_list(a.constraints);
+  for (const std::string& r : cli::split_list(a.reasons)) {
+    const std::optional<Reason> reason = reason_from_name(r);
+    if (!reason) return fatal(fmt::format("Invalid reason: {}", r));
+    selection.reasons.push_back(*reason);
+  }
+  if (!range_of(a.nnodes, selection.nodes_range)) {
+    std::fflush(stdout);
+    fmt::print(stderr, "{}: error: invalid node range -i '{}'\n", k_tool, a.nnodes);
+    return 1;
+  }
+  if (!range_of(a.ncpus, selection.cpus_range)) {
+    std::fflush(stdout);
+    fmt::print(stderr, "{}: error: invalid cpu range -i '{}'\n", k_tool, a.ncpus);
+    return 1;
+  }
   if (!limit_of(a.timelimit_min, selection.limit_min) ||
       !limit_of(a.timelimit_max, selection.limit_max))
     return fatal("Invalid time limit specification");
@@ -373,6 +453,8 @@ int run(int argc, char** argv) {
   app.add_flag("-b,--brief", a.brief, "JobID, State and ExitCode only");
   app.add_flag("-c,--completion", a.completion,
                "use job completion records (this cluster keeps none: an error)");
+  app.add_option("-C,--constraints", a.constraints,
+                 "comma separated list of constraints the jobs asked for");
   app.add_option("--delimiter", a.delimiter, "field separator of -p and -P (default '|')");
   app.add_flag("-D,--duplicates", a.duplicates, "show every attempt of requeued jobs");
   app.add_option("-E,--endtime", a.end, "end of the time window");
@@ -381,13 +463,18 @@ int run(int argc, char** argv) {
   app.add_option("-f,--file", a.file, "job completion file, read with -c");
   app.add_flag("--federation", a.federation,
                "report the jobs of the federation (this cluster is in none: its own)");
+  app.add_option("-F,--flags", a.flags, "scheduling flags (not recorded here: refused)");
   app.add_option("-g,--gid,--group", a.groups, "comma separated list of groups or group ids");
+  app.add_option("-I,--ncpus", a.ncpus, "jobs with this many CPUs, N or N-M");
+  app.add_option("-i,--nnodes", a.nnodes, "jobs with this many nodes, N or N-M");
   app.add_option("-j,--jobs", a.jobs, "comma separated list of job ids (12, 12_3, 12.batch)");
   app.add_flag("--json", a.json, "produce JSON output");
   app.add_option("-K,--timelimit-max", a.timelimit_max,
                  "jobs whose time limit is at most this (with -k: the range)");
   app.add_option("-k,--timelimit-min", a.timelimit_min,
                  "jobs whose time limit is this (with -K: at least this)");
+  app.add_flag("-l,--long", a.long_format,
+               "Slurm's long field list (per-task usage is not recorded here: refused)");
   app.add_flag("-L,--allclusters", a.all_clusters, "report the jobs of all clusters (this one)");
   app.add_flag("--local", a.local, "report the jobs of this cluster only");
   app.add_option("-M,--clusters", a.clusters,
@@ -395,13 +482,18 @@ int run(int argc, char** argv) {
   app.add_option("--name", a.names, "comma separated list of job names");
   app.add_option("-N,--nodelist", a.nodelist, "jobs that ran on any of these nodes");
   app.add_flag("-n,--noheader", a.no_header, "no header line");
+  app.add_flag("--noconvert", a.noconvert, "memory in its stored unit (refused: use --units)");
   app.add_option("-o,--format", a.format, "comma separated list of fields");
   app.add_flag("-p,--parsable", a.parsable, "'|' after every field");
   app.add_flag("-P,--parsable2", a.parsable2, "'|' between fields");
   app.add_option("-q,--qos", a.qos, "comma separated list of QOS names");
+  app.add_option("-R,--reason", a.reasons, "comma separated list of reasons jobs waited for");
   app.add_option("-r,--partition", a.partitions, "comma separated list of partitions");
   app.add_option("-S,--starttime", a.start, "start of the time window");
   app.add_option("-s,--state", a.states, "comma separated list of states");
+  app.add_flag("-T,--truncate", a.truncate,
+               "clip Start and End to the window (not available here: refused)");
+  app.add_flag("-U", a.usage, "display brief usage message (as --usage)");
   app.add_option("--units", a.units, "memory fields in this unit: K, M, G, T or P");
   app.add_flag("--use-local-uid", a.use_local_uid,
                "user names from this machine's passwd (stint's always are)");
@@ -409,6 +501,8 @@ int run(int argc, char** argv) {
   app.add_option("-W,--wckeys", a.wckeys, "comma separated list of wckeys");
   app.add_option("--whole-hetjob", a.whole_hetjob,
                  "=yes|no: all components of heterogeneous jobs (there are none here)");
+  app.add_option("-x,--associations", a.associations,
+                 "association ids (none here: refused, use -A and -u)");
   app.add_flag("-X,--allocations", a.allocations, "only the jobs, not their steps");
   app.add_flag("--yaml", a.yaml, "produce YAML output");
   app.add_flag_function(
@@ -420,6 +514,7 @@ int run(int argc, char** argv) {
                                        {"brief", "--brief"},
                                        {"batch-script", "--batch-script"},
                                        {"completion", "--completion"},
+                                       {"constraints", "--constraints"},
                                        {"delimiter", "--delimiter"},
                                        {"duplicates", "--duplicates"},
                                        {"federation", "--federation"},
@@ -428,18 +523,23 @@ int run(int argc, char** argv) {
                                        {"endtime", "--endtime"},
                                        {"env-vars", "--env-vars"},
                                        {"file", "--file"},
+                                       {"flags", "--flags"},
                                        {"gid", "--gid"},
                                        {"group", "--gid"},
                                        {"help", "--help"},
                                        {"local", "--local"},
                                        {"name", "--name"},
+                                       {"nnodes", "--nnodes"},
+                                       {"ncpus", "--ncpus"},
                                        {"jobs", "--jobs"},
                                        {"timelimit-min", "--timelimit-min"},
                                        {"timelimit-max", "--timelimit-max"},
+                                       {"long", "--long"},
                                        {"allclusters", "--allclusters"},
                                        {"cluster", "--clusters"},
                                        {"clusters", "--clusters"},
                                        {"nodelist", "--nodelist"},
+                                       {"noconvert", "--noconvert"},
                                        {"units", "--units"},
                                        {"noheader", "--noheader"},
                                        {"fields", "--format"},
@@ -448,8 +548,10 @@ int run(int argc, char** argv) {
                                        {"parsable2", "--parsable2"},
                                        {"qos", "--qos"},
                                        {"partition", "--partition"},
+                                       {"reason", "--reason"},
                                        {"state", "--state"},
                                        {"starttime", "--starttime"},
+                                       {"truncate", "--truncate"},
                                        {"uid", "--user"},
                                        {"use-local-uid", "--use-local-uid"},
                                        {"usage", "--usage"},
@@ -458,6 +560,7 @@ int run(int argc, char** argv) {
                                        {"version", "--version"},
                                        {"wckeys", "--wckeys"},
                                        {"whole-hetjob", "--whole-hetjob"},
+                                       {"associations", "--associations"},
                                        {"json", "--json"},
                                        {"yaml", "--yaml"}},
                                       {"--whole-hetjob"},
@@ -465,6 +568,13 @@ int run(int argc, char** argv) {
   std::vector<std::string> operands;
   if (const int rc = cli::parse_args_getopt(app, k_tool, argc, argv, rules, operands); rc >= 0)
     return rc;
+  if (a.usage) {
+    // -U is Slurm's short name for --usage.
+    std::string name(k_tool);
+    std::string usage = "--usage";
+    std::array<char*, 2> args{name.data(), usage.data()};
+    return cli::parse_args(app, k_tool, 2, args.data());
+  }
   if (app.count("--federation") > 0 || app.count("--local") > 0) a.all_clusters = false;
   if (!a.file.empty()) {
     struct stat st {};
