@@ -178,6 +178,9 @@ expect_eq "-R" "$s" "$(ids -R None --name sa)"
 expect_eq "--reason other" "" "$(ids --reason=Priority --name sa)"
 expect_eq "-C other" "" "$(ids -C gpu --name sa)"
 expect_contains "-U" "$(sacct -U)" "Usage: sacct"
+refused "operands" "sacct: error: Unknown arguments:
+sacct: error:  junk
+sacct: error:  more" sacct -X junk more
 for opt in -l -T --noconvert -x1 -Fx; do
   set +e
   out=$(sacct "$opt" 2>&1)

@@ -402,7 +402,9 @@ int report(const SacctArgs& a) {
   filter.users = cli::split_list(a.users);
   // Like Slurm, a plain user sees their own jobs unless -a or -u says otherwise.
   const auto uid = static_cast<std::uint32_t>(::getuid());
-  if (filter.users.empty() && !a.all_users && uid != 0) filter.users = {proc::user_name(uid)};
+  // -N looks at what ran on those nodes, whoever's it was.
+  if (filter.users.empty() && !a.all_users && uid != 0 && a.nodelist.empty())
+    filter.users = {proc::user_name(uid)};
 
   const Paths paths = default_paths();
   const Config config = query::read_config(paths);
@@ -568,6 +570,13 @@ int run(int argc, char** argv) {
   std::vector<std::string> operands;
   if (const int rc = cli::parse_args_getopt(app, k_tool, argc, argv, rules, operands); rc >= 0)
     return rc;
+  if (!operands.empty()) {
+    // Slurm's words: a line, then one per argument left over.
+    std::fflush(stdout);
+    fmt::print(stderr, "{}: error: Unknown arguments:\n", k_tool);
+    for (const std::string& w : operands) fmt::print(stderr, "{}: error:  {}\n", k_tool, w);
+    return 1;
+  }
   if (a.usage) {
     // -U is Slurm's short name for --usage.
     std::string name(k_tool);
