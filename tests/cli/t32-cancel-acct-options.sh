@@ -178,6 +178,7 @@ expect_eq "-R" "$s" "$(ids -R None --name sa)"
 expect_eq "--reason other" "" "$(ids --reason=Priority --name sa)"
 expect_eq "-C other" "" "$(ids -C gpu --name sa)"
 expect_contains "-U" "$(sacct -U)" "Usage: sacct"
+expect_eq "-o twice" "$s|COMPLETED" "$(sacct -n -X -P -o JobID --format=State -j "$s")"
 refused "operands" "sacct: error: Unknown arguments:
 sacct: error:  junk
 sacct: error:  more" sacct -X junk more

@@ -68,7 +68,7 @@ struct SacctArgs {
   std::string delimiter;
   bool duplicates = false;
   std::string end;
-  std::string format;
+  std::vector<std::string> format;  ///< each -o, in order: Slurm joins them
   bool helpformat = false;
   std::string jobs;
   bool json = false;
@@ -353,7 +353,8 @@ int report(const SacctArgs& a) {
     return 1;
   }
   format::SacctOptions o;
-  std::string fields = a.format;
+  std::string fields;
+  for (const std::string& f : a.format) fields += (fields.empty() ? "" : ",") + f;
   if (fields.empty() && a.brief) fields = "JobID,State,ExitCode";
   if (fields.empty()) {
     if (const char* env = std::getenv("SACCT_FORMAT")) fields = env;
@@ -485,7 +486,8 @@ int run(int argc, char** argv) {
   app.add_option("-N,--nodelist", a.nodelist, "jobs that ran on any of these nodes");
   app.add_flag("-n,--noheader", a.no_header, "no header line");
   app.add_flag("--noconvert", a.noconvert, "memory in its stored unit (refused: use --units)");
-  app.add_option("-o,--format", a.format, "comma separated list of fields");
+  app.add_option("-o,--format", a.format, "comma separated list of fields (each -o adds more)")
+      ->take_all();
   app.add_flag("-p,--parsable", a.parsable, "'|' after every field");
   app.add_flag("-P,--parsable2", a.parsable2, "'|' between fields");
   app.add_option("-q,--qos", a.qos, "comma separated list of QOS names");
