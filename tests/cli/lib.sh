@@ -73,9 +73,18 @@ fail() {
   exit 1
 }
 
-# wait_for SECONDS COMMAND...: runs COMMAND until it succeeds or the deadline passes.
+# Sanitizer builds run every program several times slower, and a loaded CI
+# machine slower again: tests/CMakeLists.txt sets STINT_TEST_TIME_SCALE there,
+# and every deadline a test waits on, and every time window it opens for
+# stint to act in, is that many times longer.
+TIME_SCALE=${STINT_TEST_TIME_SCALE:-1}
+# scaled SECONDS: SECONDS times the scale.
+scaled() { echo $(($1 * TIME_SCALE)); }
+
+# wait_for SECONDS COMMAND...: runs COMMAND until it succeeds or the deadline
+# (SECONDS, scaled) passes.
 wait_for() {
-  local limit=$1
+  local limit=$(($1 * TIME_SCALE))
   shift
   local deadline=$((SECONDS + limit))
   while ! "$@" >/dev/null 2>&1; do

@@ -160,7 +160,7 @@ wait_for 30 job_ended "$again"
 
 # The end: its running job ends TIMEOUT, its pending job is held until released.
 expect_eq "create brief" "Reservation created: brief" \
-  "$(scontrol create res ReservationName=brief StartTime=now EndTime=now+8 Users="$me" Nodes=b-1)"
+  "$(scontrol create res ReservationName=brief StartTime=now EndTime=now+$(scaled 8) Users="$me" Nodes=b-1)"
 ran=$(submit -p all -c 4 -t 5 --reservation=brief --wrap "$gate")
 held=$(submit -p all -c 4 -t 5 --reservation=brief --wrap true)
 wait_for 10 running "$ran"
