@@ -161,13 +161,14 @@ std::optional<Environment> parse_user_env_output(std::string_view output) {
 }
 
 Environment merge_user_env(Environment loaded, const Environment& submitted) {
-  for (const auto& [name, value] : submitted) {
+  // Not a structured binding: clang 14 (the fuzz build's) cannot capture one.
+  for (const auto& variable : submitted) {
     auto it = std::find_if(loaded.begin(), loaded.end(),
-                           [&](const auto& kv) { return kv.first == name; });
+                           [&](const auto& kv) { return kv.first == variable.first; });
     if (it != loaded.end())
-      it->second = value;
+      it->second = variable.second;
     else
-      loaded.emplace_back(name, value);
+      loaded.push_back(variable);
   }
   return loaded;
 }
