@@ -4,7 +4,12 @@
 #include <algorithm>
 #include <cerrno>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <optional>
+
+#include <pwd.h>
+#include <unistd.h>
 
 #include <fmt/core.h>
 
@@ -36,6 +41,20 @@ struct ScontrolArgs {
   bool quiet = false;
   std::int64_t verbose = 0;
   std::vector<std::string> words;
+  // Slurm's options with nothing to act on here, with the same result as on a
+  // Slurm cluster without the facility: no partition is hidden (-a, --hide),
+  // no node is FUTURE (-F), there is no federation (--federation, --local,
+  // --sibling). Read so that a script that gives them runs.
+  bool all = false;
+  bool hide = false;
+  bool future = false;
+  bool federation = false;
+  bool local = false;
+  bool sibling = false;
+  std::string clusters;
+  std::string uid;
+  bool json = false;
+  bool yaml = false;
 };
 
 /// Prints a message the way scontrol prints its plain errors (no prefix).
@@ -93,6 +112,12 @@ int show_job(const ScontrolArgs& a, const std::vector<std::string>& ids) {
       return fail(
           fmt::format("slurm_load_jobs error: {}", errc_slurm_message(Errc::invalid_job_id)));
   }
+  if (a.json || a.yaml) {
+    // Slurm's scontrol prints the document squeue --json prints for them.
+    const std::string json = format::squeue_json(jobs, ctx, true);
+    fmt::print("{}", a.yaml ? format::yaml_from_json(json) : json);
+    return 0;
+  }
   ctx.array_jobs = query::dependency_arrays(paths, jobs);
   fmt::print("{}", format::scontrol_jobs(std::move(jobs), ctx, a.one_liner, a.details > 0));
   return 0;
@@ -106,10 +131,17 @@ int show_node(const ScontrolArgs& a, const std::vector<std::string>& names) {
     for (const std::string& one : parse::expand_hostlist(n)) wanted.push_back(one);
   }
   std::string out;
+  std::vector<query::NodeInfo> shown;
   for (const query::NodeInfo& n : view.nodes) {
     if (!wanted.empty() && std::find(wanted.begin(), wanted.end(), n.name) == wanted.end())
       continue;
     out += format::scontrol_node(n, ctx, a.one_liner);
+    shown.push_back(n);
+  }
+  if ((a.json || a.yaml) && !shown.empty()) {
+    const std::string json = format::sinfo_json(shown, ctx);
+    fmt::print("{}", a.yaml ? format::yaml_from_json(json) : json);
+    return 0;
   }
   if (out.empty()) {
     if (wanted.empty()) return fail("No nodes in the system");
@@ -141,6 +173,11 @@ int show(const ScontrolArgs& a, const std::vector<std::string>& w) {
   const std::vector<std::string> rest(w.begin() + 2, w.end());
   if (is(what, "jobs", 1) || is(what, "jobid", 4)) return show_job(a, rest);
   if (is(what, "nodes", 1)) return show_node(a, rest);
+  if (a.json || a.yaml)
+    return fail(fmt::format(
+        "scontrol: error: --{} is supported here for show job and show node, not for show {}; "
+        "leave it out for Slurm's text",
+        a.json ? "json" : "yaml", what));
   if (is(what, "partitions", 1)) return show_partition(a, rest);
   if (is(what, "reservations", 1) || is(what, "reservationname", 1))
     return scontrol_resv::show(rest, a.one_liner);
@@ -542,18 +579,95 @@ int dispatch(const ScontrolArgs& a) {
   return fail(fmt::format("invalid keyword: {}", verb));
 }
 
+/// -M (or SLURM_CLUSTERS) and -u, checked as Slurm's scontrol checks them
+/// before any command; returns the exit status of a refusal, or -1.
+int check_options(const ScontrolArgs& a, bool clusters_from_env) {
+  if (!a.clusters.empty()) {
+    const Config config = query::read_config(default_paths());
+    if (const auto unknown = cli::unknown_clusters(a.clusters, config.cluster_name,
+                                                   clusters_from_env)) {
+      std::fflush(stdout);
+      fmt::print(stderr, "{}: error: {}\n", k_tool, *unknown);
+      return 1;
+    }
+  }
+  if (!a.uid.empty()) {
+    // Slurm's uid_from_string: a user name or a number.
+    std::optional<uid_t> uid;
+    if (const passwd* pw = ::getpwnam(a.uid.c_str())) {
+      uid = pw->pw_uid;
+    } else if (!a.uid.empty() && a.uid.find_first_not_of("0123456789") == std::string::npos) {
+      uid = static_cast<uid_t>(std::strtoul(a.uid.c_str(), nullptr, 10));
+    }
+    std::fflush(stdout);
+    // Slurm exits 0 here; a refusal that exits 0 hides the mistake from scripts.
+    if (!uid) {
+      fmt::print(stderr, "{}: error: --uid=\"{}\" invalid\n", k_tool, a.uid);
+      return 1;
+    }
+    if (*uid != ::getuid()) {
+      fmt::print(stderr,
+                 "{}: error: --uid: acting as another user is not supported here; run the "
+                 "command as that user (su or sudo -u)\n",
+                 k_tool);
+      return 1;
+    }
+  }
+  return -1;
+}
+
 int run(int argc, char** argv) {
   CLI::App app{"scontrol: view and modify Slurm-style configuration and state"};
   cli::configure_app(app, k_tool);
   ScontrolArgs a;
+  app.add_flag("-a,--all", a.all, "show all partitions (none is hidden here)");
+  app.add_option("-M,--clusters", a.clusters,
+                 "cluster to issue commands to (this cluster's name, or all)");
   app.add_flag_function(
       "-d,--details", [&a](std::int64_t n) { a.details = n; }, "show more details");
+  app.add_flag("--federation", a.federation, "report the federated view (no federation here)");
+  app.add_flag("-F,--future", a.future, "report nodes in FUTURE state (none here)");
+  app.add_flag("--hide", a.hide, "do not display hidden partitions (none is hidden here)");
+  app.add_flag("--json", a.json, "produce JSON output (show job, show node)");
+  app.add_flag("--local", a.local, "report the local cluster only (the only one here)");
   app.add_flag("-o,--oneliner", a.one_liner, "print one record per line");
   app.add_flag("-Q,--quiet", a.quiet, "print no messages other than error messages");
+  app.add_flag("--sibling", a.sibling, "report sibling jobs of a federation (none here)");
+  app.add_option("-u,--uid", a.uid, "act as this user (only the invoking one here)");
   app.add_flag_function(
       "-v,--verbose", [&a](std::int64_t n) { a.verbose = n; }, "verbosity level");
-  app.add_option("command", a.words, "command and its arguments");
-  if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
+  app.add_flag("--yaml", a.yaml, "produce YAML output (show job, show node)");
+  // Slurm's own getopt table: its long names, in its order.
+  static const cli::GetoptRules rules{{{"all", "--all"},
+                                       {"cluster", "--clusters"},
+                                       {"clusters", "--clusters"},
+                                       {"details", "--details"},
+                                       {"federation", "--federation"},
+                                       {"future", "--future"},
+                                       {"help", "--help"},
+                                       {"hide", "--hide"},
+                                       {"json", "--json"},
+                                       {"local", "--local"},
+                                       {"oneliner", "--oneliner"},
+                                       {"quiet", "--quiet"},
+                                       {"sibling", "--sibling"},
+                                       {"uid", "--uid"},
+                                       {"usage", "--usage"},
+                                       {"verbose", "--verbose"},
+                                       {"version", "--version"},
+                                       {"yaml", "--yaml"}},
+                                      {},
+                                      1};
+  if (const int rc = cli::parse_args_getopt(app, k_tool, argc, argv, rules, a.words); rc >= 0)
+    return rc;
+  bool clusters_from_env = false;
+  if (a.clusters.empty()) {
+    if (const char* env = std::getenv("SLURM_CLUSTERS"); env != nullptr && *env != '\0') {
+      a.clusters = env;
+      clusters_from_env = true;
+    }
+  }
+  if (const int rc = check_options(a, clusters_from_env); rc >= 0) return rc;
   return dispatch(a);
 }
 
