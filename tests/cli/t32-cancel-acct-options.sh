@@ -20,18 +20,6 @@ config:
   KillWait: "2"
 YAML
 
-# refused WHAT EXPECTED-STDERR TOOL ARGS...: exits 1 with exactly those lines.
-refused() {
-  local what=$1 want=$2 err rc
-  shift 2
-  set +e
-  err=$("$@" 2>&1 >/dev/null)
-  rc=$?
-  set -e
-  expect_eq "$what: exit" 1 "$rc"
-  expect_eq "$what" "$want" "$err"
-}
-lines() { tr '\n' ' ' | sed 's/ $//'; }
 live() { squeue -h -o %i -j "$1" 2>/dev/null | grep -qx "$1"; }
 gone() { ! live "$1"; }
 # cancelled JOB: it left the queue, cancelled.
@@ -61,7 +49,7 @@ expect_eq "unknown: exit" 1 "$rc"
 expect_contains "unknown" "$out" "scancel: unrecognized option '--bogus'"
 expect_eq "-V" "$(sinfo -V)" "$(scancel -V)"
 expect_contains "--usage" "$(scancel --usage)" "scancel"
-refused "nothing named" "scancel: error: No job identification provided" scancel -f -H --ctld
+command_refused "nothing named" "scancel: error: No job identification provided" scancel -f -H --ctld
 
 # -q: the job's QOS, in any case.
 j=$(submit -H -J q -p debug --wrap true)
@@ -94,19 +82,19 @@ scancel -w n-1
 cancelled "$r"
 
 # -M: this cluster, or all; another is refused.
-refused "-M other" \
+command_refused "-M other" \
   "scancel: error: 'elsewhere' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters." \
   scancel -M elsewhere "$j"
-refused "SLURM_CLUSTERS other" \
+command_refused "SLURM_CLUSTERS other" \
   "scancel: error: 'elsewhere' can't be reached now, or it is an invalid entry for SLURM_CLUSTERS.  Use 'sacctmgr list clusters' to see available clusters." \
   env SLURM_CLUSTERS=elsewhere scancel "$j"
 live "$j" || fail "-M elsewhere cancelled $j"
 
 # --sibling: no federation, so no sibling to remove; the job stays.
-refused "--sibling" "scancel: error: Kill job error on job id $j: Job not part of a federation" \
+command_refused "--sibling" "scancel: error: Kill job error on job id $j: Job not part of a federation" \
   scancel --sibling=other "$j"
 live "$j" || fail "--sibling cancelled $j"
-refused "--sibling -Q" "" scancel -Q --sibling=other "$j"
+command_refused "--sibling -Q" "" scancel -Q --sibling=other "$j"
 expect_eq "--sibling unknown" "" "$(scancel --sibling=other 999999 2>&1)"
 
 # -f, -H, --ctld change nothing of a plain cancel here.
@@ -130,7 +118,7 @@ cancelled "$j"
 j=$(submit -H -J envname -p debug --wrap true)
 SCANCEL_NAME=envname scancel
 cancelled "$j"
-refused "SCANCEL_STATE" "Unrecognized SCANCEL_STATE value: bogus
+command_refused "SCANCEL_STATE" "Unrecognized SCANCEL_STATE value: bogus
 Valid job states are PENDING, RUNNING, and SUSPENDED" env SCANCEL_STATE=bogus scancel 1
 j=$(submit -H -J envv -p debug --wrap true)
 expect_eq "SCANCEL_VERBOSE" "scancel: Terminating job $j" "$(SCANCEL_VERBOSE=T scancel "$j" 2>&1)"
@@ -160,7 +148,7 @@ expect_eq "-k" "$s" "$(ids -k 5 --name sa)"
 expect_eq "-k other" "" "$(ids -k 6 --name sa)"
 expect_eq "-k -K" "$s" "$(ids -k 1 -K 10 --name sa)"
 expect_eq "-K below" "" "$(ids -K 4 --name sa)"
-refused "-k 0" "sacct: fatal: Invalid time limit specification" sacct -k 0
+command_refused "-k 0" "sacct: fatal: Invalid time limit specification" sacct -k 0
 expect_eq "--allo --fields --uid prefixes" "$s" \
   "$(sacct -n -P --allo --fields=JobID -S now-1hour --uid="$(id -un)" --name sa)"
 plain=$(ids --name sa)
@@ -173,16 +161,16 @@ expect_eq "-i" "$s" "$(ids -i 1 --name sa)"
 expect_eq "--nnodes other" "" "$(ids --nnodes=2-3 --name sa)"
 expect_eq "-I" "$s" "$(ids -I 1-4 --name sa)"
 expect_eq "--ncpus other" "" "$(ids --ncpus=2 --name sa)"
-refused "-i bad" "sacct: error: invalid node range -i 'x'" sacct -i x
+command_refused "-i bad" "sacct: error: invalid node range -i 'x'" sacct -i x
 expect_eq "-R" "$s" "$(ids -R None --name sa)"
 expect_eq "--reason other" "" "$(ids --reason=Priority --name sa)"
 expect_eq "-C other" "" "$(ids -C gpu --name sa)"
 expect_contains "-U" "$(sacct -U)" "Usage: sacct"
 expect_eq "-o twice" "$s|COMPLETED" "$(sacct -n -X -P -o JobID --format=State -j "$s")"
-refused "operands" "sacct: error: Unknown arguments:
+command_refused "operands" "sacct: error: Unknown arguments:
 sacct: error:  junk
 sacct: error:  more" sacct -X junk more
-for opt in -l -T --noconvert -x1 -Fx; do
+for opt in -l --noconvert -x1 -Fx; do
   set +e
   out=$(sacct "$opt" 2>&1)
   rc=$?
@@ -190,15 +178,15 @@ for opt in -l -T --noconvert -x1 -Fx; do
   expect_eq "sacct $opt: exit" 1 "$rc"
   expect_contains "sacct $opt" "$out" "is not available"
 done
-refused "--whole-hetjob bad" 'sacct: error: Invalid --whole-hetjob value "maybe". Valid values: [yes|no].' \
+command_refused "--whole-hetjob bad" 'sacct: error: Invalid --whole-hetjob value "maybe". Valid values: [yes|no].' \
   sacct --whole-hetjob=maybe
-refused "-c" "Slurm job completion is disabled" sacct -c
-refused "-f" "/nonexistent is not a valid file" sacct -f /nonexistent
+command_refused "-c" "Slurm job completion is disabled" sacct -c
+command_refused "-f" "/nonexistent is not a valid file" sacct -f /nonexistent
 expect_eq "--yaml" "%YAML 1.1" "$(sacct --yaml -j "$s" | head -n 1)"
-refused "-B alone" \
+command_refused "-B alone" \
   "sacct: fatal: When requesting job scripts you must also request specific jobs with the '-j' option." \
   sacct -B
-refused "-B --env-vars" "sacct: fatal: Options --batch-script and --env-vars are mutually exclusive" \
+command_refused "-B --env-vars" "sacct: fatal: Options --batch-script and --env-vars are mutually exclusive" \
   sacct -B --env-vars -j "$s"
 script=$(sacct -B -j "$s")
 expect_eq "-B title" "Batch Script for $s" "$(head -n 1 <<<"$script")"
@@ -208,5 +196,20 @@ envs=$(sacct --env-vars -j "$s")
 expect_eq "--env-vars title" "Environment used for $s (must be batch to display)" \
   "$(head -n 1 <<<"$envs")"
 expect_contains "--env-vars PATH" "$envs" "PATH=$PATH"
+
+# -T: a running job's times cut to the window: Start is -S when it started
+# before, End is -E (without -T, Unknown while it runs).
+t=$(submit -J trunc --wrap 'sleep 300')
+started() { [ "$(sacct -n -X -P -o Start -j "$t")" != Unknown ]; }
+wait_for 30 started
+start=$(date -d "$(sacct -n -X -P -o Start -j "$t")" +%s)
+after_start() { [ "$(date +%s)" -gt "$start" ]; }
+wait_for 5 after_start
+cut=$(date -d "@$(date +%s)" +%Y-%m-%dT%H:%M:%S)
+expect_eq "-T" "$cut|$cut" "$(sacct -T -n -X -P -o Start,End -j "$t" -S "$cut" -E "$cut")"
+expect_eq "without -T" "$(sacct -n -X -P -o Start -j "$t")|Unknown" \
+  "$(sacct -n -X -P -o Start,End -j "$t" -S "$cut" -E "$cut")"
+expect_contains "--truncate, Elapsed" "$(sacct --truncate -n -X -P -o Elapsed -j "$t" -S "$cut" -E "$cut")" "00:00:00"
+scancel "$t"
 
 echo ok

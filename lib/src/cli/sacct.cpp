@@ -135,6 +135,16 @@ bool in_window(const Job& job, const Window& w) {
   return job.end_time == k_no_time || job.end_time >= w.start;
 }
 
+/// -T: a record's times cut to the window, as slurmdbd cuts them: a start
+/// before the window's start is its start, and an end after its end, or none
+/// yet for one that started, is its end; so Elapsed is the time inside it.
+template <class Record>
+void truncate_to(Record& r, const Window& w) {
+  if (r.start_time == k_no_time) return;
+  r.start_time = std::max(r.start_time, w.start);
+  if (r.end_time == k_no_time || r.end_time > w.end) r.end_time = w.end;
+}
+
 bool contains(const std::vector<std::string>& list, std::string_view value) {
   return std::find(list.begin(), list.end(), value) != list.end();
 }
@@ -297,8 +307,6 @@ int report(const SacctArgs& a) {
     return refuse(
         "--long is not available: stint records no per-task usage (MaxVMSizeNode, "
         "TRESUsageInAve and the like); choose the fields with --format");
-  if (a.truncate)
-    return refuse("--truncate is not available: Start and End are always the job's own");
   if (a.noconvert)
     return refuse("--noconvert is not available: use --units=K (or M, G) for one unit");
   if (!a.associations.empty())
@@ -430,6 +438,9 @@ int report(const SacctArgs& a) {
     if (!contains(named, "all") && !contains(named, config.cluster_name)) jobs.clear();
   }
   if (a.batch_script || a.env_vars) return print_submitted(jobs, a.env_vars);
+  if (a.truncate) {
+    for (Job& j : jobs) truncate_to(j, w);
+  }
   if (a.json) {
     fmt::print("{}", format::sacct_json(std::move(jobs), ctx));
     return 0;
@@ -440,6 +451,9 @@ int report(const SacctArgs& a) {
   }
   std::vector<JobStep> steps;
   if (!o.allocations_only) steps = query::job_steps(paths, jobs);
+  if (a.truncate) {
+    for (JobStep& step : steps) truncate_to(step, w);
+  }
   fmt::print("{}", format::render_sacct(std::move(jobs), o, ctx, steps));
   return 0;
 }
@@ -496,7 +510,7 @@ int run(int argc, char** argv) {
   app.add_option("-S,--starttime", a.start, "start of the time window");
   app.add_option("-s,--state", a.states, "comma separated list of states");
   app.add_flag("-T,--truncate", a.truncate,
-               "clip Start and End to the window (not available here: refused)");
+               "truncate Start and End to the window (-S, -E): Elapsed is the time within it");
   app.add_flag("-U", a.usage, "display brief usage message (as --usage)");
   app.add_option("--units", a.units, "memory fields in this unit: K, M, G, T or P");
   app.add_flag("--use-local-uid", a.use_local_uid,
