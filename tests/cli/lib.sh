@@ -134,6 +134,22 @@ sbatch_refused() {
   expect_eq "$what" "$want" "$err"
 }
 
+# command_refused WHAT EXPECTED-STDERR COMMAND...: COMMAND exits 1 and prints
+# exactly those lines on stderr.
+command_refused() {
+  local what=$1 want=$2 err rc
+  shift 2
+  set +e
+  err=$("$@" 2>&1 >/dev/null)
+  rc=$?
+  set -e
+  expect_eq "$what: exit" 1 "$rc"
+  expect_eq "$what" "$want" "$err"
+}
+
+# Standard input's lines joined by single spaces.
+lines() { tr '\n' ' ' | sed 's/ $//'; }
+
 submit() {
   sbatch --parsable "$@"
 }

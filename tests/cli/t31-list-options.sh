@@ -32,18 +32,6 @@ config:
   Licenses: "lic:2"
 YAML
 
-# refused WHAT EXPECTED-STDERR TOOL ARGS...: exits 1 with exactly those lines.
-refused() {
-  local what=$1 want=$2 err rc
-  shift 2
-  set +e
-  err=$("$@" 2>&1 >/dev/null)
-  rc=$?
-  set -e
-  expect_eq "$what: exit" 1 "$rc"
-  expect_eq "$what" "$want" "$err"
-}
-lines() { tr '\n' ' ' | sed 's/ $//'; }
 
 h=$(submit -H -J held --mem=2G -p debug --wrap true)
 l=$(submit -H -J lic -L lic -p debug --wrap true)
@@ -68,9 +56,9 @@ set -e
 expect_eq "ambiguous: exit" 1 "$rc"
 expect_contains "ambiguous" "$out" "squeue: option '--no' is ambiguous; possibilities: '--noconvert'"
 expect_contains "ambiguous" "$out" "Try \"squeue --help\" for more information"
-refused "operand" "squeue: error: Unrecognized option: junk" squeue junk
-refused "-j and -s" "squeue: error: Incompatible options --jobs and --steps" squeue -j -s
-refused "-o and -l" \
+command_refused "operand" "squeue: error: Unrecognized option: junk" squeue junk
+command_refused "-j and -s" "squeue: error: Incompatible options --jobs and --steps" squeue -j -s
+command_refused "-o and -l" \
   "squeue: fatal: Options -o(--format) and -l(--long) are mutually exclusive. Please remove one and retry." \
   squeue -l -o %i
 
@@ -82,7 +70,7 @@ expect_eq "--licenses none" "" "$(squeue -h -o %i --lic=other)"
 expect_eq "-w" "$r" "$(squeue -h -o %i -w n-1)"
 expect_eq "-w hostlist" "$r" "$(squeue -h -o %i --nodes='n-[1-2]')"
 expect_eq "-w other node" "" "$(squeue -h -o %i -w n-2)"
-refused "-w unknown" "squeue: error: Invalid node name nosuch" squeue -w nosuch
+command_refused "-w unknown" "squeue: error: Invalid node name nosuch" squeue -w nosuch
 json_ids() { python3 -c 'import json,sys; print(" ".join(str(j["job_id"]) for j in json.load(sys.stdin)["jobs"]))'; }
 expect_eq "--json -L" "$l" "$(squeue --json -L lic | json_ids)"
 expect_eq "--json -w" "$r" "$(squeue --json -w n-1 | json_ids)"
@@ -119,7 +107,7 @@ done
 expect_eq "-M" "CLUSTER: test JOBID $h" "$(squeue -M test -o %i -j "$h" | lines)"
 expect_eq "-M first line" "CLUSTER: test" "$(squeue --cluster=test -o %i | head -n 1)"
 expect_eq "-M all -h" "$h" "$(squeue -h -M all -o %i -j "$h")"
-refused "-M other" \
+command_refused "-M other" \
   "squeue: error: 'elsewhere' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters." \
   squeue -M elsewhere
 
@@ -136,7 +124,7 @@ wait "$iterate_pid" || true
 out=$(awk '/^[A-Z][a-z][a-z] [A-Z][a-z][a-z] [ 0-9][0-9] / { n++ } n <= 2' "$iterations")
 expect_eq "-i reports" 2 "$(grep -c '^JOBID$' <<<"$out")"
 expect_eq "-i one report" "JOBID $h" "$(sed -n 2,3p <<<"$out" | lines)"
-refused "-i 0" "squeue: error: --iterate=0" squeue -i 0
+command_refused "-i 0" "squeue: error: --iterate=0" squeue -i 0
 
 # sinfo.
 expect_eq "sinfo -n" "n-1" "$(sinfo -h -N -n n-1 -p debug -o %N)"
@@ -144,13 +132,13 @@ expect_eq "sinfo -t mix" "debug 1 n-1|other 1 n-1" "$(sinfo -h -t mix -p debug,o
 expect_eq "sinfo -t IDLE,alloc" "debug 1 n-2|other 1 n-2" \
   "$(sinfo -h --states=IDLE,alloc -p debug,other -o '%R %D %N' | paste -sd'|')"
 expect_eq "sinfo -t none" "" "$(sinfo -h -t drain)"
-refused "sinfo -t bad" 'sinfo: error: Bad state string: "bogus"
+command_refused "sinfo -t bad" 'sinfo: error: Bad state string: "bogus"
 sinfo: error: valid states: unknown,down,idle,allocated,error,mixed,future,drain,drained,draining,no_respond,reserved,perfctrs,cloud,completing,powering_down,powered_down,power_down,powering_up,fail,maint,reboot_requested,reboot_issued,planned' \
   sinfo -t bogus
 expect_eq "sinfo -d" "" "$(sinfo -h -d)"
 expect_eq "sinfo -r" "$(sinfo -h)" "$(sinfo -h -r)"
 expect_eq "sinfo -O" "debug*        2|other         2" "$(sinfo -h -s -p debug,other -O Partition:10,Nodes:.5 | paste -sd'|')"
-refused "sinfo -O unknown" "$(sinfo -O Port 2>&1 >/dev/null | head -n 1)" sinfo -O Port
+command_refused "sinfo -O unknown" "$(sinfo -O Port 2>&1 >/dev/null | head -n 1)" sinfo -O Port
 expect_contains "sinfo -O unknown" "$(sinfo -O Port 2>&1)" "Invalid node format specification: Port"
 expect_eq "sinfo -S -P" "other|debug*" "$(sinfo -h -s -p debug,other -S -P -o %P | paste -sd'|')"
 expect_eq "sinfo shapes folded" "mix 1 4 n-1|idle 2 2+ n-2,m-1" \
@@ -159,18 +147,18 @@ expect_eq "sinfo -e" "mix 1 4 n-1|idle 1 2 m-1|idle 1 4 n-2" \
   "$(sinfo -h -e -p shape -o '%t %D %c %N' | paste -sd'|')"
 expect_eq "sinfo --summ prefix" "$(sinfo -s)" "$(sinfo --summ)"
 expect_eq "sinfo -M" "CLUSTER: test" "$(sinfo -M test | head -n 1)"
-refused "sinfo -M other" \
+command_refused "sinfo -M other" \
   "sinfo: error: 'elsewhere' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr list clusters' to see available clusters." \
   sinfo --clusters=elsewhere
 expect_eq "sinfo --yaml" "%YAML 1.1" "$(sinfo --yaml | head -n 1)"
 for opt in --federation --local --hide -a --noconvert; do
   expect_eq "sinfo $opt" "$(sinfo -h)" "$(sinfo -h "$opt")"
 done
-refused "sinfo -a -p" \
+command_refused "sinfo -a -p" \
   "sinfo: error: Conflicting options, -a and -p, specified. Please choose one or the other." \
   sinfo -a -p debug
 expect_eq "SINFO_PARTITION" "other" "$(SINFO_PARTITION=other sinfo -h -s -o %R)"
-refused "sinfo -i 0" "sinfo: error: Error: invalid entry for --iterate=0" sinfo -i 0
+command_refused "sinfo -i 0" "sinfo: error: Error: invalid entry for --iterate=0" sinfo -i 0
 set +e
 out=$(sinfo --bogus 2>&1)
 rc=$?

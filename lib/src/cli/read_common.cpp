@@ -7,6 +7,8 @@
 #include <pwd.h>
 #include <sys/utsname.h>
 
+#include <fmt/core.h>
+
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
 #include <stint/tools.hpp>
@@ -80,6 +82,18 @@ std::vector<std::string> split_list(std::string_view text) {
     start = comma + 1;
   }
   return out;
+}
+
+std::optional<std::string> unknown_clusters(std::string_view clusters,
+                                            std::string_view cluster_name, bool from_env) {
+  for (const std::string& name : split_list(clusters)) {
+    if (name == "all" || name == cluster_name) continue;
+    return fmt::format(
+        "'{}' can't be reached now, or it is an invalid entry for {}.  Use 'sacctmgr list "
+        "clusters' to see available clusters.",
+        clusters, from_env ? "SLURM_CLUSTERS" : "--cluster");
+  }
+  return std::nullopt;
 }
 
 std::optional<JobId> job_id_from_text(std::string_view text) {

@@ -25,6 +25,13 @@ Seconds min_job_age(const Config& config);
 /// "a,b,,c" -> {"a","b","c"}.
 std::vector<std::string> split_list(std::string_view text);
 
+/// -M/--clusters, or SLURM_CLUSTERS when `from_env`: this machine is the only
+/// cluster slurmdbd would know. Nullopt when every name is `cluster_name` or
+/// "all"; else Slurm's message for an unknown cluster, which points at
+/// sacctmgr (without the "tool: error: " before it).
+std::optional<std::string> unknown_clusters(std::string_view clusters,
+                                            std::string_view cluster_name, bool from_env);
+
 /// A job id as the tools take it: digits only, not 0.
 std::optional<JobId> job_id_from_text(std::string_view text);
 

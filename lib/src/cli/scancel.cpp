@@ -213,20 +213,14 @@ void read_env(ScancelArgs& a) {
   env_text(a.wckey, "SCANCEL_WCKEY");
 }
 
-// -M: this machine is the only cluster; any other name is one slurmdbd does
-// not know, and Slurm's message for it points at sacctmgr.
+// -M: this machine is the only cluster slurmdbd would know.
 bool clusters_ok(const std::string& clusters, bool from_env) {
   const Config config = query::read_config(default_paths());
-  for (const std::string& name : cli::split_list(clusters)) {
-    if (name == "all" || name == config.cluster_name) continue;
-    std::fflush(stdout);
-    fmt::print(stderr,
-               "{}: error: '{}' can't be reached now, or it is an invalid entry for {}.  Use "
-               "'sacctmgr list clusters' to see available clusters.\n",
-               k_tool, clusters, from_env ? "SLURM_CLUSTERS" : "--cluster");
-    return false;
-  }
-  return true;
+  const auto unknown = cli::unknown_clusters(clusters, config.cluster_name, from_env);
+  if (!unknown) return true;
+  std::fflush(stdout);
+  fmt::print(stderr, "{}: error: {}\n", k_tool, *unknown);
+  return false;
 }
 
 // -w: the node names, "localhost" being this host; a malformed list is

@@ -257,13 +257,8 @@ int report(const SinfoArgs& a) {
     if (const char* env = std::getenv("SLURM_CLUSTERS")) clusters = env;
     from_env = !clusters.empty();
   }
-  // -M: this machine is the only cluster slurmdbd would know.
-  for (const std::string& name : cli::split_list(clusters)) {
-    if (name == "all" || name == config.cluster_name) continue;
-    error_line(
-        fmt::format("'{}' can't be reached now, or it is an invalid entry for {}.  Use "
-                    "'sacctmgr list clusters' to see available clusters.",
-                    clusters, from_env ? "SLURM_CLUSTERS" : "--cluster"));
+  if (const auto unknown = cli::unknown_clusters(clusters, config.cluster_name, from_env)) {
+    error_line(*unknown);
     return 1;
   }
   for (;;) {

@@ -93,20 +93,6 @@ bool contains(const std::vector<std::string>& list, std::string_view value) {
   return std::find(list.begin(), list.end(), value) != list.end();
 }
 
-// -M: this machine is the only cluster; any other name is one slurmdbd does
-// not know, and Slurm's message for it points at sacctmgr.
-bool clusters_ok(const std::string& clusters, const std::string& cluster_name, bool from_env) {
-  for (const std::string& name : cli::split_list(clusters)) {
-    if (name == "all" || name == cluster_name) continue;
-    error_line(
-        fmt::format("'{}' can't be reached now, or it is an invalid entry for {}.  Use "
-                    "'sacctmgr list clusters' to see available clusters.",
-                    clusters, from_env ? "SLURM_CLUSTERS" : "--cluster"));
-    return false;
-  }
-  return true;
-}
-
 // -w: the named nodes, each one of this cluster's ("localhost" is this host).
 std::optional<std::set<std::string>> wanted_nodes(const std::string& text, const Config& config) {
   std::vector<std::string> names;
@@ -328,8 +314,10 @@ int list(SqueueArgs a, std::vector<std::string> operands) {
     fill_from_env(a.clusters, "SLURM_CLUSTERS");
     clusters_from_env = !a.clusters.empty();
   }
-  if (!a.clusters.empty() && !clusters_ok(a.clusters, config.cluster_name, clusters_from_env))
+  if (const auto unknown = cli::unknown_clusters(a.clusters, config.cluster_name, clusters_from_env)) {
+    error_line(*unknown);
     return 1;
+  }
 
   JobFilter filter;
   filter.active_only = true;
