@@ -191,10 +191,24 @@ SbatchCommandLine parse_sbatch_command_line(const std::vector<std::string>& args
     if (id == SbatchOpt::ignore_pbs) cl.ignore_pbs = true;
   }
   cl.options = std::move(scan.options);
-  if (scan.first_operand < args.size()) {
-    cl.script = args[scan.first_operand];
-    cl.script_args.assign(args.begin() + static_cast<std::ptrdiff_t>(scan.first_operand) + 1,
-                          args.end());
+  std::size_t operand = scan.first_operand;
+  // Slurm's sbatch splits its command line at each ':' into the components of
+  // a heterogeneous job. Their options are read (a bad one is still an
+  // error) and --wrap counts wherever it is; build_sbatch_request says that
+  // only the first component runs.
+  while (operand < args.size() && args[operand] == ":") {
+    cl.more_components = true;
+    const std::vector<std::string> rest(args.begin() + static_cast<std::ptrdiff_t>(operand) + 1,
+                                        args.end());
+    const OptionScan component = scan_options(sbatch_option_table(), rest);
+    for (const auto& o : component.options) {
+      if (static_cast<SbatchOpt>(o.id) == SbatchOpt::wrap) cl.wrap = o.value;
+    }
+    operand += 1 + component.first_operand;
+  }
+  if (operand < args.size()) {
+    cl.script = args[operand];
+    cl.script_args.assign(args.begin() + static_cast<std::ptrdiff_t>(operand) + 1, args.end());
   }
   if (cl.action == SbatchCommandLine::Action::submit && cl.wrap && cl.script) {
     throw Error(Errc::invalid_argument, "Script arguments not permitted with --wrap option");
@@ -215,6 +229,11 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const 
     }
   }
   apply_environment(b, context.environment);
+  if (command_line.more_components) {
+    b.request.notices.emplace_back(
+        "warning", "heterogeneous job: stint runs the first component (the options before the "
+                   "first ':'); the others are not submitted");
+  }
   for (const auto& o : command_line.options) b.apply(o, Layer::command_line);
   b.finish();
 

@@ -155,6 +155,9 @@ struct SbatchCommandLine {
   std::vector<std::string> script_args;  ///< the arguments after it
   std::optional<std::string> wrap;       ///< --wrap's command (the last one)
   bool ignore_pbs = false;               ///< --ignore-pbs: the script's #PBS lines are not read
+  /// Components after the first, each after a ':' ("-n1 : -n2 job.sh"):
+  /// their options are read and checked, but only the first component runs.
+  bool more_components = false;
 };
 
 /// Reads sbatch's command line (without argv[0]) as Slurm's getopt_long does:
@@ -162,7 +165,8 @@ struct SbatchCommandLine {
 /// (-c4, -c 4); long options may be abbreviated to a unique prefix and take
 /// values as --opt=value or --opt value; --nice takes a value only as
 /// --nice=N; the first non-option argument is the script and everything after
-/// it belongs to the script; "--" ends the options.
+/// it belongs to the script; "--" ends the options. A ':' alone separates
+/// the components of a heterogeneous job; the script follows the last.
 /// Throws UsageError for getopt's errors; Errc::invalid_argument for script
 /// arguments combined with --wrap ("Script arguments not permitted with --wrap
 /// option").

@@ -181,6 +181,32 @@ TEST_CASE("the script and its arguments end the options", "[sbatch]") {
   CHECK(r.spec.script == k_script);
 }
 
+TEST_CASE("':' separates a heterogeneous job's components; the first runs", "[sbatch]") {
+  SbatchCommandLine cl =
+      parse_sbatch_command_line({"-n", "1", ":", "-n", "2", ":", "-c", "3", "job.sh", "a"});
+  CHECK(cl.more_components);
+  CHECK(cl.options.size() == 1);
+  CHECK(cl.script == "job.sh");
+  CHECK(cl.script_args == std::vector<std::string>{"a"});
+
+  // --wrap counts in any component; a bad option in a later one is an error.
+  cl = parse_sbatch_command_line({"-n1", ":", "-n2", "--wrap", "true"});
+  CHECK(cl.wrap == "true");
+  CHECK_FALSE(cl.script);
+  CHECK(usage_error_of({"-n1", ":", "--bogus", "job.sh"}) == "unrecognized option '--bogus'");
+
+  const SbatchRequest r = build({{"-n", "3", ":", "-n", "5", "job.sh"}});
+  CHECK(r.spec.ntasks == 3u);
+  REQUIRE(r.notices.size() == 1);
+  CHECK(r.notices[0].first == "warning");
+  CHECK(r.notices[0].second.find("heterogeneous job: stint runs the first component") == 0);
+
+  // A ':' that is the script's argument is not a separator.
+  cl = parse_sbatch_command_line({"job.sh", ":", "-n2"});
+  CHECK_FALSE(cl.more_components);
+  CHECK(cl.script_args == std::vector<std::string>{":", "-n2"});
+}
+
 TEST_CASE("help, usage and version act in the first pass", "[sbatch]") {
   using Action = SbatchCommandLine::Action;
   CHECK(parse_sbatch_command_line({"--help"}).action == Action::help);
