@@ -170,7 +170,7 @@ expect_eq "-o twice" "$s|COMPLETED" "$(sacct -n -X -P -o JobID --format=State -j
 command_refused "operands" "sacct: error: Unknown arguments:
 sacct: error:  junk
 sacct: error:  more" sacct -X junk more
-for opt in -l --noconvert -x1 -Fx; do
+for opt in --noconvert -x1 -Fx; do
   set +e
   out=$(sacct "$opt" 2>&1)
   rc=$?
@@ -211,5 +211,24 @@ expect_eq "without -T" "$(sacct -n -X -P -o Start -j "$t")|Unknown" \
   "$(sacct -n -X -P -o Start,End -j "$t" -S "$cut" -E "$cut")"
 expect_contains "--truncate, Elapsed" "$(sacct --truncate -n -X -P -o Elapsed -j "$t" -S "$cut" -E "$cut")" "00:00:00"
 scancel "$t"
+
+# -l: Slurm's long field list, its header exactly; the job line and its batch
+# step with Slurm's values where nothing is measured; -o's fields come first.
+long_header="JobID|JobIDRaw|JobName|Partition|MaxVMSize|MaxVMSizeNode|MaxVMSizeTask|AveVMSize|MaxRSS|MaxRSSNode|MaxRSSTask|AveRSS|MaxPages|MaxPagesNode|MaxPagesTask|AvePages|MinCPU|MinCPUNode|MinCPUTask|AveCPU|NTasks|AllocCPUS|Elapsed|State|ExitCode|AveCPUFreq|ReqCPUFreqMin|ReqCPUFreqMax|ReqCPUFreqGov|ReqMem|ConsumedEnergy|MaxDiskRead|MaxDiskReadNode|MaxDiskReadTask|AveDiskRead|MaxDiskWrite|MaxDiskWriteNode|MaxDiskWriteTask|AveDiskWrite|ReqTRES|AllocTRES|TRESUsageInAve|TRESUsageInMax|TRESUsageInMaxNode|TRESUsageInMaxTask|TRESUsageInMin|TRESUsageInMinNode|TRESUsageInMinTask|TRESUsageInTot|TRESUsageOutMax|TRESUsageOutMaxNode|TRESUsageOutMaxTask|TRESUsageOutAve|TRESUsageOutTot"
+long=$(sacct -l -P -j "$s")
+expect_eq "-l header" "$long_header" "$(head -n 1 <<<"$long")"
+job_line=$(sed -n 2p <<<"$long")
+[[ "$job_line" =~ ^$s\|$s\|sa\|debug(\|){18}1\|00:00:[0-9]{2}\|COMPLETED\|0:0\|\|Unknown\|Unknown\|Unknown\|[0-9]+[KMG]\|0\|{9}billing= ]] ||
+  fail "-l job line: $job_line"
+batch_line=$(sed -n 3p <<<"$long")
+# Sampled (MaxRSS set) or not, as the job's length allowed.
+[[ "$batch_line" =~ ^$s\.batch\|$s\.batch\|batch\|\|\|\|\|\|(\|\|\|\|\|\|\|\|\|\|\|\||[0-9]+K\|n-1\|0\|[0-9]+K\|\|\|\|\|[0-9:]{8}\|n-1\|0\|[0-9:]{8}\|)1\|1\|[0-9:]{8}\|COMPLETED\|0:0\|0\|0\|0\|0\|\|0\| ]] ||
+  fail "-l batch line: $batch_line"
+usage=$(sacct -P -n -o MaxRSS,MaxRSSNode,MaxRSSTask,MinCPUNode,TRESUsageInMaxNode -j "$s.batch")
+if [ -n "${usage%%|*}" ]; then
+  expect_eq "a sampled step's node and task" "n-1|0|n-1|cpu=n-1,energy=n-1,mem=n-1" "${usage#*|}"
+fi
+expect_eq "-l with -o and -b" "JobName|JobID|State|ExitCode|JobID|JobIDRaw" \
+  "$(sacct -P -o JobName -b -l -j "$s" | head -n 1 | cut -d'|' -f1-6)"
 
 echo ok

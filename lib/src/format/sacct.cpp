@@ -259,6 +259,64 @@ std::uint64_t sys_cpu(const Row& r) {
   return r.srun_step() ? r.step->sys_cpu_us : r.job.sys_cpu_us;
 }
 
+// The usage statistics of a step (sacct --long). stint samples each step's
+// memory (RSS) and CPU time; it measures no virtual size, pages, disk I/O or
+// energy, so those print as Slurm prints a step its gatherer did not sample,
+// and energy as 0, Slurm's value without an energy plugin. A step too short
+// to be sampled shows nothing, as in Slurm. The per-task figures (Min*,
+// *Node, *Task) need one task: a step of several has only its totals here.
+
+/// Whether this step line was sampled.
+bool sampled(const Row& r) {
+  if (r.srun_step()) return r.step->max_rss_kb > 0;
+  return r.batch() && started(r.job) && r.job.max_rss_kb > 0;
+}
+/// Sampled, and of one task (the batch step always is).
+bool sampled_one_task(const Row& r) {
+  return sampled(r) && (r.batch() || r.step->tasks == 1);
+}
+std::string sampled_node(const Row& r) {
+  if (r.srun_step()) {
+    const std::vector<std::string> names = parse::expand_hostlist(r.step->nodes);
+    return names.empty() ? std::string() : names.front();
+  }
+  return r.job.alloc.empty() ? std::string() : r.job.alloc.front().node;
+}
+std::uint32_t line_tasks(const Row& r) {
+  return r.srun_step() ? std::max<std::uint32_t>(r.step->tasks, 1) : 1;
+}
+std::string cpu_seconds_text(std::uint64_t usec) {
+  return parse::format_duration_fixed(static_cast<Seconds>(usec / 1000000));
+}
+std::string ave_cpu(const Row& r) {
+  if (!sampled(r)) return "";
+  return cpu_seconds_text((user_cpu(r) + sys_cpu(r)) / line_tasks(r));
+}
+std::string one_task(const Row& r, std::string value) {
+  return sampled_one_task(r) ? std::move(value) : std::string();
+}
+std::string rss_text(const Row& r) {
+  const std::uint64_t kb = r.srun_step() ? r.step->max_rss_kb : r.job.max_rss_kb;
+  return sacct_memory(kb, 'K', r.units);
+}
+/// TRESUsageIn{Ave,Max,Min,Tot} of a one-task step: all four are its own.
+std::string tres_usage_in(const Row& r) {
+  if (sampled_one_task(r))
+    return fmt::format("cpu={},energy=0,mem={}", cpu_seconds_text(user_cpu(r) + sys_cpu(r)),
+                       rss_text(r));
+  return "";
+}
+/// Where an unsampled step (or one of several tasks) has only its energy.
+std::string energy_or_usage_in(const Row& r) {
+  if (!r.step_line()) return "";
+  return sampled_one_task(r) ? tres_usage_in(r) : std::string("energy=0");
+}
+std::string energy_out(const Row& r) { return r.step_line() ? std::string("energy=0") : ""; }
+std::string req_cpu_freq(const Row& r) {
+  // Slurm prints the batch step's request as 0 and the others' as Unknown.
+  return r.batch() ? std::string("0") : std::string("Unknown");
+}
+
 /// A step's own times; the batch step is submitted and eligible when its job
 /// starts.
 Seconds line_start(const Row& r) {
@@ -289,9 +347,16 @@ const std::array k_columns = {
   SacctColumn{"AllocCPUS", 10, Kind::num, [](const Row& r) { return std::to_string(line_cpus(r)); }},
   SacctColumn{"AllocNodes", 10, Kind::str, [](const Row& r) { return r.srun_step() ? std::to_string(r.step->node_count) : r.batch() ? std::string("1") : std::to_string(r.job.alloc.size()); }},
   SacctColumn{"AllocTRES", 10, Kind::str, alloc_tres},
+  SacctColumn{"AveCPU", 10, Kind::str, ave_cpu},
+  SacctColumn{"AveCPUFreq", 10, Kind::str, [](const Row& r) { return r.step_line() ? std::string("0") : std::string(); }},
+  SacctColumn{"AveDiskRead", 14, Kind::str, [](const Row&) { return std::string(); }},
+  SacctColumn{"AveDiskWrite", 14, Kind::str, [](const Row&) { return std::string(); }},
+  SacctColumn{"AvePages", 10, Kind::str, [](const Row&) { return std::string(); }},
   SacctColumn{"AveRSS", 10, Kind::str, max_rss},
+  SacctColumn{"AveVMSize", 10, Kind::str, [](const Row&) { return std::string(); }},
   SacctColumn{"Cluster", 10, Kind::str, [](const Row& r) { return r.ctx.cluster_name; }},
   SacctColumn{"Comment", 14, Kind::str, [](const Row& r) { return job_only(r, r.job.spec.comment); }},
+  SacctColumn{"ConsumedEnergy", 14, Kind::num, [](const Row&) { return std::string("0"); }},
   SacctColumn{"Constraints", 19, Kind::str, [](const Row& r) { return job_only(r, r.job.spec.options().constraint); }},
   SacctColumn{"Container", 19, Kind::str, [](const Row& r) { return job_only(r, recorded(r.job, "container")); }},
   SacctColumn{"CPUTime", 10, Kind::num, cpu_time},
@@ -307,7 +372,24 @@ const std::array k_columns = {
   SacctColumn{"JobID", -12, Kind::str, job_id},
   SacctColumn{"JobIDRaw", -12, Kind::str, job_id_raw},
   SacctColumn{"JobName", 10, Kind::str, [](const Row& r) { return r.srun_step() ? r.step->name : r.batch() ? std::string("batch") : r.job.spec.name; }},
+  SacctColumn{"MaxDiskRead", 12, Kind::str, [](const Row&) { return std::string(); }},
+  SacctColumn{"MaxDiskReadNode", 15, Kind::str, [](const Row&) { return std::string(); }},
+  SacctColumn{"MaxDiskReadTask", 15, Kind::str, [](const Row&) { return std::string(); }},
+  SacctColumn{"MaxDiskWrite", 12, Kind::str, [](const Row&) { return std::string(); }},
+  SacctColumn{"MaxDiskWriteNode", 16, Kind::str, [](const Row&) { return std::string(); }},
+  SacctColumn{"MaxDiskWriteTask", 16, Kind::str, [](const Row&) { return std::string(); }},
+  SacctColumn{"MaxPages", 8, Kind::str, [](const Row&) { return std::string(); }},
+  SacctColumn{"MaxPagesNode", 12, Kind::str, [](const Row&) { return std::string(); }},
+  SacctColumn{"MaxPagesTask", 14, Kind::str, [](const Row&) { return std::string(); }},
   SacctColumn{"MaxRSS", 10, Kind::str, max_rss},
+  SacctColumn{"MaxRSSNode", 10, Kind::str, [](const Row& r) { return one_task(r, sampled_node(r)); }},
+  SacctColumn{"MaxRSSTask", 10, Kind::str, [](const Row& r) { return one_task(r, "0"); }},
+  SacctColumn{"MaxVMSize", 10, Kind::str, [](const Row&) { return std::string(); }},
+  SacctColumn{"MaxVMSizeNode", 14, Kind::str, [](const Row&) { return std::string(); }},
+  SacctColumn{"MaxVMSizeTask", 14, Kind::str, [](const Row&) { return std::string(); }},
+  SacctColumn{"MinCPU", 10, Kind::str, [](const Row& r) { return one_task(r, ave_cpu(r)); }},
+  SacctColumn{"MinCPUNode", 10, Kind::str, [](const Row& r) { return one_task(r, sampled_node(r)); }},
+  SacctColumn{"MinCPUTask", 10, Kind::str, [](const Row& r) { return one_task(r, "0"); }},
   SacctColumn{"NCPUS", 10, Kind::num, [](const Row& r) { return std::to_string(line_cpus(r)); }},
   SacctColumn{"NNodes", 8, Kind::num, [](const Row& r) { return r.srun_step() ? std::to_string(r.step->node_count) : r.batch() ? std::string("1") : std::to_string(detail::job_node_count(r.job)); }},
   SacctColumn{"NodeList", 15, Kind::str, node_list},
@@ -316,6 +398,9 @@ const std::array k_columns = {
   SacctColumn{"Priority", 10, Kind::num, [](const Row& r) { return job_only(r, std::to_string(r.job.priority)); }},
   SacctColumn{"QOS", 10, Kind::str, [](const Row& r) { return job_only(r, r.job.qos); }},
   SacctColumn{"Reason", 22, Kind::str, reason},
+  SacctColumn{"ReqCPUFreqGov", 13, Kind::str, req_cpu_freq},
+  SacctColumn{"ReqCPUFreqMax", 13, Kind::str, req_cpu_freq},
+  SacctColumn{"ReqCPUFreqMin", 13, Kind::str, req_cpu_freq},
   SacctColumn{"ReqCPUS", 8, Kind::num, [](const Row& r) { return job_only(r, std::to_string(req_cpus(r.job))); }},
   SacctColumn{"ReqMem", 10, Kind::str, req_mem},
   SacctColumn{"ReqNodes", 8, Kind::str, [](const Row& r) { return job_only(r, std::to_string(std::max<std::uint32_t>(r.job.req.nodes, 1))); }},
@@ -333,6 +418,19 @@ const std::array k_columns = {
   SacctColumn{"Timelimit", 10, Kind::str, timelimit},
   SacctColumn{"TimelimitRaw", 10, Kind::str, timelimit_raw},
   SacctColumn{"TotalCPU", 10, Kind::str, [](const Row& r) { return cpu_time_text(user_cpu(r) + sys_cpu(r)); }},
+  SacctColumn{"TRESUsageInAve", 14, Kind::str, energy_or_usage_in},
+  SacctColumn{"TRESUsageInMax", 14, Kind::str, tres_usage_in},
+  SacctColumn{"TRESUsageInMaxNode", 18, Kind::str, [](const Row& r) { const std::string n = sampled_node(r); return one_task(r, fmt::format("cpu={0},energy={0},mem={0}", n)); }},
+  SacctColumn{"TRESUsageInMaxTask", 18, Kind::str, [](const Row& r) { return one_task(r, "cpu=0,mem=0"); }},
+  SacctColumn{"TRESUsageInMin", 14, Kind::str, tres_usage_in},
+  SacctColumn{"TRESUsageInMinNode", 18, Kind::str, [](const Row& r) { const std::string n = sampled_node(r); return one_task(r, fmt::format("cpu={0},energy={0},mem={0}", n)); }},
+  SacctColumn{"TRESUsageInMinTask", 18, Kind::str, [](const Row& r) { return one_task(r, "cpu=0,mem=0"); }},
+  SacctColumn{"TRESUsageInTot", 14, Kind::str, energy_or_usage_in},
+  SacctColumn{"TRESUsageOutAve", 15, Kind::str, energy_out},
+  SacctColumn{"TRESUsageOutMax", 15, Kind::str, [](const Row& r) { return one_task(r, "energy=0"); }},
+  SacctColumn{"TRESUsageOutMaxNode", 19, Kind::str, [](const Row& r) { return one_task(r, "energy=" + sampled_node(r)); }},
+  SacctColumn{"TRESUsageOutMaxTask", 19, Kind::str, [](const Row&) { return std::string(); }},
+  SacctColumn{"TRESUsageOutTot", 15, Kind::str, energy_out},
   SacctColumn{"UID", 6, Kind::num, [](const Row& r) { return job_only(r, std::to_string(r.job.user_id)); }},
   SacctColumn{"User", 9, Kind::str, [](const Row& r) { return job_only(r, r.job.user_name); }},
   SacctColumn{"UserCPU", 10, Kind::str, [](const Row& r) { return cpu_time_text(user_cpu(r)); }},
