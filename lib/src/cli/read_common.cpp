@@ -3,11 +3,10 @@
 #include <charconv>
 #include <fstream>
 
+#include <fmt/core.h>
 #include <grp.h>
 #include <pwd.h>
 #include <sys/utsname.h>
-
-#include <fmt/core.h>
 
 #include <stint/error.hpp>
 #include <stint/parse.hpp>

@@ -249,14 +249,12 @@ struct Selection {
         return false;
     }
     // As Slurm's: with -K a range, with -k alone that limit exactly.
-    if (limit_min && limit_max) {
-      if (job.time_limit < *limit_min || job.time_limit > *limit_max) return false;
-    } else if (limit_min && job.time_limit != *limit_min) {
-      return false;
-    } else if (limit_max && job.time_limit > *limit_max) {
-      return false;
-    }
-    return true;
+    const bool limit_kept = limit_min && limit_max
+                                ? job.time_limit >= *limit_min && job.time_limit <= *limit_max
+                            : limit_min ? job.time_limit == *limit_min
+                            : limit_max ? job.time_limit <= *limit_max
+                                        : true;
+    return limit_kept;
   }
 };
 

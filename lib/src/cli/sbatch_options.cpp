@@ -231,8 +231,9 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const 
   apply_environment(b, context.environment);
   if (command_line.more_components) {
     b.request.notices.emplace_back(
-        "warning", "heterogeneous job: stint runs the first component (the options before the "
-                   "first ':'); the others are not submitted");
+        "warning",
+        "heterogeneous job: stint runs the first component (the options before the "
+        "first ':'); the others are not submitted");
   }
   for (const auto& o : command_line.options) b.apply(o, Layer::command_line);
   b.finish();

@@ -8,10 +8,9 @@
 #include <cstring>
 #include <optional>
 
+#include <fmt/core.h>
 #include <pwd.h>
 #include <unistd.h>
-
-#include <fmt/core.h>
 
 #include <stint/config.hpp>
 #include <stint/error.hpp>
@@ -584,8 +583,8 @@ int dispatch(const ScontrolArgs& a) {
 int check_options(const ScontrolArgs& a, bool clusters_from_env) {
   if (!a.clusters.empty()) {
     const Config config = query::read_config(default_paths());
-    if (const auto unknown = cli::unknown_clusters(a.clusters, config.cluster_name,
-                                                   clusters_from_env)) {
+    if (const auto unknown =
+            cli::unknown_clusters(a.clusters, config.cluster_name, clusters_from_env)) {
       std::fflush(stdout);
       fmt::print(stderr, "{}: error: {}\n", k_tool, *unknown);
       return 1;

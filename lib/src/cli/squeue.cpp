@@ -314,7 +314,8 @@ int list(SqueueArgs a, std::vector<std::string> operands) {
     fill_from_env(a.clusters, "SLURM_CLUSTERS");
     clusters_from_env = !a.clusters.empty();
   }
-  if (const auto unknown = cli::unknown_clusters(a.clusters, config.cluster_name, clusters_from_env)) {
+  if (const auto unknown =
+          cli::unknown_clusters(a.clusters, config.cluster_name, clusters_from_env)) {
     error_line(*unknown);
     return 1;
   }

@@ -272,9 +272,7 @@ bool sampled(const Row& r) {
   return r.batch() && started(r.job) && r.job.max_rss_kb > 0;
 }
 /// Sampled, and of one task (the batch step always is).
-bool sampled_one_task(const Row& r) {
-  return sampled(r) && (r.batch() || r.step->tasks == 1);
-}
+bool sampled_one_task(const Row& r) { return sampled(r) && (r.batch() || r.step->tasks == 1); }
 std::string sampled_node(const Row& r) {
   if (r.srun_step()) {
     const std::vector<std::string> names = parse::expand_hostlist(r.step->nodes);
