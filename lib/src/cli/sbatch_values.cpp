@@ -42,7 +42,7 @@ bool all_digits(std::string_view s) {
          std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
-[[noreturn]] void refuse(std::string message) { throw Error(Errc::usage, std::move(message)); }
+[[noreturn]] void refuse(const std::string& message) { throw Error(Errc::usage, message); }
 
 // A list for map_gpu/mask_gpu/map_mem/mask_mem: numbers (decimal, or 0x
 // masks), each maybe with "*count", separated by ','.

@@ -198,16 +198,17 @@ Mail job_mail(const Job& job, MailType type, const Config& config, Seconds now,
   set("SLURM_JOB_MAIL_TYPE", std::string(mail_type_text(type)));
 
   // _set_job_time: how long it waited or ran.
-  const bool started = job.start_time != k_no_time && job.start_time > 0;
+  // k_no_time is 0: a start after the epoch is one that happened.
+  const bool started = job.start_time > k_no_time;
   std::string job_time;
   if (type == MailType::begin) {
-    if (started && job.submit_time != k_no_time && job.submit_time > 0) {
+    if (started && job.submit_time > k_no_time) {
       const std::string queued = secs_text(job.start_time - job.submit_time);
       job_time = ", Queued time " + queued;
       set("SLURM_JOB_QUEUED_TIME", queued);
     }
   } else if (type == MailType::end || type == MailType::fail || type == MailType::requeue) {
-    if (started && job.end_time != k_no_time && job.end_time > 0) {
+    if (started && job.end_time > k_no_time) {
       const std::string ran = secs_text(job.end_time - job.start_time);
       job_time = ", Run time " + ran;
       set("SLURM_JOB_RUN_TIME", ran);

@@ -122,7 +122,7 @@ std::string read_output(int fd) {
 }  // namespace
 
 std::string mail_program(const Config& config) {
-  const std::string program = config.conf("MailProg").value_or("/bin/mail");
+  std::string program = config.conf("MailProg").value_or("/bin/mail");
   if (program == "/bin/mail" && !executable_file(program) && executable_file("/usr/bin/mail"))
     return "/usr/bin/mail";
   return program;

@@ -24,7 +24,7 @@ namespace {
 // slurmctld's limits: a start or end more than this far in the past is
 // refused (MAX_RESV_DELAY), and UNLIMITED is a year (YEAR_SECONDS).
 constexpr Seconds k_max_resv_delay = 600;
-constexpr Seconds k_year = 365 * 24 * 60 * 60;
+constexpr Seconds k_year = Seconds{365} * 24 * 60 * 60;
 
 Error refusal(Errc code) { return Error(code, std::string(errc_slurm_message(code))); }
 

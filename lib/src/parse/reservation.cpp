@@ -155,7 +155,7 @@ std::uint32_t parse_node_count(std::string_view value) {
     }
     std::uint64_t mult = 1;
     if (tok.back() == 'k' || tok.back() == 'K') mult = 1024;
-    if (tok.back() == 'm' || tok.back() == 'M') mult = 1024 * 1024;
+    if (tok.back() == 'm' || tok.back() == 'M') mult = std::uint64_t{1024} * 1024;
     if (mult != 1) tok.remove_suffix(1);
     const auto n = parse::detail::parse_digits(tok, 0xffffffffULL);
     if (!n) throw bad();

@@ -30,7 +30,7 @@ Seconds advance(Seconds t, int days, int hours) {
   tm.tm_mday += days;
   tm.tm_hour += hours;
   const std::time_t out = std::mktime(&tm);
-  if (out == static_cast<std::time_t>(-1)) return t + days * 86400 + hours * 3600;
+  if (out == static_cast<std::time_t>(-1)) return t + Seconds{days} * 86400 + Seconds{hours} * 3600;
   return static_cast<Seconds>(out);
 }
 
