@@ -38,8 +38,7 @@ std::vector<std::string_view> split(std::string_view text, char sep) {
 }
 
 bool all_digits(std::string_view s) {
-  return !s.empty() &&
-         std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
 }
 
 [[noreturn]] void refuse(const std::string& message) { throw Error(Errc::usage, message); }
@@ -75,8 +74,8 @@ constexpr std::array k_mail_bits = {
     MailBit{"TIME_LIMIT_80", 1U << 8}, MailBit{"TIME_LIMIT_90", 1U << 9},
     MailBit{"TIME_LIMIT", 1U << 10},
 };
-constexpr unsigned k_mail_all = (1U << 1) | (1U << 2) | (1U << 3) | (1U << 4) | (1U << 5) |
-                                (1U << 6);
+constexpr unsigned k_mail_all =
+    (1U << 1) | (1U << 2) | (1U << 3) | (1U << 4) | (1U << 5) | (1U << 6);
 
 unsigned mail_bits(std::string_view types) {
   unsigned bits = 0;
@@ -139,9 +138,9 @@ void hint(std::string_view text) {
   // Slurm splits at ',' not followed by a digit.
   std::size_t start = 0;
   for (std::size_t i = 0; i <= text.size(); ++i) {
-    if (i < text.size() && !(text[i] == ',' && !(i + 1 < text.size() &&
-                                                   std::isdigit(static_cast<unsigned char>(
-                                                       text[i + 1])) != 0))) {
+    if (i < text.size() &&
+        !(text[i] == ',' &&
+          !(i + 1 < text.size() && std::isdigit(static_cast<unsigned char>(text[i + 1])) != 0))) {
       continue;
     }
     const std::string_view token = text.substr(start, i - start);
@@ -187,8 +186,7 @@ std::string distribution(std::string_view text) {
   for (std::size_t i = 0; i < levels.size(); ++i) {
     const std::string_view level = levels[i];
     const bool ok = iequals(level, "block") || iequals(level, "cyclic") || level == "*" ||
-                    (i == 0 && iequals(level, "arbitrary")) ||
-                    (i > 0 && iequals(level, "fcyclic"));
+                    (i == 0 && iequals(level, "arbitrary")) || (i > 0 && iequals(level, "fcyclic"));
     if (!ok) refuse("Invalid --distribution specification");
   }
   return std::string(text);
@@ -237,8 +235,7 @@ void gpu_freq(std::string_view text) {
     const std::string_view value = eq == std::string_view::npos ? key : token.substr(eq + 1);
     const bool level = all_digits(value) || iequals(value, "low") || iequals(value, "medium") ||
                        iequals(value, "high") || iequals(value, "highm1");
-    const bool ok = iequals(token, "verbose") ||
-                    (eq == std::string_view::npos && level) ||
+    const bool ok = iequals(token, "verbose") || (eq == std::string_view::npos && level) ||
                     (eq != std::string_view::npos && iequals(key, "memory") && level);
     if (!ok) refuse(fmt::format("Invalid --gpu-freq argument: gpu:{}", text));
   }
@@ -264,9 +261,9 @@ void mem_bind(std::string_view text) {
   std::string current;
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
-    if (c == ';' ||
-        (c == ',' && !(i + 1 < text.size() && std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
-                       current.find(':') != std::string::npos))) {
+    if (c == ';' || (c == ',' && !(i + 1 < text.size() &&
+                                   std::isxdigit(static_cast<unsigned char>(text[i + 1])) &&
+                                   current.find(':') != std::string::npos))) {
       tokens.push_back(current);
       current.clear();
       continue;
@@ -309,8 +306,8 @@ std::string_view mem_bind_help() {
 NodeShape extra_node_info(std::string_view text) {
   const auto parts = split(text, ':');
   if (parts.size() > 3) refuse("Invalid --extra-node-info specification");
-  static constexpr std::array<std::string_view, 3> k_what = {
-      "first arg of -B", "second arg of -B", "third arg of -B"};
+  static constexpr std::array<std::string_view, 3> k_what = {"first arg of -B", "second arg of -B",
+                                                             "third arg of -B"};
   std::array<std::optional<std::uint32_t>, 3> mins;
   for (std::size_t i = 0; i < parts.size(); ++i) {
     const std::string_view p = parts[i];
