@@ -595,7 +595,7 @@ int check_options(const ScontrolArgs& a, bool clusters_from_env) {
     std::optional<uid_t> uid;
     if (const passwd* pw = ::getpwnam(a.uid.c_str())) {
       uid = pw->pw_uid;
-    } else if (!a.uid.empty() && a.uid.find_first_not_of("0123456789") == std::string::npos) {
+    } else if (a.uid.find_first_not_of("0123456789") == std::string::npos) {
       uid = static_cast<uid_t>(std::strtoul(a.uid.c_str(), nullptr, 10));
     }
     std::fflush(stdout);
