@@ -103,13 +103,24 @@ kill -KILL "$pid"
 # Its lock goes when it is gone, a moment after the signal: a stintd started
 # before that finds it held and leaves ("another stintd serves").
 wait_for 10 flock -n -s "$STINT_STATE_DIR/stintd.lock" true
+# A tool run while no stintd answers waits for one to come back (system
+# mode: it may not start one itself, nor read root's lock; the killed one's
+# socket says one may come): started before the new stintd, it is answered
+# by it. The new stintd starts once the tool has found none and sleeps
+# between its tries (a kernel that hides where a process waits shows "0");
+# one that gave up at once is reported below.
+as "$alice" sbatch --test-only --wrap true >"$TEST_ROOT/restart.out" 2>&1 &
+waiting=$!
+between_tries() {
+  local p
+  kill -0 "$waiting" 2>/dev/null || return 0
+  p=$(pgrep -u "$alice" -x sbatch) || return 1
+  case $(cat "/proc/$p/wchan" 2>/dev/null) in *nanosleep | 0) return 0 ;; esac
+  return 1
+}
+wait_for 10 between_tries
 stintd --state-dir "$STINT_STATE_DIR"
-# The detached stintd takes its lock a moment after the command returns.
-wait_for 20 sh -c "! flock -n -s '$STINT_STATE_DIR/stintd.lock' true"
-# The killed one's socket is still there while the new one loads its jobs: a
-# tool run meanwhile waits for it (system mode: it may not start one itself).
-as "$alice" sbatch --test-only --wrap true >/dev/null 2>&1 ||
-  fail "a request during stintd's restart was refused"
+wait "$waiting" || fail "a request during stintd's restart was refused: $(cat "$TEST_ROOT/restart.out")"
 wait_for 20 sh -c "run-list --project p --json | grep -q KEPT_ALIVE"
 expect_eq "sshd kept across the restart" "0" "$(node_ssh "$alice" "$ssh0" 'echo $RANK')"
 

@@ -77,20 +77,30 @@ int take_lock(const Paths& paths) {
 int listen_on(const std::string& path) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
-  if (path.size() >= sizeof addr.sun_path) throw Error(Errc::io, "socket path too long: " + path);
-  std::memcpy(addr.sun_path, path.c_str(), path.size() + 1);
   int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) throw Error(Errc::io, fmt::format("socket: {}", std::strerror(errno)));
-  // We hold the lock, so a socket file left here belongs to a dead stintd.
-  ::unlink(path.c_str());
-  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd, 128) != 0) {
+  // The socket is made under a name of its own and renamed over the path, so
+  // the path never goes missing while a stintd restarts (a tool that may not
+  // read the lock waits for a restart while the path is there) and never
+  // holds a socket of the wrong mode. We hold the lock: a socket left at
+  // either name belongs to a dead stintd.
+  const std::string fresh = path + ".new";
+  if (fresh.size() >= sizeof addr.sun_path) {
+    ::close(fd);
+    throw Error(Errc::io, "socket path too long: " + path);
+  }
+  std::memcpy(addr.sun_path, fresh.c_str(), fresh.size() + 1);
+  ::unlink(fresh.c_str());
+  if (::bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0 || ::listen(fd, 128) != 0 ||
+      // A system stintd serves every user (each request is authorised by its
+      // peer's uid); a personal one only its owner.
+      ::chmod(fresh.c_str(), system_mode() ? 0666 : 0600) != 0 ||
+      ::rename(fresh.c_str(), path.c_str()) != 0) {
     int saved = errno;
     ::close(fd);
+    ::unlink(fresh.c_str());
     throw Error(Errc::io, fmt::format("Unable to listen on {}: {}", path, std::strerror(saved)));
   }
-  // A system stintd serves every user (each request is authorised by its
-  // peer's uid); a personal one only its owner.
-  ::chmod(path.c_str(), system_mode() ? 0666 : 0600);
   return fd;
 }
 

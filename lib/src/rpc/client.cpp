@@ -155,6 +155,16 @@ bool lock_held(const Paths& paths) {
   return held;
 }
 
+// Whether a system stintd may answer soon. Its lock is root's alone (a user
+// holding it shared would keep stintd from starting), so a user goes by the
+// socket: one that stopped removed it; one killed left it, and a stintd
+// restarting replaces it in one rename.
+bool system_stintd_may_come(const Paths& paths) {
+  if (::access(paths.lock().c_str(), R_OK) == 0) return lock_held(paths);
+  struct stat st {};
+  return ::lstat(paths.socket().c_str(), &st) == 0 && S_ISSOCK(st.st_mode);
+}
+
 // A state directory that belongs to another user (a system one, root's) is
 // served by that user's stintd: a tool never starts one there for itself.
 bool owned_by_someone_else(const std::string& dir) {
@@ -171,12 +181,12 @@ int connect_or_start(const Paths& paths, AutoStart autostart) {
                 fmt::format("Unable to contact stintd at {}: {}", paths.socket(),
                             std::strerror(connect_errno)));
   if (owned_by_someone_else(paths.state_dir)) {
-    // A system stintd that holds its lock but does not answer yet is loading
-    // its jobs after a restart: waited for, as Slurm's clients wait for a
-    // slurmctld coming back (MessageTimeout, 10 s by default).
+    // A system stintd that does not answer yet is loading its jobs after a
+    // restart: waited for, as Slurm's clients wait for a slurmctld coming
+    // back (MessageTimeout, 10 s by default).
     const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
     auto pause = std::chrono::milliseconds(1);
-    while (lock_held(paths) && std::chrono::steady_clock::now() < deadline) {
+    while (system_stintd_may_come(paths) && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(pause);
       pause = std::min(pause * 2, std::chrono::milliseconds(100));
       fd = try_connect(paths.socket());
