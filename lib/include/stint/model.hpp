@@ -275,22 +275,22 @@ std::string_view exclusive_name(Exclusive e);  ///< "", "node", "user", "mcs"
 /// the option table (cli/option_table) says what each does on this machine.
 struct JobOptions {
   // Where the job may run.
-  std::string nodelist;            ///< -w/--nodelist (or --nodefile's names), a hostlist
-  std::string exclude;             ///< -x/--exclude, a hostlist
-  std::string constraint;          ///< -C/--constraint: node features, Slurm's expression
-  std::string prefer;              ///< --prefer: features wanted when they are free
-  std::string cluster_constraint;  ///< --cluster-constraint (one cluster here: recorded)
-  Exclusive exclusive = Exclusive::unset;    ///< --exclusive[=user|mcs]
-  std::optional<bool> oversubscribe;         ///< -s/--oversubscribe
-  bool contiguous = false;                   ///< --contiguous
-  std::optional<std::uint32_t> max_nodes;    ///< -N min-max: the max
-  std::optional<std::uint32_t> mincpus;      ///< --mincpus: CPUs per node at least
-  std::optional<std::uint64_t> tmp_mb;       ///< --tmp: node TmpDisk at least
-  bool spread_job = false;                   ///< --spread-job
-  bool use_min_nodes = false;                ///< --use-min-nodes
-  std::string licenses;                      ///< -L/--licenses as given ("a:2,b")
-  std::string reservation;                   ///< --reservation
-  std::optional<Seconds> time_min;           ///< --time-min, in seconds
+  std::string nodelist;                    ///< -w/--nodelist (or --nodefile's names), a hostlist
+  std::string exclude;                     ///< -x/--exclude, a hostlist
+  std::string constraint;                  ///< -C/--constraint: node features, Slurm's expression
+  std::string prefer;                      ///< --prefer: features wanted when they are free
+  std::string cluster_constraint;          ///< --cluster-constraint (one cluster here: recorded)
+  Exclusive exclusive = Exclusive::unset;  ///< --exclusive[=user|mcs]
+  std::optional<bool> oversubscribe;       ///< -s/--oversubscribe
+  bool contiguous = false;                 ///< --contiguous
+  std::optional<std::uint32_t> max_nodes;  ///< -N min-max: the max
+  std::optional<std::uint32_t> mincpus;    ///< --mincpus: CPUs per node at least
+  std::optional<std::uint64_t> tmp_mb;     ///< --tmp: node TmpDisk at least
+  bool spread_job = false;                 ///< --spread-job
+  bool use_min_nodes = false;              ///< --use-min-nodes
+  std::string licenses;                    ///< -L/--licenses as given ("a:2,b")
+  std::string reservation;                 ///< --reservation
+  std::optional<Seconds> time_min;         ///< --time-min, in seconds
   // The shape of its tasks.
   std::optional<std::uint32_t> gpus_per_task;
   std::optional<std::uint32_t> gpus_per_socket;
@@ -311,18 +311,18 @@ struct JobOptions {
   std::string gres_flags;                         ///< --gres-flags
   std::string gres;                               ///< --gres as given (all of it)
   // What happens around it.
-  std::string mail_type;                  ///< --mail-type, normalised ("BEGIN,END")
-  std::string mail_user;                  ///< --mail-user
-  std::string wckey;                      ///< --wckey
-  std::string acctg_freq;                 ///< --acctg-freq
-  std::optional<std::string> propagate;   ///< --propagate[=rlimits]; "" is ALL
-  bool no_kill = false;                   ///< -k/--no-kill
-  std::optional<bool> wait_all_nodes;     ///< --wait-all-nodes=0|1
-  std::string stdin_pattern;              ///< -i/--input
-  std::string cluster;                    ///< -M/--clusters (this cluster's name)
+  std::string mail_type;                    ///< --mail-type, normalised ("BEGIN,END")
+  std::string mail_user;                    ///< --mail-user
+  std::string wckey;                        ///< --wckey
+  std::string acctg_freq;                   ///< --acctg-freq
+  std::optional<std::string> propagate;     ///< --propagate[=rlimits]; "" is ALL
+  bool no_kill = false;                     ///< -k/--no-kill
+  std::optional<bool> wait_all_nodes;       ///< --wait-all-nodes=0|1
+  std::string stdin_pattern;                ///< -i/--input
+  std::string cluster;                      ///< -M/--clusters (this cluster's name)
   std::optional<std::string> get_user_env;  ///< --get-user-env[=timeout][mode]
-  std::optional<std::uint32_t> uid;  ///< --uid (root only): the user the job runs as
-  std::optional<std::uint32_t> gid;  ///< --gid (root only): the group it runs as
+  std::optional<std::uint32_t> uid;         ///< --uid (root only): the user the job runs as
+  std::optional<std::uint32_t> gid;         ///< --gid (root only): the group it runs as
   /// Options with nothing to act on here (no burst buffer, no power
   /// management...), by long name, value as given: recorded and shown as
   /// Slurm shows them on a cluster without the facility.
@@ -373,7 +373,7 @@ struct JobSpec {
   std::vector<std::pair<std::string, std::string>> environment;
   std::string submit_dir;
   std::string submit_host;
-  Boxed<RunInfo> run;  ///< set for a run (run-create, run-clone)
+  Boxed<RunInfo> run;      ///< set for a run (run-create, run-clone)
   Boxed<JobOptions> more;  ///< the rarer options; unset when none was given
   /// The rarer options, empty ones when none was given.
   const JobOptions& options() const;
@@ -459,11 +459,18 @@ struct Job {
   JobId array_job_id = 0;  ///< the array this task belongs to (0: not an array)
   std::uint32_t array_task_id = k_no_array_task;
   std::uint32_t array_throttle = 0;  ///< %N: at most N tasks of the array run (0: no limit)
-  Dependency dependency;             ///< parsed from spec.dependency
-  bool requeue = true;               ///< may be requeued (JobRequeue / --requeue)
-  std::uint32_t cancelled_by = 0;    ///< uid that cancelled it (sacct "CANCELLED by N")
-  std::string stdout_path;           ///< resolved output file (absolute)
-  std::string stderr_path;           ///< resolved error file (absolute; equals stdout when joined)
+  /// A component of a heterogeneous job (sbatch's ':' or "#SBATCH hetjob"):
+  /// the leader's id (component 0's, whose batch script runs; 0: not one)
+  /// and this component's place. Components have consecutive ids and start,
+  /// and end with their leader, together.
+  JobId het_job_id = 0;
+  std::uint32_t het_job_offset = 0;
+  std::uint32_t het_job_size = 0;  ///< its number of components (HetJobIdSet)
+  Dependency dependency;           ///< parsed from spec.dependency
+  bool requeue = true;             ///< may be requeued (JobRequeue / --requeue)
+  std::uint32_t cancelled_by = 0;  ///< uid that cancelled it (sacct "CANCELLED by N")
+  std::string stdout_path;         ///< resolved output file (absolute)
+  std::string stderr_path;         ///< resolved error file (absolute; equals stdout when joined)
 
   std::uint32_t total_cpus() const;
   std::uint32_t total_gpus() const;
@@ -473,7 +480,13 @@ struct Job {
   /// Node names of the allocation in order (parse::compress_hostlist folds them).
   std::vector<std::string> node_names() const;
   bool is_array_task() const { return array_job_id != 0; }
-  /// "12" or, for an array task, "12_3" (Slurm's JobID column).
+  bool is_het_component() const { return het_job_id != 0; }
+  bool is_het_leader() const { return het_job_id != 0 && het_job_offset == 0; }
+  /// Slurm's HetJobIdSet: the components' ids as a range ("12-13"); "" when
+  /// not a het job.
+  std::string het_job_id_set() const;
+  /// "12", "12_3" for an array task, "12+1" for a heterogeneous job's
+  /// component (Slurm's JobID column).
   std::string display_id() const;
 };
 

@@ -116,6 +116,9 @@ std::vector<Reservation> read_reservations(const Paths& paths);
 struct JobRef {
   JobId id = 0;
   std::uint32_t array_task = k_no_array_task;  ///< k_no_array_task: the whole job or array
+  /// A het job's leader id names all its components; "12+0" names the
+  /// leader alone (false).
+  bool whole_het = true;
   bool operator==(const JobRef&) const = default;
 };
 /// "12" or "12_3", as the user wrote it and as stintd's requests take it.

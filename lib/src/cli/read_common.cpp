@@ -121,6 +121,18 @@ std::vector<std::string> split_job_list(std::string_view text) {
 }
 
 std::optional<std::vector<query::JobRef>> job_refs_from_text(std::string_view text) {
+  // "12+1": component 1 of het job 12, whose id is 13 (components have
+  // consecutive ids).
+  if (const std::size_t plus = text.find('+'); plus != std::string_view::npos) {
+    const auto id = job_id_from_text(text.substr(0, plus));
+    std::string_view rest = text.substr(plus + 1);
+    std::uint32_t offset = 0;
+    const auto [end, ec] = std::from_chars(rest.data(), rest.data() + rest.size(), offset);
+    if (!id || rest.empty() || ec != std::errc() || end != rest.data() + rest.size() ||
+        offset > k_no_array_task - *id)
+      return std::nullopt;
+    return std::vector<query::JobRef>{{*id + offset, k_no_array_task, false}};
+  }
   const std::size_t underscore = text.find('_');
   const auto id = job_id_from_text(text.substr(0, underscore));
   if (!id) return std::nullopt;

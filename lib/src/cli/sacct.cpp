@@ -440,7 +440,27 @@ int report(const SacctArgs& a) {
   w.need_eligible = refs.empty() && filter.states.empty();
   w.check_end = refs.empty() || !a.end.empty();
   filter.ended_after = w.start;
+  // --whole-hetjob: yes shows every component of a het job one of whose
+  // components is named; no only those named; unset, as Slurm, the whole job
+  // for its leader's id and one component for its own.
+  std::optional<bool> whole_hetjob;
+  if (a.whole_hetjob)
+    whole_hetjob = a.whole_hetjob->empty() ||
+                   std::tolower(static_cast<unsigned char>(a.whole_hetjob->front())) == 'y';
+  if (whole_hetjob.value_or(false)) {
+    for (const Job& named : query::read_jobs(paths, JobFilter{}, refs)) {
+      if (named.is_het_component() && !named.is_het_leader())
+        refs.push_back(query::JobRef{named.het_job_id});
+    }
+  }
   std::vector<Job> jobs = query::read_jobs(paths, filter, refs);
+  if (whole_hetjob == false) {
+    std::erase_if(jobs, [&refs](const Job& j) {
+      return j.is_het_component() && !j.is_het_leader() &&
+             std::none_of(refs.begin(), refs.end(),
+                          [&j](const query::JobRef& r) { return r.id == j.id; });
+    });
+  }
   if (a.duplicates) jobs = query::with_attempts(paths, jobs);
   std::erase_if(jobs, [&](const Job& j) { return !in_window(j, w) || !selection.keeps(j); });
   // -M: records are kept for this cluster only; another's has none.

@@ -201,6 +201,12 @@ int wait_for_job(const Paths& paths, JobId id, bool array) {
 int submit(const cli::SbatchRequest& request) {
   const Paths paths = default_paths();
   nlohmann::json message = {{"op", "submit"}, {"spec", to_json(request.spec)}};
+  if (!request.het_components.empty()) {
+    // stintd submits them together; its reply names the leader.
+    nlohmann::json components = nlohmann::json::array();
+    for (const JobSpec& c : request.het_components) components.push_back(to_json(c));
+    message["het_components"] = std::move(components);
+  }
   if (request.test_only) message["test_only"] = true;
   nlohmann::json reply;
   try {
@@ -218,7 +224,15 @@ int submit(const cli::SbatchRequest& request) {
   }
 
   if (request.test_only) {
-    // Slurm's --test-only line; stintd's reply carries the prediction.
+    // Slurm's --test-only line; stintd's reply carries the prediction. For a
+    // heterogeneous job Slurm's slurm_het_job_will_run words it otherwise:
+    // the latest start, every component's processors and nodes, no partition.
+    if (!request.het_components.empty()) {
+      fmt::print(stderr, "{}: Job {} to start at {} using {} processors on {}\n", k_tool, id,
+                 parse::format_timestamp(reply.value("start_time", Seconds{k_no_time})),
+                 reply.value("cpus", 0U), reply.value("nodes", std::string()));
+      return 0;
+    }
     fmt::print(stderr,
                "{}: Job {} to start at {} using {} processors on nodes {} in partition {}\n",
                k_tool, id, parse::format_timestamp(reply.value("start_time", Seconds{k_no_time})),

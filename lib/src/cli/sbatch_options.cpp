@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <optional>
 
 #include <fmt/core.h>
 
@@ -100,23 +101,18 @@ bool skip_foreign_option(SbatchBuilder& b, Directives& d, std::size_t at, const 
   return true;
 }
 
-// The options of the script's #SBATCH lines, applied in order. An error names
-// the file and line after Slurm's own message.
-void apply_directives(SbatchBuilder& b, const BatchScript& script, std::string_view text,
-                      std::string_view magic) {
+// The options of the script's #SBATCH lines for one component of the job,
+// applied in order. An error names the file and line after Slurm's own
+// message. Returns whether the script has components after this one.
+bool apply_directives(SbatchBuilder& b, const BatchScript& script, int component,
+                      bool& old_magic_said) {
   const std::string file = script_file_name(script);
-  Directives d = read_directives(text, file);
-  if (d.old_magic && magic == "#SBATCH") {
+  Directives d = read_directives(script.text, file, component);
+  if (d.old_magic && !old_magic_said) {
+    old_magic_said = true;
     b.request.notices.emplace_back(
         "error",
         "Change from #SLURM to #SBATCH in your script and verify the options are valid in sbatch");
-  }
-  if (d.more_components) {
-    b.request.notices.emplace_back(
-        "warning", fmt::format("{}: heterogeneous job: stint runs the first component (the "
-                               "directives before the first '#SBATCH hetjob' line); the others "
-                               "are not submitted",
-                               file));
   }
   OptionScan scan;
   for (;;) {
@@ -156,6 +152,7 @@ void apply_directives(SbatchBuilder& b, const BatchScript& script, std::string_v
                             d.words[scan.first_operand], file, d.lines.at(scan.first_operand),
                             d.words[scan.first_operand]));
   }
+  return d.more_components;
 }
 
 // The input environment variables of sbatch(1), each applied as its option.
@@ -174,70 +171,11 @@ void apply_environment(SbatchBuilder& b, const EnvList& env) {
   }
 }
 
-}  // namespace
-
-SbatchCommandLine parse_sbatch_command_line(const std::vector<std::string>& args) {
-  SbatchCommandLine cl;
-  OptionScan scan = scan_options(sbatch_option_table(), args);
-  for (const auto& o : scan.options) {
-    const auto id = static_cast<SbatchOpt>(o.id);
-    // Like Slurm's first pass: the first of --help, --usage, --version acts.
-    if (cl.action == SbatchCommandLine::Action::submit) {
-      if (id == SbatchOpt::help) cl.action = SbatchCommandLine::Action::help;
-      if (id == SbatchOpt::usage) cl.action = SbatchCommandLine::Action::usage;
-      if (id == SbatchOpt::version) cl.action = SbatchCommandLine::Action::version;
-    }
-    if (id == SbatchOpt::wrap) cl.wrap = o.value;
-    if (id == SbatchOpt::ignore_pbs) cl.ignore_pbs = true;
-  }
-  cl.options = std::move(scan.options);
-  std::size_t operand = scan.first_operand;
-  // Slurm's sbatch splits its command line at each ':' into the components of
-  // a heterogeneous job. Their options are read (a bad one is still an
-  // error) and --wrap counts wherever it is; build_sbatch_request says that
-  // only the first component runs.
-  while (operand < args.size() && args[operand] == ":") {
-    cl.more_components = true;
-    const std::vector<std::string> rest(args.begin() + static_cast<std::ptrdiff_t>(operand) + 1,
-                                        args.end());
-    const OptionScan component = scan_options(sbatch_option_table(), rest);
-    for (const auto& o : component.options) {
-      if (static_cast<SbatchOpt>(o.id) == SbatchOpt::wrap) cl.wrap = o.value;
-    }
-    operand += 1 + component.first_operand;
-  }
-  if (operand < args.size()) {
-    cl.script = args[operand];
-    cl.script_args.assign(args.begin() + static_cast<std::ptrdiff_t>(operand) + 1, args.end());
-  }
-  if (cl.action == SbatchCommandLine::Action::submit && cl.wrap && cl.script) {
-    throw Error(Errc::invalid_argument, "Script arguments not permitted with --wrap option");
-  }
-  return cl;
-}
-
-SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const BatchScript& script,
-                                   const SubmitContext& context) {
-  SbatchBuilder b;
-  b.context = &context;
-  apply_directives(b, script, script.text, "#SBATCH");
-  // #PBS (and #BSUB) lines are read after the #SBATCH ones, as Slurm's
-  // xlate_batch_script does, unless --ignore-pbs or SBATCH_IGNORE_PBS says not to.
-  if (!command_line.ignore_pbs && !env_find(context.environment, "SBATCH_IGNORE_PBS")) {
-    for (const auto& o : pbs_options(script.text, script_file_name(script))) {
-      b.apply(o, Layer::directive);
-    }
-  }
-  apply_environment(b, context.environment);
-  if (command_line.more_components) {
-    b.request.notices.emplace_back(
-        "warning",
-        "heterogeneous job: stint runs the first component (the options before the "
-        "first ':'); the others are not submitted");
-  }
-  for (const auto& o : command_line.options) b.apply(o, Layer::command_line);
-  b.finish();
-
+// The defaults Slurm's client fills in after a component's options: its
+// name, working directory, absolute output paths; the leader (component 0)
+// also gets the script and the environment.
+void fill_in_component(SbatchBuilder& b, const SbatchCommandLine& command_line,
+                       const BatchScript& script, const SubmitContext& context, bool leader) {
   JobSpec& s = b.request.spec;
   if (!b.name_set) {
     switch (script.source) {
@@ -272,6 +210,21 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const 
   }
 
   s.export_spec = b.export_spec.value_or("");
+  s.script_name = script.source == ScriptSource::file ? script.path : std::string();
+  s.submit_dir = context.cwd;
+  s.submit_host = context.hostname;
+  if (!leader) {
+    // Slurm's controller mails only for the leader: it clears the others'
+    // --mail-type and --mail-user.
+    if (s.more) {
+      s.more->mail_type.clear();
+      s.more->mail_user.clear();
+    }
+    return;
+  }
+  s.script = script.text;
+  s.script_args = command_line.script_args;
+
   s.environment = export_environment(s.export_spec, context.environment);
   if (b.export_file) {
     for (auto& [name, value] : values::export_file(*b.export_file))
@@ -318,12 +271,186 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const 
     }
     env_set(s.environment, "SLURM_RLIMIT_" + name, (propagate ? "U" : "") + value);
   }
-  s.script = script.text;
-  s.script_name = script.source == ScriptSource::file ? script.path : std::string();
-  s.script_args = command_line.script_args;
-  s.submit_dir = context.cwd;
-  s.submit_host = context.hostname;
-  return std::move(b.request);
+}
+
+// Where component k >= 1 starts: component k-1's propagated options, in the
+// JobSpec and in what the builder keeps aside until the end.
+SbatchBuilder next_component(const SbatchBuilder& previous) {
+  SbatchBuilder b;
+  b.context = previous.context;
+  b.request.spec = het_component_base(previous.request.spec);
+  b.request.parsable = previous.request.parsable;
+  b.request.quiet = previous.request.quiet;
+  b.request.wait = previous.request.wait;
+  b.request.test_only = previous.request.test_only;
+  b.request.verbose = previous.request.verbose;
+  b.name_set = previous.name_set;
+  b.chdir = previous.chdir;
+  b.output = previous.output;
+  b.error = previous.error;
+  b.input = previous.input;
+  b.export_spec = previous.export_spec;
+  b.export_file = previous.export_file;
+  // --bbf is not reset each pass in Slurm 22.05, unlike --bb.
+  b.burst_buffer_file = previous.burst_buffer_file;
+  return b;
+}
+
+}  // namespace
+
+JobSpec het_component_base(const JobSpec& previous) {
+  JobSpec s;
+  s.name = previous.name;
+  s.account = previous.account;
+  s.qos = previous.qos;
+  s.mem_per_node_mb = previous.mem_per_node_mb;
+  s.time_limit = previous.time_limit;
+  s.stdout_pattern = previous.stdout_pattern;
+  s.stderr_pattern = previous.stderr_pattern;
+  s.work_dir = previous.work_dir;
+  s.export_spec = previous.export_spec;
+  s.hold = previous.hold;
+  s.nice = previous.nice;
+  s.fixed_priority = previous.fixed_priority;
+  s.comment = previous.comment;
+  s.dependency = previous.dependency;
+  s.kill_on_invalid_dep = previous.kill_on_invalid_dep;
+  s.begin_time = previous.begin_time;
+  s.deadline = previous.deadline;
+  s.requeue = previous.requeue;
+  s.open_append = previous.open_append;
+  s.signal = previous.signal;
+  if (!previous.more) return s;
+  const JobOptions& p = *previous.more;
+  JobOptions o;
+  o.exclude = p.exclude;
+  o.prefer = p.prefer;
+  o.cluster_constraint = p.cluster_constraint;
+  o.reservation = p.reservation;
+  o.time_min = p.time_min;
+  o.wckey = p.wckey;
+  o.acctg_freq = p.acctg_freq;
+  o.propagate = p.propagate;
+  o.no_kill = p.no_kill;
+  o.wait_all_nodes = p.wait_all_nodes;
+  o.stdin_pattern = p.stdin_pattern;
+  o.cluster = p.cluster;
+  o.get_user_env = p.get_user_env;
+  o.uid = p.uid;
+  o.gid = p.gid;
+  for (const char* name :
+       {"batch", "container", "context", "delay-boot", "mcs-label", "profile", "reboot"}) {
+    if (const auto it = p.recorded.find(name); it != p.recorded.end()) o.recorded.insert(*it);
+  }
+  if (o != JobOptions{}) s.options_to_set() = std::move(o);
+  return s;
+}
+
+SbatchCommandLine parse_sbatch_command_line(const std::vector<std::string>& args) {
+  SbatchCommandLine cl;
+  // Slurm's first pass reads the options of every component, so these act
+  // wherever they are.
+  auto first_pass = [&cl](const std::vector<SbatchOptionArg>& options) {
+    for (const auto& o : options) {
+      const auto id = static_cast<SbatchOpt>(o.id);
+      // Like Slurm's first pass: the first of --help, --usage, --version acts.
+      if (cl.action == SbatchCommandLine::Action::submit) {
+        if (id == SbatchOpt::help) cl.action = SbatchCommandLine::Action::help;
+        if (id == SbatchOpt::usage) cl.action = SbatchCommandLine::Action::usage;
+        if (id == SbatchOpt::version) cl.action = SbatchCommandLine::Action::version;
+      }
+      if (id == SbatchOpt::wrap) cl.wrap = o.value;
+      if (id == SbatchOpt::ignore_pbs) cl.ignore_pbs = true;
+    }
+  };
+  OptionScan scan = scan_options(sbatch_option_table(), args);
+  first_pass(scan.options);
+  cl.options = std::move(scan.options);
+  std::size_t operand = scan.first_operand;
+  while (operand < args.size() && args[operand] == ":") {
+    const std::vector<std::string> rest(args.begin() + static_cast<std::ptrdiff_t>(operand) + 1,
+                                        args.end());
+    OptionScan component = scan_options(sbatch_option_table(), rest);
+    first_pass(component.options);
+    cl.component_options.push_back(std::move(component.options));
+    operand += 1 + component.first_operand;
+  }
+  if (operand < args.size()) {
+    cl.script = args[operand];
+    cl.script_args.assign(args.begin() + static_cast<std::ptrdiff_t>(operand) + 1, args.end());
+  }
+  if (cl.action == SbatchCommandLine::Action::submit && cl.wrap && cl.script) {
+    throw Error(Errc::invalid_argument, "Script arguments not permitted with --wrap option");
+  }
+  return cl;
+}
+
+SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const BatchScript& script,
+                                   const SubmitContext& context) {
+  SbatchRequest request;
+  bool old_magic_said = false;
+  std::optional<SbatchBuilder> previous;
+  // Slurm's sbatch loops until neither the command line nor the script has
+  // another component.
+  for (std::size_t k = 0;; ++k) {
+    SbatchBuilder b = previous ? next_component(*previous) : SbatchBuilder{};
+    b.context = &context;
+    const bool more_in_script = apply_directives(b, script, static_cast<int>(k), old_magic_said);
+    // #PBS (and #BSUB) lines are read after the #SBATCH ones, as Slurm's
+    // xlate_batch_script does, unless --ignore-pbs or SBATCH_IGNORE_PBS says
+    // not to; Slurm reads them again for every component.
+    if (!command_line.ignore_pbs && !env_find(context.environment, "SBATCH_IGNORE_PBS")) {
+      for (const auto& o : pbs_options(script.text, script_file_name(script))) {
+        b.apply(o, Layer::directive);
+      }
+    }
+    apply_environment(b, context.environment);
+    // The command line's component k, when it has one.
+    const std::vector<SbatchOptionArg>* options = &command_line.options;
+    if (k > 0) {
+      options = k <= command_line.component_options.size() ? &command_line.component_options[k - 1]
+                                                           : nullptr;
+    }
+    if (options) {
+      for (const auto& o : *options) b.apply(o, Layer::command_line);
+    }
+    b.finish();
+    fill_in_component(b, command_line, script, context, k == 0);
+
+    for (auto& notice : b.request.notices) request.notices.push_back(std::move(notice));
+    b.request.notices.clear();
+    if (k == 0) {
+      request.spec = b.request.spec;
+    } else {
+      request.het_components.push_back(b.request.spec);
+    }
+    // sbatch's own flags are propagated options too: the last component's
+    // have every component's.
+    request.parsable = b.request.parsable;
+    request.quiet = b.request.quiet;
+    request.wait = b.request.wait;
+    request.test_only = b.request.test_only;
+    request.verbose = b.request.verbose;
+    // Slurm prints the help and exits while it reads this component's options.
+    if (!b.request.help_requested.empty()) {
+      request.help_requested = b.request.help_requested;
+      return request;
+    }
+    if (!more_in_script && k >= command_line.component_options.size()) break;
+    previous = std::move(b);
+  }
+
+  if (!request.het_components.empty() &&
+      (!request.spec.array_spec.empty() ||
+       std::any_of(request.het_components.begin(), request.het_components.end(),
+                   [](const JobSpec& c) { return !c.array_spec.empty(); }))) {
+    // Slurm's controller refuses an array in a heterogeneous allocation with
+    // ESLURM_INVALID_ARRAY; its documentation says why.
+    throw Error(Errc::invalid_array,
+                "Job arrays of heterogeneous jobs are not supported\n"
+                "Batch job submission failed: Invalid job array specification");
+  }
+  return request;
 }
 
 void SbatchBuilder::finish() {

@@ -155,9 +155,10 @@ struct SbatchCommandLine {
   std::vector<std::string> script_args;  ///< the arguments after it
   std::optional<std::string> wrap;       ///< --wrap's command (the last one)
   bool ignore_pbs = false;               ///< --ignore-pbs: the script's #PBS lines are not read
-  /// Components after the first, each after a ':' ("-n1 : -n2 job.sh"):
-  /// their options are read and checked, but only the first component runs.
-  bool more_components = false;
+  /// The options of the heterogeneous job's components after the first, one
+  /// list for each ':' ("-n1 : -n2 job.sh" gives {{-n2}}); empty for an
+  /// ordinary job. `options` holds component 0's.
+  std::vector<std::vector<SbatchOptionArg>> component_options;
 };
 
 /// Reads sbatch's command line (without argv[0]) as Slurm's getopt_long does:
@@ -166,7 +167,9 @@ struct SbatchCommandLine {
 /// values as --opt=value or --opt value; --nice takes a value only as
 /// --nice=N; the first non-option argument is the script and everything after
 /// it belongs to the script; "--" ends the options. A ':' alone separates
-/// the components of a heterogeneous job; the script follows the last.
+/// the components of a heterogeneous job; the script follows the last. As
+/// Slurm's first pass reads every component's options, --help, --usage,
+/// --version, --wrap and --ignore-pbs act from any component.
 /// Throws UsageError for getopt's errors; Errc::invalid_argument for script
 /// arguments combined with --wrap ("Script arguments not permitted with --wrap
 /// option").
@@ -218,7 +221,11 @@ SubmitContext current_submit_context();
 
 /// The result of sbatch's options: the job, and how sbatch itself behaves.
 struct SbatchRequest {
-  JobSpec spec;
+  JobSpec spec;  ///< the job, or a heterogeneous job's component 0 (its leader)
+  /// A heterogeneous job's components 1..N-1 (empty for an ordinary job). The
+  /// script, its arguments and the environment are the leader's alone: these
+  /// have none.
+  std::vector<JobSpec> het_components;
   bool parsable = false;   ///< --parsable: print only the job id
   bool quiet = false;      ///< -Q: print nothing on success
   bool wait = false;       ///< -W: wait for the job to end, exit with its status
@@ -241,6 +248,14 @@ inline constexpr std::uint32_t k_sbatch_max_array_size = 4000001;
 /// then the command line; then the defaults Slurm's client fills in (job name,
 /// working directory, absolute output paths, slurm-%A_%a.out for an array) and
 /// the environment per --export.
+/// A heterogeneous job (components split by ':' on the command line or by
+/// "#SBATCH hetjob" lines) is built component by component as Slurm's sbatch
+/// builds it: component k starts from het_component_base of component k-1,
+/// then takes its own directives (those after the k-th hetjob line), the
+/// SBATCH_* variables, and the command line's k-th component. The script and
+/// the command line may have different numbers of components: the extra ones
+/// come from whichever has them. An --array in any component is refused
+/// (Errc::invalid_array) after every component is built.
 /// Throws stint::Error with Slurm's message for a bad value (e.g.
 /// Errc::invalid_time "Invalid --time specification"), UsageError for an
 /// unknown option in a directive, Errc::usage "Invalid directive found in batch
@@ -251,6 +266,19 @@ inline constexpr std::uint32_t k_sbatch_max_array_size = 4000001;
 /// leaves both to the controller.
 SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const BatchScript& script,
                                    const SubmitContext& context);
+
+/// Where a heterogeneous job's component k >= 1 starts: the options of
+/// component k-1 that Slurm 22.05 carries over (those its slurm_opt.c does
+/// not reset each pass: account, acctg-freq, batch, begin, chdir, clusters,
+/// cluster-constraint, comment, container, context, deadline, delay-boot,
+/// dependency, error, export, exclude, get-user-env, gid, hold, input,
+/// job-name, kill-on-invalid-dep, mcs-label, mem, nice, no-kill, open-mode,
+/// output, prefer, priority, profile, propagate, qos, reboot, requeue and
+/// no-requeue, reservation, signal, time, time-min, uid, wait-all-nodes,
+/// wckey); everything else (partition, nodes, tasks, CPUs, memory per CPU or
+/// GPU, GPUs, constraint, node list, exclusive, distribution, mail...) as
+/// defaults. The script, its arguments and the environment are not carried.
+JobSpec het_component_base(const JobSpec& previous);
 
 /// The script --wrap builds around a command, byte for byte as Slurm does.
 std::string wrap_script(std::string_view command);

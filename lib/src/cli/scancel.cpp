@@ -96,10 +96,13 @@ std::vector<CancelTarget> parse_cancel_targets(const std::vector<std::string>& a
           target.array_task = *task;
           i += 1 + n;
         } else if (i < s.size() && s[i] == '+') {
+          // "12+1": component 1 of het job 12, whose id is 13 (components
+          // have consecutive ids).
           const std::size_t n = digit_run(s, i + 1);
-          if (n == 0) throw invalid();
+          const auto offset = number<std::uint32_t>(s.substr(i + 1, n));
+          if (n == 0 || !offset || *offset > k_no_array_task - *id) throw invalid();
+          target.job_id = *id + *offset;
           i += 1 + n;
-          target.unsupported = true;
         }
         if (i < s.size() && s[i] == '.') {
           // A step: a number, or Slurm's names for the batch and extern steps.
@@ -450,10 +453,12 @@ int cancel(const ScancelArgs& a) {
   nlohmann::json ids = nlohmann::json::array();
   for (const auto& t : targets) {
     if (!t.unsupported) {
-      ids.push_back(request_id(t.job_id, t.array_task));
+      // A het job's component as written ("12+1"), so that an error names it so.
+      ids.push_back(t.text.find('+') != std::string::npos ? nlohmann::json(t.text)
+                                                          : request_id(t.job_id, t.array_task));
       continue;
     }
-    // Steps and heterogeneous components do not exist in stint: no such job.
+    // Steps are not jobs: no such job.
     print_verbose(a, signal, t.text);
     if (!a.quiet) print_kill_error(t.text, errc_slurm_message(Errc::invalid_job_id));
     rc = 1;

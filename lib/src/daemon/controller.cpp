@@ -81,6 +81,10 @@ std::vector<Job*> Controller::live_jobs(JobId id, std::uint32_t array_task) {
     // A plain id names the job, or every task of the array it is the id of.
     if (plain && (!plain->is_array_task() || plain->array_job_id != id)) {
       out.push_back(plain);
+      // A het job's leader names the whole job, as in Slurm.
+      if (plain->is_het_leader()) {
+        for (Job* component : het_components(id)) out.push_back(component);
+      }
       return out;
     }
   }
@@ -151,6 +155,7 @@ void Controller::finish(Job& job, JobState state) {
   log_info("job {} ended {} exit {}", job.display_id(), state_name(state),
            exit_code_text(job.exit_status, job.exit_signal));
   mail_ended(job);
+  if (job.is_het_leader()) end_het_components(job);
   m_live.erase(job.id);
   m_dirty = true;
 }
@@ -187,12 +192,16 @@ void Controller::cancel_pending(const std::vector<Job*>& jobs, std::uint32_t by)
     }
     throw;
   }
+  std::vector<Job> leaders;
   for (Job* job : jobs) {
     log_info("job {} ended {} exit {}", job->display_id(), state_name(job->state),
              exit_code_text(job->exit_status, job->exit_signal));
     mail_ended(*job);
+    if (job->is_het_leader()) leaders.push_back(*job);
     m_live.erase(job->id);
   }
+  // Components not among `jobs` go with their leader.
+  for (const Job& leader : leaders) end_het_components(leader);
   m_dirty = true;
 }
 
@@ -220,6 +229,11 @@ void Controller::cancel_running(Job& job) {
   // A run kept alive has no task left to stop: its nodes are let go now.
   if (kept_alive(job)) {
     end_kept_alive(job);
+    return;
+  }
+  // A het job's component with no task of its own lets its nodes go now.
+  if (job.is_het_component() && !job.is_het_leader()) {
+    finish(job, JobState::cancelled);
     return;
   }
   for (const auto& a : job.alloc) {
@@ -275,8 +289,26 @@ bool Controller::collect() {
   });
   running.assign(m_maybe_active.begin(), m_maybe_active.end());
   for (JobId id : running) {
-    Job& job = m_live.at(id);
+    // A het job's component that its leader's end took along is gone.
+    auto live = m_live.find(id);
+    if (live == m_live.end()) continue;
+    Job& job = live->second;
     if (kept_alive(job)) continue;  // its results are in; it waits for run-stop
+    // No task of its own: it ends with its leader (daemon/het_jobs.cpp).
+    if (job.is_het_component() && !job.is_het_leader()) {
+      if (!find_live(job.het_job_id)) {
+        // Its leader ended while stintd was down: it goes as the leader went.
+        if (auto leader = m_store->job(job.het_job_id)) {
+          job.exit_status = leader->exit_status;
+          job.exit_signal = leader->exit_signal;
+          finish(job, leader->state);
+        } else {
+          finish(job, JobState::cancelled);
+        }
+        changed = true;
+      }
+      continue;
+    }
     std::uint32_t n = task_count(job);
     std::uint32_t ended = 0;
     bool lost = false;

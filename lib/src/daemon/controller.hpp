@@ -20,8 +20,8 @@
 #include <stint/run.hpp>
 #include <stint/store.hpp>
 
-#include "sched/priority_state.hpp"
 #include "daemon/mail.hpp"
+#include "sched/priority_state.hpp"
 #include "sched/sched.hpp"
 #include "util/clock.hpp"
 
@@ -102,8 +102,9 @@ class Controller {
   /// AdminLevel Operator or above: may act on every user's jobs.
   bool is_operator(const Caller& caller) { return admin_level(caller) != AdminLevel::none; }
   /// Adds newly accepted jobs (one, or the tasks of an array, which share the
-  /// first task's id as their array job id): spool files first, then the
-  /// database, in one transaction. Returns the first id.
+  /// first task's id as their array job id, or the components of a het job,
+  /// marked by a non-zero het_job_id that becomes the first id): spool files
+  /// first, then the database, in one transaction. Returns the first id.
   JobId add_jobs(std::vector<Job> jobs);
   /// Persists a changed live job.
   void save(const Job& job);
@@ -181,6 +182,17 @@ class Controller {
   /// the database had the job RUNNING by then (a file written first failed
   /// when not: the database still has the job as it was).
   void launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded);
+  /// A heterogeneous job's component other than its leader: it holds
+  /// `alloc` from now on, with no task of its own (the leader's batch script
+  /// is the job's), and ends with its leader (daemon/het_jobs.cpp).
+  void start_het_component(Job& job, std::vector<NodeAlloc> alloc);
+  /// The components of het job `leader` started in this pass wait again:
+  /// their leader could not start.
+  void withdraw_het_components(JobId leader);
+  /// The live components of het job `leader`, the leader aside.
+  std::vector<Job*> het_components(JobId leader);
+  /// Ends what is left of `leader`'s het job as the leader ended.
+  void end_het_components(const Job& leader);
   /// A stepd for task `task` of job `id`: forked by the fork server, else
   /// spawned. Returns its pid and start time, or the errno; pid 0 with no
   /// errno when the server did not answer (collect() settles it).
@@ -329,9 +341,9 @@ class Controller {
   /// Live jobs with time-limit mail: the types already sent (slurmctld
   /// clears them from the job's mail type as it sends them).
   std::map<JobId, std::uint16_t> m_mail_time_sent;
-  bool m_mail_time_loaded = false;  ///< the running jobs found at start are in it
-  std::set<JobId> m_mail_arrays_begun;    ///< arrays whose BEGIN went out
-  std::set<JobId> m_mail_arrays_invalid;  ///< arrays whose INVALID_DEPEND went out
+  bool m_mail_time_loaded = false;          ///< the running jobs found at start are in it
+  std::set<JobId> m_mail_arrays_begun;      ///< arrays whose BEGIN went out
+  std::set<JobId> m_mail_arrays_invalid;    ///< arrays whose INVALID_DEPEND went out
   std::vector<Reservation> m_reservations;  ///< by name, as stored
   /// Running jobs killed because their reservation ended (each killed once).
   std::set<JobId> m_reservation_kills;

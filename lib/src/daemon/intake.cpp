@@ -12,6 +12,7 @@
 namespace stint::daemon {
 
 JobId Controller::script_id(const Job& job) {
+  if (job.is_het_component()) return job.het_job_id;
   return job.is_array_task() ? job.array_job_id : job.id;
 }
 
@@ -30,6 +31,11 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
   for (auto& job : jobs) {
     job.id = next++;
     if (job.array_task_id != k_no_array_task) job.array_job_id = first;
+    // A het job's components (marked by any het_job_id) are the leader's.
+    if (job.het_job_id != 0) {
+      job.het_job_id = first;
+      job.het_job_size = static_cast<std::uint32_t>(jobs.size());
+    }
   }
   // The tasks of an array share the first task's script and environment.
   const JobSpec& spec = jobs.front().spec;

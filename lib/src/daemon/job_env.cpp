@@ -212,4 +212,38 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
   return env;
 }
 
+void add_het_environment(Environment& env, const std::vector<const Job*>& components) {
+  std::uint32_t offset = 0;
+  for (const Job* job : components) {
+    auto both = [&](std::string_view name, const std::string& value) {
+      set(env, fmt::format("{}_PACK_GROUP_{}", name, offset), value);
+      set(env, fmt::format("{}_HET_GROUP_{}", name, offset), value);
+    };
+    std::vector<std::uint32_t> cpus, tasks;
+    for (const auto& a : job->alloc) {
+      cpus.push_back(a.cpus);
+      tasks.push_back(a.tasks);
+    }
+    both("SLURM_JOB_ACCOUNT", job->account);
+    both("SLURM_JOB_CPUS_PER_NODE", parse::compress_counts(cpus));
+    both("SLURM_JOB_ID", std::to_string(job->id));
+    both("SLURM_JOB_NAME", job->spec.name);
+    both("SLURM_JOB_NODELIST", parse::compress_hostlist(job->node_names()));
+    both("SLURM_JOB_NUM_NODES", std::to_string(job->alloc.size()));
+    both("SLURM_JOB_PARTITION", job->partition);
+    both("SLURM_JOB_QOS", job->qos);
+    if (const std::string& resv = job->spec.options().reservation; !resv.empty())
+      both("SLURM_JOB_RESERVATION", resv);
+    if (auto per_cpu = job->mem_per_cpu_mb())
+      both("SLURM_MEM_PER_CPU", std::to_string(*per_cpu));
+    else if (!job->alloc.empty())
+      both("SLURM_MEM_PER_NODE", std::to_string(job->alloc.front().mem_mb));
+    both("SLURM_NODE_ALIASES", "(null)");
+    both("SLURM_TASKS_PER_NODE", parse::compress_counts(tasks));
+    ++offset;
+  }
+  set(env, "SLURM_PACK_SIZE", std::to_string(offset));
+  set(env, "SLURM_HET_SIZE", std::to_string(offset));
+}
+
 }  // namespace stint::daemon

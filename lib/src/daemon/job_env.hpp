@@ -19,6 +19,14 @@ using Environment = std::vector<std::pair<std::string, std::string>>;
 Environment job_environment(const Job& job, const Config& config, std::uint32_t node_index,
                             const std::string& submit_host, const std::string& state_dir = {});
 
+/// A het job's variables, added to its leader's environment: SLURM_HET_SIZE
+/// and, for each component (`components`, the leader first, in order), the
+/// _HET_GROUP_<n> forms of SLURM_JOB_ID, _NAME, _NODELIST, _NUM_NODES,
+/// _CPUS_PER_NODE, _PARTITION, _ACCOUNT, _QOS, _RESERVATION, SLURM_MEM_PER_*,
+/// SLURM_NODE_ALIASES and SLURM_TASKS_PER_NODE, with the _PACK_ forms Slurm
+/// still sets (slurmctld's _set_het_job_env).
+void add_het_environment(Environment& env, const std::vector<const Job*>& components);
+
 /// The absolute output and error paths of a job: its patterns (default
 /// slurm-%j.out) expanded, relative ones taken from the working directory.
 /// For a run, each node has its own (run-create's pattern names the node, %n).

@@ -241,6 +241,12 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
   std::vector<Environment> node_envs;
   for (std::uint32_t i = 0; i < task_count(job); ++i)
     node_envs.push_back(job_environment(job, m_config, i, host, m_paths.state_dir));
+  if (job.is_het_leader()) {
+    // Its components took their nodes just before it (Controller::schedule).
+    std::vector<const Job*> components{&job};
+    for (const Job* component : het_components(job.id)) components.push_back(component);
+    for (Environment& env : node_envs) add_het_environment(env, components);
+  }
   std::vector<TaskLaunch> launches;
   for (std::uint32_t i = 0; i < task_count(job); ++i) {
     TaskLaunch& l = launches.emplace_back();

@@ -67,6 +67,8 @@ void Controller::requeue_now(Job& job, JobState attempt_state, bool hold, bool a
   }
   m_store->update_job(job);
   tx.commit();
+  // A het job waits again whole: its components let their nodes go.
+  if (job.is_het_leader()) withdraw_het_components(job.id);
   log_info("job {} requeued (restart {})", job.display_id(), job.restart_count);
   mail_requeued(job, attempt);
   m_dirty = true;

@@ -136,7 +136,9 @@ void Controller::schedule() {
   std::vector<const Job*> active;
   std::vector<Job*> suspended;
   std::map<JobId, std::uint32_t> array_running;
+  std::map<JobId, std::uint32_t> het_pending;
   for (auto& [id, job] : m_live) {
+    if (job.is_het_component() && job.state == JobState::pending) ++het_pending[job.het_job_id];
     if (is_active(job.state)) {
       if (job.state != JobState::suspended)
         active.push_back(&job);
@@ -205,6 +207,7 @@ void Controller::schedule() {
   }
   sched::PassContext ctx;
   ctx.array_running = std::move(array_running);
+  ctx.het_pending = std::move(het_pending);
   ctx.limits = limits ? &*limits : nullptr;
   const sched::PreemptRules rules = sched::preempt_rules(m_config, accounting());
   if (rules.enabled()) ctx.preempt = &rules;
@@ -218,8 +221,18 @@ void Controller::schedule() {
   save_reasons_and_planned_starts(d);
   m_decision_cost = std::chrono::steady_clock::now() - pass_began;
   for (const auto& p : d.preemptions) preempt(m_live.at(p.victim), p);
+  // A het job's other components take their nodes before its leader starts:
+  // the leader's batch script is told where they are (SLURM_*_HET_GROUP_<n>).
+  std::stable_partition(d.starts.begin(), d.starts.end(), [this](const auto& start) {
+    const Job& job = m_live.at(start.first);
+    return job.is_het_component() && !job.is_het_leader();
+  });
   for (auto& [id, alloc] : d.starts) {
     Job& job = m_live.at(id);
+    if (job.is_het_component() && !job.is_het_leader()) {
+      start_het_component(job, std::move(alloc));
+      continue;
+    }
     const Job before = job;
     // --time-min: it starts with the limit the backfill plan left it.
     if (auto it = d.time_limits.find(id); it != d.time_limits.end()) {
@@ -241,6 +254,7 @@ void Controller::schedule() {
       if (std::any_of(job.alloc.begin(), job.alloc.end(), started)) throw;
       log_error("job {} not started: {}; it stays pending", job.display_id(), e.what());
       job = before;
+      if (job.is_het_leader()) withdraw_het_components(job.id);
       if (recorded) {
         try {
           m_store->update_job(job);

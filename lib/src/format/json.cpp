@@ -123,9 +123,9 @@ ojson job_record(const JobGroup& group, const Context& ctx) {
   j["cpus"] = detail::job_cpu_count(job);
   j["node_count"] = detail::job_node_count(job);
   j["tasks"] = job.req.tasks;
-  j["het_job_id"] = 0;
-  j["het_job_id_set"] = "";
-  j["het_job_offset"] = 0;
+  j["het_job_id"] = job.het_job_id;
+  j["het_job_id_set"] = job.het_job_id_set();
+  j["het_job_offset"] = job.het_job_offset;
   j["partition"] = job.partition;
   j["prefer"] = "";
   const auto per_cpu = job.mem_per_cpu_mb();
@@ -256,7 +256,8 @@ ojson accounting_record(const JobGroup& group, const Context& ctx) {
   j["exit_code"] = exit_object(job, true);
   j["flags"] = ojson::array();
   j["group"] = detail::group_name(ctx, job.group_id);
-  j["het"] = {{"job_id", 0}, {"job_offset", nullptr}};
+  j["het"] = {{"job_id", job.het_job_id},
+              {"job_offset", job.is_het_component() ? ojson(job.het_job_offset) : ojson(nullptr)}};
   j["job_id"] = job.id;
   j["name"] = job.spec.name;
   j["mcs"] = {{"label", ""}};

@@ -119,6 +119,10 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
                  "ArrayTaskId=" + group_task_text(group),
                  fmt::format("ArrayTaskThrottle={}", job.array_throttle),
                  "JobName=" + job.spec.name});
+  } else if (job.is_het_component()) {
+    l.push_back({fmt::format("JobId={}", job.id), fmt::format("HetJobId={}", job.het_job_id),
+                 fmt::format("HetJobOffset={}", job.het_job_offset), "JobName=" + job.spec.name});
+    l.push_back({"HetJobIdSet=" + job.het_job_id_set()});
   } else {
     l.push_back({fmt::format("JobId={}", job.id), "JobName=" + job.spec.name});
   }

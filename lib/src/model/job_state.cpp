@@ -1,5 +1,8 @@
+#include <algorithm>
 #include <array>
 #include <cctype>
+
+#include <fmt/core.h>
 
 #include <stint/model.hpp>
 
@@ -94,7 +97,14 @@ std::string exit_code_text(int status, int signal) {
   return std::to_string(status) + ":" + std::to_string(signal);
 }
 
+std::string Job::het_job_id_set() const {
+  if (!is_het_component()) return {};
+  const JobId last = het_job_id + std::max(het_job_size, 1U) - 1;
+  return last == het_job_id ? std::to_string(last) : fmt::format("{}-{}", het_job_id, last);
+}
+
 std::string Job::display_id() const {
+  if (is_het_component()) return fmt::format("{}+{}", het_job_id, het_job_offset);
   if (!is_array_task()) return std::to_string(id);
   return std::to_string(array_job_id) + "_" + std::to_string(array_task_id);
 }

@@ -92,7 +92,9 @@ std::string job_ref_text(const JobRef& ref) {
 
 bool matches(const JobRef& ref, const Job& job) {
   const bool in_array = job.is_array_task() && job.array_job_id == ref.id;
-  if (ref.array_task == k_no_array_task) return job.id == ref.id || in_array;
+  // A het job's leader names the whole job.
+  if (ref.array_task == k_no_array_task)
+    return job.id == ref.id || in_array || (ref.whole_het && job.het_job_id == ref.id);
   return in_array && job.array_task_id == ref.array_task;
 }
 
@@ -112,6 +114,13 @@ std::vector<Job> read_jobs(const Paths& paths, JobFilter filter, const std::vect
     for (const JobRef& r : refs) {
       ids.insert(r.id);
       for (const Job& task : store->array_tasks(r.id)) ids.insert(task.id);
+      // A het job's components follow its leader's id.
+      if (r.array_task != k_no_array_task || !r.whole_het) continue;
+      for (JobId next = r.id + 1;; ++next) {
+        auto component = next != 0 ? store->job(next) : std::nullopt;
+        if (!component || component->het_job_id != r.id) break;
+        ids.insert(next);
+      }
     }
     filter.ids.assign(ids.begin(), ids.end());
     jobs = store->jobs(filter);

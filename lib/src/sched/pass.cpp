@@ -96,7 +96,7 @@ struct Narrowed {
   std::vector<bool> preferred;  ///< within the masks; empty: no --prefer
   std::vector<bool> required;   ///< -w nodes, when the job has more nodes than them
   bool contiguous = false;
-  std::vector<std::string> names;  ///< every node any mask allows, in order
+  std::vector<std::string> names;           ///< every node any mask allows, in order
   std::vector<std::string> required_names;  ///< the -w nodes
 };
 
@@ -186,8 +186,8 @@ std::optional<Plan::Place> earliest_narrowed(const Plan& plan, const ResourceReq
   auto best_of = [&](bool preferred_only) {
     std::optional<Plan::Place> best;
     for (const std::vector<bool>& mask : n.masks) {
-      auto p = plan.earliest(req, preferred_only ? both(mask, n.preferred) : mask, duration,
-                             latest, rules);
+      auto p = plan.earliest(req, preferred_only ? both(mask, n.preferred) : mask, duration, latest,
+                             rules);
       if (p && (!best || p->start < best->start)) best = std::move(p);
     }
     return best;
@@ -202,7 +202,8 @@ std::optional<Plan::Place> earliest_narrowed(const Plan& plan, const ResourceReq
 // every -w node, adjacent nodes for --contiguous.
 bool meets_rules(const std::vector<NodeAlloc>& alloc, const Narrowed& n, const Cluster& cluster) {
   for (const std::string& name : n.required_names) {
-    if (std::none_of(alloc.begin(), alloc.end(), [&](const NodeAlloc& a) { return a.node == name; }))
+    if (std::none_of(alloc.begin(), alloc.end(),
+                     [&](const NodeAlloc& a) { return a.node == name; }))
       return false;
   }
   if (!n.contiguous) return true;
@@ -232,7 +233,8 @@ bool try_preempt(const Job& job, const std::vector<std::string>& allowed, const 
       any_leaving = true;
       continue;
     }
-    if (running->state != JobState::running) continue;
+    // A het job's components would have to go together: never a victim.
+    if (running->state != JobState::running || running->is_het_component()) continue;
     auto p = preemption_of(rules, job, *running);
     if (!p || now < preemptable_from(rules, *running)) continue;
     candidates.push_back(running);
@@ -442,15 +444,17 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
     std::optional<Narrowed> narrowed;
     if (narrows_nodes(job.spec)) {
       try {
-        narrowed = narrow(job, part.defs, plan, resv.nodes ? plan.allowed_mask(*resv.nodes) : part.mask);
+        narrowed =
+            narrow(job, part.defs, plan, resv.nodes ? plan.allowed_mask(*resv.nodes) : part.mask);
       } catch (const Error&) {
         // Checked at submission: only a config changed since can get here.
         d.reasons.add(job.id, Reason::bad_constraints);
         continue;
       }
     }
-    const std::vector<std::string>& allowed =
-        narrowed ? narrowed->names : resv.nodes ? *resv.nodes : part.nodes;
+    const std::vector<std::string>& allowed = narrowed     ? narrowed->names
+                                              : resv.nodes ? *resv.nodes
+                                                           : part.nodes;
     // --time-min: placed by its least limit; started, it keeps what fits.
     const Seconds least = options.backfill ? least_duration(job, duration) : duration;
 
@@ -520,7 +524,32 @@ Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, cons
                                            : Reason::resources);
     now_waits();
   }
+  if (!ctx.het_pending.empty()) keep_whole_het_jobs(d, pending, ctx.het_pending);
   return d;
+}
+
+void keep_whole_het_jobs(Decision& d, const std::vector<const Job*>& pending,
+                         const std::map<JobId, std::uint32_t>& het_pending) {
+  std::map<JobId, JobId> leader_of;  // started component -> its leader
+  for (const Job* job : pending) {
+    if (job->is_het_component()) leader_of.emplace(job->id, job->het_job_id);
+  }
+  if (leader_of.empty()) return;
+  std::map<JobId, std::uint32_t> started;
+  for (const auto& [id, alloc] : d.starts) {
+    if (auto it = leader_of.find(id); it != leader_of.end()) ++started[it->second];
+  }
+  auto whole = [&](JobId leader) {
+    auto want = het_pending.find(leader);
+    return want == het_pending.end() || started[leader] >= want->second;
+  };
+  std::erase_if(d.starts, [&](const std::pair<JobId, std::vector<NodeAlloc>>& start) {
+    auto it = leader_of.find(start.first);
+    if (it == leader_of.end() || whole(it->second)) return false;
+    d.reasons.add(start.first, Reason::resources);
+    d.time_limits.erase(start.first);
+    return true;
+  });
 }
 
 }  // namespace stint::sched

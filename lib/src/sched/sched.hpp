@@ -177,6 +177,10 @@ struct PassContext {
   std::vector<JobId> preempting;
   /// Advance reservations (sched/reservation.hpp); nullptr: none.
   const ReservationRules* reservations = nullptr;
+  /// Heterogeneous jobs: the pending components of each (by leader id). A
+  /// component starts only beside all of these; a het job not named here is
+  /// not held to that (sbatch --test-only asks for one job alone).
+  std::map<JobId, std::uint32_t> het_pending;
 };
 
 /// One scheduling pass: walks the pending jobs in queue order (goes_before).
@@ -191,6 +195,13 @@ struct PassContext {
 /// `cluster` is updated with the starts.
 Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, const Config& config,
                   Seconds now, PassContext ctx);
+/// The all-or-nothing rule of heterogeneous jobs, on a pass's decision: the
+/// starts of a het job that does not start whole (fewer starts than
+/// `het_pending` counts) are withdrawn, and those components wait with
+/// reason Resources. Their resources stay taken in the pass's `cluster`, so
+/// that no lower job takes what the het job is to get.
+void keep_whole_het_jobs(Decision& d, const std::vector<const Job*>& pending,
+                         const std::map<JobId, std::uint32_t>& het_pending);
 Decision schedule(const std::vector<const Job*>& pending, Cluster& cluster, const Config& config,
                   Seconds now, std::map<JobId, std::uint32_t> array_running = {},
                   LimitTracker* limits = nullptr);

@@ -110,6 +110,9 @@ void bind_job(sql::Statement& st, const Job& job, const JobTexts& texts) {
   st.bind_unowned(i++, texts.dependency);
   st.bind(i++, static_cast<std::int64_t>(job.requeue ? 1 : 0));
   st.bind(i++, static_cast<std::int64_t>(job.cancelled_by));
+  st.bind(i++, static_cast<std::int64_t>(job.het_job_id));
+  st.bind(i++, static_cast<std::int64_t>(job.het_job_offset));
+  st.bind(i++, static_cast<std::int64_t>(job.het_job_size));
 }
 
 std::string_view JobReader::own_or_shared(std::string_view text, const sql::Statement& st,
@@ -186,6 +189,10 @@ void JobReader::read_into(const sql::Statement& st, Job& job, bool again) {
     m_dependency_set = !dep.empty();
     job.requeue = st.int64(i++) != 0;
     if (m_whole) job.cancelled_by = static_cast<std::uint32_t>(st.int64(i));
+    ++i;
+    job.het_job_id = static_cast<JobId>(st.int64(i++));
+    job.het_job_offset = static_cast<std::uint32_t>(st.int64(i++));
+    job.het_job_size = static_cast<std::uint32_t>(st.int64(i++));
   } catch (const nlohmann::json::exception& e) {
     throw Error(Errc::store, fmt::format("job {}: corrupt row: {}", job.id, e.what()));
   }

@@ -239,6 +239,13 @@ CREATE TABLE reservations (
 ) WITHOUT ROWID;
 INSERT OR REPLACE INTO meta (key, value) VALUES ('next_resv_id', '1');
 )sql",
+      // 11: heterogeneous jobs: each component is a job; these tie it to its
+      // leader (Job::het_job_id, het_job_offset).
+      R"sql(
+ALTER TABLE jobs ADD COLUMN het_job_id     INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN het_job_offset INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE jobs ADD COLUMN het_job_size   INTEGER NOT NULL DEFAULT 0;
+)sql",
   };
   return k_migrations;
 }

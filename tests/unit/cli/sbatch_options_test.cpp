@@ -1,5 +1,6 @@
 #include "cli/sbatch_options.hpp"
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -181,30 +182,225 @@ TEST_CASE("the script and its arguments end the options", "[sbatch]") {
   CHECK(r.spec.script == k_script);
 }
 
-TEST_CASE("':' separates a heterogeneous job's components; the first runs", "[sbatch]") {
+TEST_CASE("':' separates a heterogeneous job's components on the command line",
+          "[sbatch][hetjob]") {
   SbatchCommandLine cl =
       parse_sbatch_command_line({"-n", "1", ":", "-n", "2", ":", "-c", "3", "job.sh", "a"});
-  CHECK(cl.more_components);
   CHECK(cl.options.size() == 1);
+  REQUIRE(cl.component_options.size() == 2);
+  CHECK(cl.component_options[0].size() == 1);
+  CHECK(cl.component_options[0][0].value == "2");
+  CHECK(cl.component_options[1][0].value == "3");
   CHECK(cl.script == "job.sh");
   CHECK(cl.script_args == std::vector<std::string>{"a"});
 
-  // --wrap counts in any component; a bad option in a later one is an error.
+  // The first pass reads every component: --wrap and --help count in any.
   cl = parse_sbatch_command_line({"-n1", ":", "-n2", "--wrap", "true"});
   CHECK(cl.wrap == "true");
   CHECK_FALSE(cl.script);
+  CHECK(parse_sbatch_command_line({"-n1", ":", "--help"}).action ==
+        SbatchCommandLine::Action::help);
   CHECK(usage_error_of({"-n1", ":", "--bogus", "job.sh"}) == "unrecognized option '--bogus'");
 
-  const SbatchRequest r = build({{"-n", "3", ":", "-n", "5", "job.sh"}});
+  const SbatchRequest r = build({{"-n", "3", ":", "-n", "5", "-c", "2", "job.sh", "x"}});
   CHECK(r.spec.ntasks == 3u);
-  REQUIRE(r.notices.size() == 1);
-  CHECK(r.notices[0].first == "warning");
-  CHECK(r.notices[0].second.find("heterogeneous job: stint runs the first component") == 0);
+  CHECK_FALSE(r.spec.cpus_per_task);
+  CHECK(r.spec.script == k_script);
+  CHECK(r.spec.script_args == std::vector<std::string>{"x"});
+  CHECK(r.notices.empty());
+  REQUIRE(r.het_components.size() == 1);
+  const JobSpec& c = r.het_components[0];
+  CHECK(c.ntasks == 5u);
+  CHECK(c.cpus_per_task == 2u);
+  // The script, its arguments and the environment are the leader's alone.
+  CHECK(c.script.empty());
+  CHECK(c.script_args.empty());
+  CHECK(c.environment.empty());
+  CHECK(c.name == "job.sh");
+  CHECK(c.work_dir == "/home/u/proj");
+
+  // An empty component is a component with defaults.
+  CHECK(build({{"-n2", ":", "job.sh"}}).het_components.size() == 1);
+  CHECK(build({{":", "-n2", "job.sh"}}).het_components.at(0).ntasks == 2u);
 
   // A ':' that is the script's argument is not a separator.
   cl = parse_sbatch_command_line({"job.sh", ":", "-n2"});
-  CHECK_FALSE(cl.more_components);
+  CHECK(cl.component_options.empty());
   CHECK(cl.script_args == std::vector<std::string>{":", "-n2"});
+  CHECK(build({{"job.sh", ":", "-n2"}}).het_components.empty());
+}
+
+TEST_CASE("'#SBATCH hetjob' lines separate a heterogeneous job's components",
+          "[sbatch][hetjob][directives]") {
+  Submit in;
+  in.args = {"job.sh"};
+  in.script =
+      "#!/bin/sh\n#SBATCH -n 2 -p cpu\n#SBATCH hetjob\n#SBATCH -n 4\n#SBATCH -c 2\n"
+      "#SBATCH packjob -N 3\necho hi\n";
+  SbatchRequest r = build(in);
+  CHECK(r.spec.ntasks == 2u);
+  CHECK(r.spec.partition == "cpu");
+  CHECK(r.spec.script == in.script);
+  CHECK(r.notices.empty());
+  REQUIRE(r.het_components.size() == 2);
+  CHECK(r.het_components[0].ntasks == 4u);
+  CHECK(r.het_components[0].cpus_per_task == 2u);
+  CHECK_FALSE(r.het_components[0].partition);
+  CHECK(r.het_components[1].nodes == 3u);
+  CHECK_FALSE(r.het_components[1].ntasks);
+  CHECK_FALSE(r.het_components[1].cpus_per_task);
+
+  // A bad directive in a later component is an error too, naming its line.
+  in.script = "#!/bin/sh\n#SBATCH -n 2\n#SBATCH hetjob\n#SBATCH --time=abc\n";
+  const auto [code, message] = error_of([&] { build(in); });
+  CHECK(code == Errc::invalid_time);
+  CHECK(message == "Invalid --time specification\njob.sh:4: #SBATCH --time=abc");
+}
+
+TEST_CASE("the command line's component k overrides the script's component k",
+          "[sbatch][hetjob][precedence]") {
+  Submit in;
+  in.script =
+      "#!/bin/sh\n#SBATCH -n 2 -p cpu\n#SBATCH hetjob\n#SBATCH -n 4 -p gpu\n"
+      "#SBATCH hetjob -n 6\necho hi\n";
+  in.env = {{"SBATCH_PARTITION", "env"}};
+  // More components in the script than on the command line: the extras come
+  // from the script (and the environment) alone.
+  in.args = {"-p", "cl", ":", "-n", "5", "job.sh"};
+  SbatchRequest r = build(in);
+  CHECK(r.spec.ntasks == 2u);
+  CHECK(r.spec.partition == "cl");
+  REQUIRE(r.het_components.size() == 2);
+  CHECK(r.het_components[0].ntasks == 5u);
+  CHECK(r.het_components[0].partition == "env");  // SBATCH_* apply to every component
+  CHECK(r.het_components[1].ntasks == 6u);
+  CHECK(r.het_components[1].partition == "env");
+
+  // More on the command line: the extras come from it alone.
+  in.script = "#!/bin/sh\n#SBATCH -n 2\n#SBATCH hetjob\n#SBATCH -n 4\necho hi\n";
+  in.env = {};
+  in.args = {":", ":", "-N", "2", "job.sh"};
+  r = build(in);
+  CHECK(r.spec.ntasks == 2u);
+  REQUIRE(r.het_components.size() == 2);
+  CHECK(r.het_components[0].ntasks == 4u);
+  CHECK_FALSE(r.het_components[1].ntasks);
+  CHECK(r.het_components[1].nodes == 2u);
+}
+
+TEST_CASE("a heterogeneous job's components propagate Slurm's propagated options",
+          "[sbatch][hetjob]") {
+  const SbatchRequest r = build({{"-J",
+                                  "sim",
+                                  "-t",
+                                  "30",
+                                  "-A",
+                                  "lab",
+                                  "--mem=2G",
+                                  "-o",
+                                  "out.txt",
+                                  "--comment=c",
+                                  "--parsable",
+                                  "-n",
+                                  "4",
+                                  "-N",
+                                  "2",
+                                  "-p",
+                                  "gpu",
+                                  "--exclusive",
+                                  "--gpus-per-node=1",
+                                  "-C",
+                                  "fast",
+                                  "--mail-type=END",
+                                  ":",
+                                  "-c",
+                                  "2",
+                                  ":",
+                                  "-t",
+                                  "5",
+                                  "-J",
+                                  "post",
+                                  "--mem-per-cpu=100",
+                                  "job.sh"}});
+  CHECK(r.parsable);
+  REQUIRE(r.het_components.size() == 2);
+  const JobSpec& one = r.het_components[0];
+  CHECK(one.name == "sim");
+  CHECK(one.time_limit == 1800);
+  CHECK(one.account == "lab");
+  CHECK(one.mem_per_node_mb == 2048u);
+  CHECK(one.stdout_pattern == "/home/u/proj/out.txt");
+  CHECK(one.comment == "c");
+  CHECK(one.cpus_per_task == 2u);
+  // Reset for each component.
+  CHECK_FALSE(one.ntasks);
+  CHECK_FALSE(one.nodes);
+  CHECK_FALSE(one.partition);
+  CHECK_FALSE(one.gpus_per_node);
+  CHECK(one.options().exclusive == stint::Exclusive::unset);
+  CHECK(one.options().constraint.empty());
+  CHECK(one.options().mail_type.empty());
+  // Component 2 starts from component 1 and changes what it gives.
+  const JobSpec& two = r.het_components[1];
+  CHECK(two.name == "post");
+  CHECK(two.time_limit == 300);
+  CHECK(two.account == "lab");
+  CHECK_FALSE(two.cpus_per_task);
+  // Its own --mem-per-cpu replaces the propagated --mem.
+  CHECK(two.mem_per_cpu_mb == 100u);
+  CHECK_FALSE(two.mem_per_node_mb);
+  // The leader keeps its own.
+  CHECK(r.spec.name == "sim");
+  CHECK(r.spec.ntasks == 4u);
+  CHECK(r.spec.options().mail_type == "END");
+
+  // --mem-per-cpu and --ntasks do not propagate.
+  const SbatchRequest m = build({{"--mem-per-cpu=500", "-n", "3", ":", "job.sh"}});
+  REQUIRE(m.het_components.size() == 1);
+  CHECK_FALSE(m.het_components[0].mem_per_cpu_mb);
+  CHECK_FALSE(m.het_components[0].ntasks);
+
+  // On the JobSpec level.
+  JobSpec leader;
+  leader.name = "a";
+  leader.hold = true;
+  leader.nice = 10;
+  leader.dependency = "afterok:1";
+  leader.partition = "p";
+  leader.ntasks = 2;
+  leader.script = "#!/bin/sh\n";
+  leader.environment = {{"A", "1"}};
+  leader.options_to_set().reservation = "r";
+  leader.options_to_set().nodelist = "node1";
+  leader.options_to_set().recorded["profile"] = "task";
+  leader.options_to_set().recorded["bb"] = "x";
+  const JobSpec base = het_component_base(leader);
+  CHECK(base.name == "a");
+  CHECK(base.hold);
+  CHECK(base.nice == 10);
+  CHECK(base.dependency == "afterok:1");
+  CHECK_FALSE(base.partition);
+  CHECK_FALSE(base.ntasks);
+  CHECK(base.script.empty());
+  CHECK(base.environment.empty());
+  CHECK(base.options().reservation == "r");
+  CHECK(base.options().nodelist.empty());
+  CHECK(base.options().recorded == std::map<std::string, std::string>{{"profile", "task"}});
+  CHECK_FALSE(het_component_base(JobSpec{}).more);
+}
+
+TEST_CASE("a heterogeneous job may not be an array", "[sbatch][hetjob][errors]") {
+  const std::pair<Errc, std::string> refused = {
+      Errc::invalid_array,
+      "Job arrays of heterogeneous jobs are not supported\n"
+      "Batch job submission failed: Invalid job array specification"};
+  CHECK(error_of([] { build({{"--array=1-3", "-n1", ":", "-n2", "job.sh"}}); }) == refused);
+  CHECK(error_of([] { build({{"-n1", ":", "-a", "1-3", "job.sh"}}); }) == refused);
+  Submit in;
+  in.args = {"job.sh"};
+  in.script = "#!/bin/sh\n#SBATCH --array=0-1\n#SBATCH hetjob\n#SBATCH -n 2\n";
+  CHECK(error_of([&] { build(in); }) == refused);
+  CHECK(build({{"--array=1-3", "job.sh"}}).spec.array_spec == "1-3");
 }
 
 TEST_CASE("help, usage and version act in the first pass", "[sbatch]") {

@@ -75,12 +75,25 @@ TEST_CASE("scancel expands task ranges into one target per task", "[scancel][arr
         std::vector<std::string>{"13", "12_1", "12_2"});
 }
 
-TEST_CASE("scancel steps and heterogeneous components are parsed, and marked", "[scancel]") {
-  const auto targets = parse_cancel_targets({"30.0", "31.batch", "32+1", "33_2.1"});
-  CHECK(texts(targets) == std::vector<std::string>{"30.0", "31.batch", "32+1", "33_2.1"});
+TEST_CASE("scancel steps are parsed, and marked", "[scancel]") {
+  const auto targets = parse_cancel_targets({"30.0", "31.batch", "32+1.0", "33_2.1"});
+  CHECK(texts(targets) == std::vector<std::string>{"30.0", "31.batch", "32+1.0", "33_2.1"});
   for (const auto& t : targets) {
     CAPTURE(t.text);
     CHECK(t.unsupported);
+  }
+}
+
+TEST_CASE("scancel names a heterogeneous job's component by its own id", "[scancel]") {
+  const auto targets = parse_cancel_targets({"32+1", "40+0"});
+  REQUIRE(targets.size() == 2);
+  CHECK(targets[0].text == "32+1");
+  CHECK(targets[0].job_id == 33);
+  CHECK_FALSE(targets[0].unsupported);
+  CHECK(targets[1].job_id == 40);
+  for (const std::string bad : {"32+", "32+x", "4294967290+10"}) {
+    INFO(bad);
+    CHECK_THROWS(parse_cancel_targets({bad}));
   }
 }
 

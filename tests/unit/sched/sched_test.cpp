@@ -335,3 +335,66 @@ TEST_CASE("requests shaped by GPUs: per task, tasks per GPU, CPUs and memory per
   CHECK(r.cpus_per_node == 1);
   CHECK_FALSE(sched::never_fits(r, nodes));
 }
+
+TEST_CASE("a heterogeneous job starts whole or not at all", "[sched][het]") {
+  Config c = two_node_config();
+  // Component 0 (2 CPUs) fits beside the running job; component 1 (a whole
+  // node's 4 CPUs, twice) does not.
+  Job running = pending_job(1, c, cpus(2));
+  running.state = JobState::running;
+  sched::Cluster cluster(c.nodes());
+  auto first = sched::fit(running.req, cluster, {"n-1", "n-2"});
+  REQUIRE(first);
+  running.alloc = *first;
+  cluster.take_jobs({&running});
+
+  JobSpec wide;
+  wide.nodes = 2;
+  wide.cpus_per_task = 4;
+  Job leader = pending_job(10, c, cpus(2));
+  Job component = pending_job(11, c, wide);
+  for (Job* j : {&leader, &component}) j->het_job_id = 10;
+  component.het_job_offset = 1;
+  sched::PassContext ctx;
+  ctx.het_pending[10] = 2;
+  auto d = sched::schedule({&leader, &component}, cluster, c, 1000, ctx);
+  CHECK(d.starts.empty());
+  CHECK(d.reasons.at(10) == Reason::resources);
+  CHECK(d.reasons.at(11) == Reason::resources);
+
+  // Without the running job both fit: both start in the same pass.
+  sched::Cluster free_cluster(c.nodes());
+  Job small_component = pending_job(11, c, cpus(1));
+  small_component.het_job_id = 10;
+  small_component.het_job_offset = 1;
+  d = sched::schedule({&leader, &small_component}, free_cluster, c, 1000, ctx);
+  CHECK(d.starts.size() == 2);
+
+  // A component held (not among the pending passed in, or ineligible) keeps
+  // the others from starting.
+  sched::Cluster again(c.nodes());
+  d = sched::schedule({&leader}, again, c, 1000, ctx);
+  CHECK(d.starts.empty());
+  CHECK(d.reasons.at(10) == Reason::resources);
+}
+
+TEST_CASE("keep_whole_het_jobs leaves other jobs' starts alone", "[sched][het]") {
+  Config c = two_node_config();
+  Job plain = pending_job(5, c, cpus(1));
+  Job leader = pending_job(6, c, cpus(1));
+  leader.het_job_id = 6;
+  sched::Decision d;
+  d.starts.emplace_back(5, std::vector<NodeAlloc>{});
+  d.starts.emplace_back(6, std::vector<NodeAlloc>{});
+  d.time_limits[6] = 30;
+  sched::keep_whole_het_jobs(d, {&plain, &leader}, {{6, 2}});
+  REQUIRE(d.starts.size() == 1);
+  CHECK(d.starts.front().first == 5);
+  CHECK(d.time_limits.count(6) == 0);
+  CHECK(d.reasons.at(6) == Reason::resources);
+  // A het job the counts do not name is not held back (sbatch --test-only).
+  sched::Decision alone;
+  alone.starts.emplace_back(6, std::vector<NodeAlloc>{});
+  sched::keep_whole_het_jobs(alone, {&leader}, {{99, 2}});
+  CHECK(alone.starts.size() == 1);
+}

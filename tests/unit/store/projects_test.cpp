@@ -110,6 +110,8 @@ TEST_CASE("migration 7 makes a project for each project runs already name", "[st
       "sqlite3 '" + db +
       "' 'DROP TABLE projects; DROP TABLE deleted_runs; "
       "DROP TABLE job_associations; DROP TABLE array_texts; DROP TABLE reservations; "
+      "ALTER TABLE jobs DROP COLUMN het_job_id; ALTER TABLE jobs DROP COLUMN het_job_offset; "
+      "ALTER TABLE jobs DROP COLUMN het_job_size; "
       "PRAGMA user_version = 6;'";
   REQUIRE(std::system(downgrade.c_str()) == 0);
   auto store = stint::Store::open(db, stint::Store::Mode::read_write);

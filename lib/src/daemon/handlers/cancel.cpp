@@ -63,6 +63,12 @@ std::optional<Error> act(Controller& c, Job& job, int signal, const Caller& call
     c.signal_running(job, signal);
     return std::nullopt;
   }
+  // A pending het job goes whole or not at all (its leader's id names it
+  // whole); once it runs, a component other than the leader may go alone.
+  if (job.state == JobState::pending && job.is_het_component() && !job.is_het_leader() &&
+      c.find_live(job.het_job_id))
+    return Error(Errc::job_state_invalid,
+                 "Operation not permitted on individual component of heterogeneous job");
   job.cancelled_by = caller.uid;
   if (job.state == JobState::pending) {
     c.finish(job, JobState::cancelled);
@@ -74,9 +80,15 @@ std::optional<Error> act(Controller& c, Job& job, int signal, const Caller& call
 }
 
 // Whether `act` would cancel `job` as a pending job: those are ended
-// together (Controller::cancel_pending), in one commit.
-bool cancels_pending(Controller& c, const Job& job, int signal, const Caller& caller) {
-  return signal == 0 && job.state == JobState::pending && c.may_act_for(caller, job.user_id);
+// together (Controller::cancel_pending), in one commit. A het job's pending
+// component goes so only with its leader, among `with`.
+bool cancels_pending(Controller& c, const Job& job, int signal, const Caller& caller,
+                     const std::vector<Job*>& with) {
+  if (signal != 0 || job.state != JobState::pending || !c.may_act_for(caller, job.user_id))
+    return false;
+  if (!job.is_het_component() || job.is_het_leader()) return true;
+  return std::any_of(with.begin(), with.end(),
+                     [&job](const Job* j) { return j->id == job.het_job_id; });
 }
 
 }  // namespace
@@ -98,7 +110,7 @@ Json handle_cancel(Controller& c, const Json& req, const Caller& caller) {
         c, req,
         [&](Job& job) -> std::optional<Error> {
           if (!filter_matches(job, req)) return std::nullopt;
-          if (cancels_pending(c, job, signal, caller)) {
+          if (cancels_pending(c, job, signal, caller, pending)) {
             pending.push_back(&job);
             return std::nullopt;
           }
@@ -126,7 +138,7 @@ Json handle_cancel(Controller& c, const Json& req, const Caller& caller) {
   // the jobs' order.
   std::vector<Job*> pending;
   for (JobId id : matching) {
-    if (Job* job = c.find_live(id); job && cancels_pending(c, *job, signal, caller))
+    if (Job* job = c.find_live(id); job && cancels_pending(c, *job, signal, caller, pending))
       pending.push_back(job);
   }
   std::vector<std::pair<JobId, Json>> cancelled;  // by id, as `matching` is

@@ -67,6 +67,22 @@ JobRef job_ref(const Json& entry) {
   }
   if (entry.is_string()) {
     const std::string text = entry.get<std::string>();
+    // "12+1": component 1 of het job 12, whose id is 13.
+    if (auto plus = text.find('+'); plus != std::string::npos) {
+      try {
+        std::size_t used = 0;
+        const unsigned long id = std::stoul(text.substr(0, plus), &used);
+        std::size_t offset_used = 0;
+        const unsigned long offset = std::stoul(text.substr(plus + 1), &offset_used);
+        if (used != plus || offset_used != text.size() - plus - 1 || text[plus + 1] == '-' ||
+            id == 0 || id + offset >= k_no_array_task)
+          throw std::invalid_argument(text);
+        ref.id = static_cast<JobId>(id + offset);
+        return ref;
+      } catch (const std::exception&) {
+        throw Error(Errc::invalid_job_id, fmt::format("Invalid job id {}", text));
+      }
+    }
     auto underscore = text.find('_');
     try {
       std::size_t used = 0;

@@ -17,6 +17,9 @@
 namespace stint::daemon {
 namespace {
 
+// Marks a het job's component until add_jobs gives it its leader's id.
+constexpr JobId k_het_job_id_unassigned = 1;
+
 std::vector<std::string> split_commas(const std::string& s) {
   std::vector<std::string> out;
   std::size_t start = 0;
@@ -133,36 +136,21 @@ Json test_only_reply(Controller& c, const Job& candidate) {
           {"partition", job.partition}};
 }
 
-}  // namespace
-
-// The message of an Error thrown here is the detail line sbatch prints before
-// "Batch job submission failed: <Slurm's text for the code>"; it is empty when
-// Slurm prints only that line.
-Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
-  Job job;
-  job.spec = job_spec_from_json(req.at("spec"));
-  // A run of a project on the slurm backend is a job of a real cluster, not ours.
-  if (job.spec.run && c.config().run_backend_for(job.spec.run->project) == "slurm") {
-    if (req.value("test_only", false))
-      throw Error(Errc::invalid_argument, "--test-only is not supported by the slurm run backend");
-    return c.submit_cluster_run(std::move(job.spec), caller);
-  }
+// Everything stintd decides of a job from its spec: partition, shape,
+// account, limits, priority, dependency. Throws what sbatch reports.
+void prepare_job(Controller& c, Job& job, const Caller& caller,
+                 std::vector<std::string>& warnings) {
   const JobSpec& spec = job.spec;
-  if (spec.script.empty()) throw Error(Errc::batch_script_invalid, "Batch script is empty!");
-  if (spec.script.rfind("#!", 0) != 0)
-    throw Error(Errc::batch_script_invalid,
-                "This does not look like a batch script.  The first line must start with #! "
-                "followed by the path to an interpreter.");
-
   const Config& config = c.config();
   // A cluster's names this machine lacks, mapped before they are resolved, so
   // the job holds this machine's names as if the user had typed them.
-  std::vector<std::string> warnings =
+  std::vector<std::string> mapped =
       sched::map_foreign_names(job.spec, config, [&c](std::string_view name) {
         const auto& all = c.reservations();
         return std::any_of(all.begin(), all.end(),
                            [name](const Reservation& r) { return r.name == name; });
       });
+  warnings.insert(warnings.end(), mapped.begin(), mapped.end());
   const PartitionConfig& part = resolve_partition(config, spec);
   job.partition = part.id;
   job.req = sched::checked_request(spec, part, config);
@@ -209,12 +197,41 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   }
   if (spec.deadline && *spec.deadline <= job.submit_time)
     throw Error(Errc::invalid_argument, "Invalid --deadline specification");
+}
+
+}  // namespace
+
+// The message of an Error thrown here is the detail line sbatch prints before
+// "Batch job submission failed: <Slurm's text for the code>"; it is empty when
+// Slurm prints only that line.
+Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
+  Job job;
+  job.spec = job_spec_from_json(req.at("spec"));
+  // A run of a project on the slurm backend is a job of a real cluster, not ours.
+  if (job.spec.run && c.config().run_backend_for(job.spec.run->project) == "slurm") {
+    if (req.value("test_only", false))
+      throw Error(Errc::invalid_argument, "--test-only is not supported by the slurm run backend");
+    return c.submit_cluster_run(std::move(job.spec), caller);
+  }
+  const JobSpec& spec = job.spec;
+  if (spec.script.empty()) throw Error(Errc::batch_script_invalid, "Batch script is empty!");
+  if (spec.script.rfind("#!", 0) != 0)
+    throw Error(Errc::batch_script_invalid,
+                "This does not look like a batch script.  The first line must start with #! "
+                "followed by the path to an interpreter.");
+
+  std::vector<std::string> warnings;
+  prepare_job(c, job, caller, warnings);
 
   std::vector<Job> jobs;
+  const auto more = req.find("het_components");
+  const bool heterogeneous = more != req.end() && more->is_array() && !more->empty();
+  if (heterogeneous && !spec.array_spec.empty())
+    throw Error(Errc::invalid_argument, "Job arrays are not supported with heterogeneous jobs");
   if (!spec.array_spec.empty()) {
     parse::ArraySpec array;
     try {
-      array = parse::array_spec(spec.array_spec, config.max_array_size());
+      array = parse::array_spec(spec.array_spec, c.config().max_array_size());
     } catch (const Error& e) {
       // slurmctld's refusal says no more than this (over MaxArraySize included).
       throw Error(Errc::invalid_array, "");
@@ -230,6 +247,25 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
       jobs.push_back(jobs.empty() ? job : lean);
       jobs.back().array_task_id = task;
       jobs.back().array_throttle = array.throttle;
+    }
+  } else if (heterogeneous) {
+    // A heterogeneous job: each component a job, the leader's script the
+    // only task. add_jobs gives them consecutive ids and the leader's id.
+    if (job.spec.run) throw Error(Errc::invalid_argument, "A run cannot be a heterogeneous job");
+    job.het_job_id = k_het_job_id_unassigned;
+    jobs.push_back(std::move(job));
+    for (const Json& text : *more) {
+      Job component;
+      component.spec = job_spec_from_json(text);
+      component.spec.script = std::string();
+      component.spec.environment = {};
+      if (!component.spec.array_spec.empty() || component.spec.run)
+        throw Error(Errc::invalid_argument,
+                    "Job arrays and runs cannot be components of a heterogeneous job");
+      prepare_job(c, component, caller, warnings);
+      component.het_job_id = k_het_job_id_unassigned;
+      component.het_job_offset = static_cast<std::uint32_t>(jobs.size());
+      jobs.push_back(std::move(component));
     }
   } else {
     jobs.push_back(std::move(job));
