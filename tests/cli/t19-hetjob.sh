@@ -13,6 +13,7 @@ partitions:
   - {id: debug, node_pool_ids: [n], max_time: "1:00:00"}
 config:
   KillWait: "1"
+  StintRequeueDelay: "1"
 YAML
 
 gate="$TEST_ROOT/go"
@@ -93,6 +94,18 @@ expect_eq "scancel of a pending component" \
   "$err"
 expect_eq "still pending" PD "$(squeue -h -j "$id+1" -o %t)"
 scancel "$blocker"
+wait_for 30 both_running
+
+# --- Requeue goes by the leader: the whole job waits again, then starts whole.
+set +e
+err=$(scontrol requeue "$id+1" 2>&1)
+rc=$?
+set -e
+[ "$rc" -ne 0 ] || fail "a component was requeued alone"
+expect_contains "requeue of a component" "$err" "Job not heterogeneous job leader"
+scontrol requeue "$id"
+restarted() { scontrol show job "$id+0" | grep -q " Restarts=1 "; }
+wait_for 30 restarted
 wait_for 30 both_running
 
 # --- A running component other than the leader may go alone; the leader

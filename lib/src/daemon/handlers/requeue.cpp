@@ -27,11 +27,21 @@ Json handle_requeue(Controller& c, const Json& req, const Caller& caller) {
       // refused once it may be requeued at all.
       if (job.state == JobState::pending)
         return Error(Errc::job_state_invalid, "Job is pending execution");
+      // A het job goes back whole, by its leader: its components follow it
+      // (Controller::requeue_now). One that has ended would need every
+      // component back from the store.
+      if (job.is_het_component() && !job.is_het_leader())
+        return Error(Errc::invalid_argument, "Job not heterogeneous job leader");
+      if (job.is_het_leader() && is_terminal(job.state))
+        return Error(Errc::job_state_invalid,
+                     "Requeue of an ended heterogeneous job is not supported: submit it again");
       return std::nullopt;
     };
     std::optional<Error> first;
     bool acted = false;
     for (Job* job : live) {
+      // Named by its leader's id: it goes back with the leader.
+      if (job->is_het_component() && !job->is_het_leader() && job->het_job_id == ref.id) continue;
       auto e = check(*job);
       if (!e) {
         c.requeue(*job, hold, caller);
