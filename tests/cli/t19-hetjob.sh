@@ -108,6 +108,16 @@ restarted() { scontrol show job "$id+0" | grep -q " Restarts=1 "; }
 wait_for 30 restarted
 wait_for 30 both_running
 
+# --- A node of a component other than the leader goes DOWN: the whole job
+# is requeued (JobRequeue), and starts whole once the node is back.
+down=$(scontrol show hostnames "$(squeue -h -j "$id+1" -o %N)" | head -n 1)
+scontrol update NodeName="$down" State=DOWN Reason=hetjob-test
+requeued_twice() { scontrol show job "$id+0" | grep -q " Restarts=2 "; }
+wait_for 30 requeued_twice
+expect_eq "the component waits again" PD "$(squeue -h -j "$id+1" -o %t)"
+scontrol update NodeName="$down" State=RESUME
+wait_for 30 both_running
+
 # --- A running component other than the leader may go alone; the leader
 # takes what is left along.
 scancel "$id+1"

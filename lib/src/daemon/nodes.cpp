@@ -139,6 +139,14 @@ void Controller::set_node_states(const std::vector<NodeStatus>& states, const st
 }
 
 void Controller::node_failed(Job& job) {
+  // A het job's component fails with its whole job: the leader's end (or
+  // requeue) takes the components along.
+  if (job.is_het_component() && !job.is_het_leader()) {
+    if (Job* leader = find_live(job.het_job_id); leader && is_active(leader->state)) {
+      node_failed(*leader);
+      return;
+    }
+  }
   // --no-kill, as slurmctld: a job on several nodes goes on without the ones
   // that went DOWN (they leave its allocation, NodeList and NumNodes). Not
   // when the batch script's node is one of them: the script is lost with it.
