@@ -42,8 +42,8 @@ expect_eq "%A is the component's own id" "$id $next" "$(squeue -h -j "$id" -o %A
 show=$(scontrol show job "$id+1")
 expect_contains "scontrol: ids" "$show" "JobId=$next HetJobId=$id HetJobOffset=1 JobName=het"
 expect_contains "scontrol: set" "$show" "HetJobIdSet=$id-$next"
-expect_eq "scontrol show job of the leader shows both" 2 \
-  "$(scontrol show job "$id" | grep -c '^JobId=')"
+expect_eq "scontrol show job of the leader shows both, the leader first" "JobId=$id JobId=$next" \
+  "$(scontrol show job "$id" | grep -o '^JobId=[0-9]*' | lines)"
 expect_eq "the name propagates, the shape does not" "het 1 2" \
   "$(squeue -h -j "$id+1" -o '%j' | tr -d ' ') $(squeue -h -j "$id+0" -o %D) $(squeue -h -j "$id+1" -o %D)"
 wait_for 10 grep -q '^mem0=' "slurm-$id.out"
@@ -68,6 +68,8 @@ wait_for 30 job_ended "$id"
 wait_for 10 job_ended "$next"
 expect_eq "sacct: both end with the leader" "$id+0|COMPLETED $id+1|COMPLETED" \
   "$(sacct -n -X -P -o JobID,State -j "$id" | sort | lines)"
+expect_eq "sacct: the leader's batch step only" "$id+0 $id+0.batch $id+1" \
+  "$(sacct -n -P -o JobID -j "$id" | sort | lines)"
 rm -f "$gate"
 
 # --- All or nothing: component 0 would fit beside the blocker, component 1

@@ -588,8 +588,10 @@ std::string render_sacct(std::vector<Job> jobs, const SacctOptions& options, con
       out += render_line(
           options.fields, options, [&](const SacctColumn& c) { return c.value(job_row); }, false);
     }
-    // A batch step exists once the job has started on its nodes.
-    if (!options.allocations_only && started(g.job) && !g.job.alloc.empty() &&
+    // A batch step exists once the job has started on its nodes; a het job
+    // has one, its leader's.
+    const bool has_batch = !g.job.is_het_component() || g.job.is_het_leader();
+    if (!options.allocations_only && has_batch && started(g.job) && !g.job.alloc.empty() &&
         (named == nullptr || named->contains("batch"))) {
       const Row batch_row{g, g.job, Line::batch, ctx, options.units};
       out += render_line(

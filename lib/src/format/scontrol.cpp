@@ -2,6 +2,7 @@
 // does not track print as Slurm prints them when unset ((null), N/A, None).
 
 #include <algorithm>
+#include <utility>
 
 #include <fmt/core.h>
 #include <fmt/format.h>
@@ -77,9 +78,13 @@ std::string scontrol_job(const Job& job, const Context& ctx, bool one_liner, boo
 }
 
 std::string scontrol_jobs(std::vector<Job> jobs, const Context& ctx, bool one_liner, bool details) {
-  // slurmctld lists its newest job first.
+  // slurmctld lists its newest job first, a het job's components after
+  // their leader, in order.
+  auto key = [](const Job& j) {
+    return std::pair{j.is_het_component() ? j.het_job_id : j.id, ~j.het_job_offset};
+  };
   std::stable_sort(jobs.begin(), jobs.end(),
-                   [](const Job& a, const Job& b) { return a.id > b.id; });
+                   [&key](const Job& a, const Job& b) { return key(a) > key(b); });
   std::string out;
   for (const JobGroup& g : fold_array_tasks(std::move(jobs), Fold::pending))
     out += scontrol_job(g, ctx, one_liner, details);
