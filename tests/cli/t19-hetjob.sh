@@ -27,6 +27,9 @@ echo "g0=\$SLURM_JOB_ID_HET_GROUP_0 g1=\$SLURM_JOB_ID_HET_GROUP_1"
 echo "nodes1=\$SLURM_JOB_NUM_NODES_HET_GROUP_1 name1=\$SLURM_JOB_NAME_HET_GROUP_1"
 echo "cpus1=\$SLURM_JOB_CPUS_PER_NODE_HET_GROUP_1 mem1=\$SLURM_MEM_PER_CPU_HET_GROUP_1"
 echo "mem0=\$SLURM_MEM_PER_NODE_HET_GROUP_0 pack=\$SLURM_PACK_SIZE"
+echo "c0=\$SLURM_CPUS_PER_TASK_HET_GROUP_0 c1=\$SLURM_CPUS_PER_TASK_HET_GROUP_1 c=\${SLURM_CPUS_PER_TASK-unset}"
+echo "n0=\$SLURM_NTASKS_HET_GROUP_0 n1=\${SLURM_NTASKS_HET_GROUP_1-unset} n=\$SLURM_NTASKS"
+echo "aliases=\${SLURM_NODE_ALIASES_HET_GROUP_0-unset}"
 while [ ! -e '$gate' ]; do sleep 0.1; done
 EOF
 
@@ -46,9 +49,9 @@ expect_eq "scontrol show job of the leader shows both, the leader first" "JobId=
   "$(scontrol show job "$id" | grep -o '^JobId=[0-9]*' | lines)"
 expect_eq "the name propagates, the shape does not" "het 1 2" \
   "$(squeue -h -j "$id+1" -o '%j' | tr -d ' ') $(squeue -h -j "$id+0" -o %D) $(squeue -h -j "$id+1" -o %D)"
-wait_for 10 grep -q '^mem0=' "slurm-$id.out"
+wait_for 10 grep -q '^aliases=' "slurm-$id.out"
 expect_eq "environment" \
-  "size=2 id=$id g0=$id g1=$next nodes1=2 name1=het cpus1=2(x2) mem1=50 mem0=100 pack=2" \
+  "size=2 id=$id g0=$id g1=$next nodes1=2 name1=het cpus1=2(x2) mem1=50 mem0=100 pack=2 c0=1 c1=2 c=unset n0=1 n1=unset n=1 aliases=unset" \
   "$(lines <"slurm-$id.out")"
 # The components hold different nodes.
 n0=$(squeue -h -j "$id+0" -o %N)

@@ -238,10 +238,20 @@ void add_het_environment(Environment& env, const std::vector<const Job*>& compon
       both("SLURM_MEM_PER_CPU", std::to_string(*per_cpu));
     else if (!job->alloc.empty())
       both("SLURM_MEM_PER_NODE", std::to_string(job->alloc.front().mem_mb));
-    both("SLURM_NODE_ALIASES", "(null)");
     both("SLURM_TASKS_PER_NODE", parse::compress_counts(tasks));
+    // What sbatch passes on from each component's options (Slurm 22.05 on
+    // a het job: per group, and no plain SLURM_CPUS_PER_TASK).
+    if (job->spec.cpus_per_task)
+      both("SLURM_CPUS_PER_TASK", std::to_string(job->req.cpus_per_task));
+    if (task_count_given(job->spec)) {
+      both("SLURM_NPROCS", std::to_string(job->req.tasks));
+      both("SLURM_NTASKS", std::to_string(job->req.tasks));
+    }
     ++offset;
   }
+  env.erase(std::remove_if(env.begin(), env.end(),
+                           [](const auto& kv) { return kv.first == "SLURM_CPUS_PER_TASK"; }),
+            env.end());
   set(env, "SLURM_PACK_SIZE", std::to_string(offset));
   set(env, "SLURM_HET_SIZE", std::to_string(offset));
 }

@@ -22,9 +22,11 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
 /// A het job's variables, added to its leader's environment: SLURM_HET_SIZE
 /// and, for each component (`components`, the leader first, in order), the
 /// _HET_GROUP_<n> forms of SLURM_JOB_ID, _NAME, _NODELIST, _NUM_NODES,
-/// _CPUS_PER_NODE, _PARTITION, _ACCOUNT, _QOS, _RESERVATION, SLURM_MEM_PER_*,
-/// SLURM_NODE_ALIASES and SLURM_TASKS_PER_NODE, with the _PACK_ forms Slurm
-/// still sets (slurmctld's _set_het_job_env).
+/// _CPUS_PER_NODE, _PARTITION, _ACCOUNT, _QOS, _RESERVATION, SLURM_MEM_PER_*
+/// and SLURM_TASKS_PER_NODE (slurmctld's _set_het_job_env), and of
+/// SLURM_CPUS_PER_TASK, SLURM_NTASKS and SLURM_NPROCS where the component
+/// asked (sbatch's), with the _PACK_ forms Slurm still sets. As Slurm's, the
+/// plain SLURM_CPUS_PER_TASK goes.
 void add_het_environment(Environment& env, const std::vector<const Job*>& components);
 
 /// The absolute output and error paths of a job: its patterns (default
