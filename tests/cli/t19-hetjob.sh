@@ -45,6 +45,7 @@ expect_eq "%A is the component's own id" "$id $next" "$(squeue -h -j "$id" -o %A
 show=$(scontrol show job "$id+1")
 expect_contains "scontrol: ids" "$show" "JobId=$next HetJobId=$id HetJobOffset=1 JobName=het"
 expect_contains "scontrol: set" "$show" "HetJobIdSet=$id-$next"
+expect_contains "scontrol: started by backfill, as Slurm's" "$show" " Scheduler=Backfill"
 expect_eq "scontrol show job of the leader shows both, the leader first" "JobId=$id JobId=$next" \
   "$(scontrol show job "$id" | grep -o '^JobId=[0-9]*' | lines)"
 expect_eq "the name propagates, the shape does not" "het 1 2" \

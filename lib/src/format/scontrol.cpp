@@ -164,7 +164,8 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
   l.push_back(
       {"SuspendTime=None", "SecsPreSuspend=0",
        "LastSchedEval=" + detail::timestamp_or(ran ? job.start_time : job.submit_time, "Unknown"),
-       "Scheduler=Main"});
+       // slurmctld's main scheduler leaves het jobs to the backfill one.
+       job.is_het_component() ? "Scheduler=Backfill" : "Scheduler=Main"});
   l.push_back({"Partition=" + job.partition,
                fmt::format("AllocNode:Sid={}:0",
                            job.spec.submit_host.empty() ? "localhost" : job.spec.submit_host)});
