@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# SSH into a run's nodes (issue 6, part 3): with StintRunSsh=YES each node of
+# SSH into a run's nodes: with StintRunSsh=YES each node of
 # a run gets an sshd for the run's owner on a port of its own, shown in
 # run-show's SSH Port column. A session finds the node's variables; another
 # user is not let in; the nodes stay reachable while a run is kept alive,

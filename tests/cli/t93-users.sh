@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Several users (issue 9, part 4): a system-mode stintd (root) on a temporary
+# Several users: a system-mode stintd (root) on a temporary
 # system state directory, and the tools run as two real Unix users made for
 # the test. Jobs run as their owner (uid, gid, groups, HOME, umask), output
 # files are created as the owner and nowhere the owner may not write, and one

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Concurrency (issue 9): CONC_CLIENTS clients submit CONC_JOBS jobs each, all at
+# Concurrency: CONC_CLIENTS clients submit CONC_JOBS jobs each, all at
 # once, while squeue, sacct and scancel run in loops alongside. Every
 # submission is answered (sbatch exits 0 and prints an id; the one deliberate
 # bad request per client gets a clear error), every accepted job is in sacct

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Crash consistency (issue 9): a workload of short jobs (plain, arrays, afterok
+# Crash consistency: a workload of short jobs (plain, arrays, afterok
 # chains, 2-node runs) while stintd is killed with SIGKILL at random moments,
 # then a workload of requeueable jobs while their stint-stepd is killed. Every
 # job appends "<id> <attempt> <rank>" to a log with O_APPEND (>>); at the end the

@@ -90,7 +90,7 @@ struct NodeDef {
   bool operator==(const NodeDef&) const = default;
 };
 
-/// How runs reach a real Slurm cluster (the slurm run backend, issue 10):
+/// How runs reach a real Slurm cluster (the slurm run backend):
 /// stint.yaml's `slurm` map, and a project's own under `projects`.
 struct SlurmBackendConfig {
   /// Where the cluster's commands run: "" here (a login node), else

@@ -239,7 +239,7 @@ class Boxed {
   std::unique_ptr<T> m_value;
 };
 
-/// What makes a job a run (NSML's model, issue 6): its command starts on
+/// What makes a job a run (NSML's model): its command starts on
 /// every node of its allocation, rank 0..N-1, each with ports of its own.
 struct RunInfo {
   std::string project;

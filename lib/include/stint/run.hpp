@@ -1,5 +1,5 @@
 #pragma once
-// Runs, the NSML way (issue 6): a run is an experiment of N nodes in a
+// Runs, the NSML way: a run is an experiment of N nodes in a
 // project, named "<project>/<n>", whose command starts on every node (rank
 // 0..N-1). These are the run's settings and the pure rules over them: names,
 // clone, sweeps, the project's variable set, port reservation and each

@@ -24,7 +24,7 @@ int srun(int argc, char** argv);      ///< job steps inside an allocation, or on
 int stint(int argc, char** argv);     ///< init, config show, daemon status|stop, version
 int stintd(int argc, char** argv);    ///< the controller daemon
 int stepd(int argc, char** argv);     ///< stint-stepd, one task of one job on one node
-// Runs, the NSML way (issue 6).
+// Runs, the NSML way.
 int run_create(int argc, char** argv);
 int run_clone(int argc, char** argv);
 int run_stop(int argc, char** argv);

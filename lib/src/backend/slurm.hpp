@@ -1,5 +1,5 @@
 #pragma once
-// The slurm run backend (issue 10): a run becomes a job of a real Slurm
+// The slurm run backend: a run becomes a job of a real Slurm
 // cluster. The pure parts (the batch script and sbatch's options, reading
 // sacct's and scontrol's answers into the registry's record) are separate
 // from the part that runs the cluster's commands, so they are tested alone.

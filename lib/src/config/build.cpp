@@ -283,7 +283,7 @@ class Builder {
     return c;
   }
 
-  // The run backends (issue 10): where a project's runs execute.
+  // The run backends: where a project's runs execute.
   std::string backend(const Field& f) const {
     std::string s = text(f);
     if (s != "local" && s != "slurm")

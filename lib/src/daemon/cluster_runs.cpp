@@ -1,4 +1,4 @@
-// Runs on a real Slurm cluster (the slurm run backend, issue 10): stintd
+// Runs on a real Slurm cluster (the slurm run backend): stintd
 // submits them with sbatch as the run's user, keeps them in the registry
 // (cluster_runs) and follows them by asking the cluster every poll period
 // while they live, and at once when a tool asks (run_refresh).

@@ -200,7 +200,7 @@ class Controller {
                                                            std::uint32_t task);
 
  public:
-  // Runs (issue 6; launcher.cpp, handlers/run.cpp).
+  // Runs (launcher.cpp, handlers/run.cpp).
   /// TCP ports the live runs hold.
   std::set<std::uint16_t> ports_in_use() const;
   /// StintRunPorts.
@@ -222,7 +222,7 @@ class Controller {
   /// The next number of a run of `project`.
   std::uint32_t next_run_number(const std::string& project);
 
-  // Runs on a real Slurm cluster (issue 10; daemon/cluster_runs.cpp).
+  // Runs on a real Slurm cluster (daemon/cluster_runs.cpp).
   /// Submits a run of the slurm backend (run-create, run-clone) and records
   /// it in the registry; returns the reply ({"job_id", "run"}).
   nlohmann::json submit_cluster_run(JobSpec spec, const Caller& caller);

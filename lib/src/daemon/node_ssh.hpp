@@ -1,5 +1,5 @@
 #pragma once
-// SSH into a run's node (issue 6): with StintRunSsh=YES, each node of a run
+// SSH into a run's node: with StintRunSsh=YES, each node of a run
 // gets an sshd of its own on a port reserved beside the node's TCP ports,
 // started by stintd as the run's owner when the run starts and stopped, with
 // every session under it, when the run's nodes are let go (its end, a

@@ -196,7 +196,7 @@ void Controller::schedule() {
     m_decision_cost = std::chrono::steady_clock::now() - pass_began;
     return;
   }
-  // Association and QOS run limits (issue 4), when AccountingStorageEnforce
+  // Association and QOS run limits, when AccountingStorageEnforce
   // has "limits": counted over the live jobs, consulted by the pass.
   std::optional<sched::LimitTracker> limits;
   if (sched::enforcement(m_config).limits) {

@@ -157,7 +157,7 @@ CREATE TABLE steps (
   PRIMARY KEY (job_id, attempt, step_id)
 ) WITHOUT ROWID;
 )sql",
-      // 6: the registry of runs that execute on a real Slurm cluster (issue 10):
+      // 6: the registry of runs that execute on a real Slurm cluster:
       // they are no jobs of stintd. A run's name is its key; what a query
       // filters on is a column, the rest (request, nodes) is JSON.
       R"sql(

@@ -1,4 +1,4 @@
-// The run backends' keys (issue 10): run_backend, slurm, projects.
+// The run backends' keys: run_backend, slurm, projects.
 
 #include <catch2/catch.hpp>
 

@@ -163,7 +163,7 @@ void prepare_job(Controller& c, Job& job, const Caller& caller,
   job.user_name = proc::user_name(caller.uid);
   apply_job_options(c, job, caller);
   job.time_limit = spec.time_limit ? *spec.time_limit : part.default_time.value_or(part.max_time);
-  // Accounts and limits (issue 4): the job's account and QOS, refusals by
+  // Accounts and limits: the job's account and QOS, refusals by
   // AccountingStorageEnforce, and the per-job limits (sacctmgr_submit.cpp).
   resolve_accounting(c, job, warnings);
   // --reservation: it exists, admits the job and has nodes of its partition.
@@ -271,7 +271,7 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
     jobs.push_back(std::move(job));
   }
 
-  check_submit_limits(c, jobs);  // issue 4: MaxSubmitJobs and friends
+  check_submit_limits(c, jobs);  // MaxSubmitJobs and the other submit limits
   if (req.value("test_only", false)) {
     Json reply = test_only_reply(c, jobs.front());
     if (!warnings.empty()) reply["warnings"] = warnings;
