@@ -118,6 +118,9 @@ run-create --project dist --server-type train --nodes 2 -- sh fail.sh >/dev/null
 job=$(job_of dist/4)
 wait_for 60 sh -c "run-list --json | grep -q '\"dist/4\".*FAILED'"
 expect_eq "sacct: failed with rank 1's status" "FAILED 3:0" "$(sacct_of "$job" State,ExitCode | tr '|' ' ')"
+# slurmdbd may record the job's end a moment before its ranks' steps: the run
+# is followed until they are there.
+wait_for 30 sh -c "run-show dist/4 | awk '\$1 == 0 && \$2 ~ /-/ {print \$3}' | grep -qx COMPLETED"
 expect_eq "rank 0" "COMPLETED 0:0" "$(node_line dist/4 0 | awk '{print $3, $4}')"
 expect_eq "rank 1" "FAILED 3:0" "$(node_line dist/4 1 | awk '{print $3, $4}')"
 expect_eq "rank 1's step in sacct" "FAILED|3:0" \

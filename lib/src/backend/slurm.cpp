@@ -127,8 +127,18 @@ void refresh(const CommandTarget& target, const std::vector<ClusterRun*>& runs, 
   // Without accounting (or before slurmdbd has the job), slurmctld knows it.
   for (ClusterRun* run : runs) {
     run->polled = now;
-    if (is_terminal(run->state)) run->settled = true;  // this is the answer after the end
-    if (apply_sacct(*run, records)) continue;
+    const bool ended_before = is_terminal(run->state);
+    if (apply_sacct(*run, records)) {
+      // slurmdbd may record the job's end before its ranks' steps: until
+      // every rank's step is there (or a grace period has passed, for steps
+      // that never started) the ranks' outcomes are the job's, a guess.
+      if (is_terminal(run->state))
+        run->settled = ranks_recorded(*run, records) ||
+                       (run->end_time != k_no_time ? now - run->end_time >= k_step_record_grace
+                                                   : ended_before);
+      continue;
+    }
+    if (ended_before) run->settled = true;  // this is the answer after the end
     const CommandResult job =
         cluster_command(target, {"env", "SLURM_TIME_FORMAT=%s", program(target, "scontrol"), "show",
                                  "job", "-o", std::to_string(run->cluster_job_id)});

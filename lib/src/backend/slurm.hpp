@@ -66,6 +66,10 @@ std::optional<JobState> slurm_state(std::string_view word);
 /// Brings a run's record up to what sacct reports of its job and the rank
 /// steps; false when sacct has no record of the job.
 bool apply_sacct(ClusterRun& run, const std::vector<SacctRecord>& records);
+/// Whether sacct has a finished step of every rank of the run's job.
+bool ranks_recorded(const ClusterRun& run, const std::vector<SacctRecord>& records);
+/// How long after a job's end its ranks' steps are waited for in sacct.
+inline constexpr Seconds k_step_record_grace = 30;
 /// The same from `scontrol show job` (no steps: the ranks share the job's
 /// outcome); false when the job is not among `jobs`.
 bool apply_scontrol(ClusterRun& run, const std::vector<std::map<std::string, std::string>>& jobs);

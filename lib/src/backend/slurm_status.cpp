@@ -1,6 +1,7 @@
 // What the cluster says about a run's job, read into the registry's record,
 // and the record as run-list and run-show see a job.
 
+#include <algorithm>
 #include <charconv>
 #include <tuple>
 
@@ -58,6 +59,19 @@ void place(ClusterRun& run, const std::vector<std::string>& hosts) {
     if (i < hosts.size() && run.nodes[i].node.empty()) run.nodes[i].node = hosts[i];
     if (i < run.ports.size()) run.nodes[i].ports = run.ports[i];
   }
+}
+
+// The rank whose step `r` is ("<job>.<step>" named "rank<i>"), if it is one
+// of the run's.
+std::optional<std::uint32_t> rank_of_step(const ClusterRun& run, const SacctRecord& r,
+                                          std::size_t world) {
+  const std::string prefix = std::to_string(run.cluster_job_id) + ".";
+  if (r.job_id.rfind(prefix, 0) != 0 || r.name.rfind("rank", 0) != 0) return std::nullopt;
+  std::uint32_t rank = 0;
+  auto [end, ec] = std::from_chars(r.name.data() + 4, r.name.data() + r.name.size(), rank);
+  if (ec != std::errc() || end != r.name.data() + r.name.size() || rank >= world)
+    return std::nullopt;
+  return rank;
 }
 
 void set_job_state(ClusterRun& run, std::string_view word) {
@@ -132,12 +146,9 @@ bool apply_sacct(ClusterRun& run, const std::vector<SacctRecord>& records) {
   place(run, hosts_of(job->node_list));
   // The ranks' steps: "<job>.<step>" named "rank<i>".
   for (const auto& r : records) {
-    if (r.job_id.rfind(id + ".", 0) != 0 || r.name.rfind("rank", 0) != 0) continue;
-    std::uint32_t rank = 0;
-    auto [end, ec] = std::from_chars(r.name.data() + 4, r.name.data() + r.name.size(), rank);
-    if (ec != std::errc() || end != r.name.data() + r.name.size() || rank >= run.nodes.size())
-      continue;
-    NodeAlloc& node = run.nodes[rank];
+    const auto rank = rank_of_step(run, r, run.nodes.size());
+    if (!rank) continue;
+    NodeAlloc& node = run.nodes[*rank];
     if (auto hosts = hosts_of(r.node_list); !hosts.empty()) node.node = hosts.front();
     const auto state = slurm_state(r.state);
     node.task_ended = state && is_terminal(*state);
@@ -153,6 +164,17 @@ bool apply_sacct(ClusterRun& run, const std::vector<SacctRecord>& records) {
     }
   }
   return true;
+}
+
+bool ranks_recorded(const ClusterRun& run, const std::vector<SacctRecord>& records) {
+  const std::size_t world = run.spec.nodes.value_or(1);
+  std::vector<bool> seen(world, false);
+  for (const auto& r : records) {
+    const auto rank = rank_of_step(run, r, world);
+    const auto state = slurm_state(r.state);
+    if (rank && state && is_terminal(*state)) seen[*rank] = true;
+  }
+  return std::all_of(seen.begin(), seen.end(), [](bool b) { return b; });
 }
 
 bool apply_scontrol(ClusterRun& run, const std::vector<std::map<std::string, std::string>>& jobs) {
