@@ -103,16 +103,17 @@ TEST_CASE("a rank whose step sacct has not recorded yet is corrected by a later 
   CHECK(run.nodes[0].task_ended);
   CHECK(run.nodes[0].exit_status == 3);
   auto later = early;
-  later.push_back(parse_sacct("41.1|rank0|COMPLETED|0:0|n1||1700000002|1700000002|1700000003\n")
-                      .front());
+  later.push_back(
+      parse_sacct("41.1|rank0|COMPLETED|0:0|n1||1700000002|1700000002|1700000003\n").front());
   REQUIRE(apply_sacct(run, later));
   CHECK(ranks_recorded(run, later));
   CHECK(run.nodes[0].exit_status == 0);
   CHECK(run.nodes[1].exit_status == 3);
   // A step still running, another job's step, a step not named after a rank: not the ranks'.
   CHECK_FALSE(ranks_recorded(
-      run, parse_sacct("41.0|rank1|FAILED|3:0|n2||1|1|2\n41.1|rank0|RUNNING|0:0|n1||1|1|Unknown\n"
-                       "42.2|rank0|COMPLETED|0:0|n1||1|1|2\n41.3|rank0x|COMPLETED|0:0|n1||1|1|2\n")));
+      run,
+      parse_sacct("41.0|rank1|FAILED|3:0|n2||1|1|2\n41.1|rank0|RUNNING|0:0|n1||1|1|Unknown\n"
+                  "42.2|rank0|COMPLETED|0:0|n1||1|1|2\n41.3|rank0x|COMPLETED|0:0|n1||1|1|2\n")));
 }
 
 TEST_CASE("a pending job has no nodes, a running one has its hosts") {
