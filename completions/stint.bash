@@ -1,4 +1,4 @@
-# bash completion for stint's tools: sbatch, srun, squeue, scancel, sinfo, scontrol, sacctmgr, sprio, sshare,
+# bash completion for stint's tools: sbatch, srun, salloc, squeue, scancel, sinfo, scontrol, sacctmgr, sprio, sshare,
 # sacct, stint and stintd. One script serves them all; it is installed under
 # each tool's name so that bash-completion loads it on first use.
 #
@@ -360,7 +360,7 @@ _stint_complete() {
       ((i++))  # "--opt" "=" "value": skip the value
       continue
     fi
-    if [[ $word == -?* && ${#operands[@]} -eq 0 || $word == -?* && $_stint_tool != sbatch && $_stint_tool != srun ]]; then
+    if [[ $word == -?* && ${#operands[@]} -eq 0 || $word == -?* && $_stint_tool != sbatch && $_stint_tool != srun && $_stint_tool != salloc ]]; then
       [[ $word == *=* ]] && continue
       takes=$(awk -F '\t' -v w="$word" '{ n = split($1, a, / /); for (j = 1; j <= n; j++) if (a[j] == w) print $2 }' <<<"$options")
       [[ $takes == 1 && ${COMP_WORDS[i + 1]} != "=" ]] && ((i++))
@@ -390,9 +390,9 @@ _stint_complete() {
     fi
   fi
 
-  # Options (for sbatch and srun, only ahead of the script or program: what
+  # Options (for sbatch, srun and salloc, only ahead of the script or program: what
   # follows is its own).
-  if [[ $cur == -* && ! (($_stint_tool == sbatch || $_stint_tool == srun) && ${#operands[@]} -gt 0) ]]; then
+  if [[ $cur == -* && ! (($_stint_tool == sbatch || $_stint_tool == srun || $_stint_tool == salloc) && ${#operands[@]} -gt 0) ]]; then
     _stint_no_files
     local all
     all=$(cut -f1 <<<"$options" | tr ' ' '\n')
@@ -419,7 +419,7 @@ _stint_complete() {
       _stint_no_files
       _stint_reply "$(_stint_run run-list | awk 'NR > 1 { print $1 }')"
       ;;
-    srun)
+    srun | salloc)
       # The program, then its arguments: file names.
       local IFS=$'\n'
       if ((${#operands[@]} == 0)); then
@@ -445,5 +445,5 @@ _stint_complete() {
   return 0
 }
 
-complete -o bashdefault -o default -F _stint_complete sbatch srun squeue scancel sinfo scontrol sacct sacctmgr sprio sshare stint stintd \
+complete -o bashdefault -o default -F _stint_complete sbatch srun salloc squeue scancel sinfo scontrol sacct sacctmgr sprio sshare stint stintd \
   run-create run-clone run-stop run-list run-show run-logs run-exec run-storage run-project run-delete

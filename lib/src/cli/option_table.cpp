@@ -27,8 +27,9 @@ const OptionSpec& find_long(std::span<const OptionSpec> table, const std::string
     throw UsageError(fmt::format("unrecognized option '{}'", arg), closest_option(table, name),
                      index);
   }
-  std::sort(matches.begin(), matches.end(),
-            [](const OptionSpec* a, const OptionSpec* b) { return a->slurm_rank < b->slurm_rank; });
+  std::stable_sort(matches.begin(), matches.end(), [](const OptionSpec* a, const OptionSpec* b) {
+    return a->slurm_rank < b->slurm_rank;
+  });
   const OptionSpec* first = matches.front();
   const bool ambiguous = std::any_of(matches.begin(), matches.end(), [first](const OptionSpec* m) {
     return m->id != first->id || m->arg != first->arg;
@@ -173,8 +174,7 @@ OptionScan scan_options(std::span<const OptionSpec> table, const std::vector<std
         found.value = std::string(body.substr(eq + 1));
       } else if (def.arg == ArgKind::required) {
         if (i + 1 >= args.size()) {
-          throw UsageError(fmt::format("option '--{}' requires an argument", def.long_name), {},
-                           i);
+          throw UsageError(fmt::format("option '--{}' requires an argument", def.long_name), {}, i);
         }
         found.value = args[++i];
       }

@@ -130,6 +130,9 @@ Env task_environment(const Env& base, const Job& job, const sched::StepLayout& l
   for (std::uint32_t t = 0; t < node.tasks; ++t) gtids.push_back(node.first_task + t);
   const std::string nodelist = parse::compress_hostlist(names);
   const std::string tasks_per_node = parse::compress_counts(per_node);
+  // A step of another allocation (--jobid) is that job's.
+  set(env, "SLURM_JOB_ID", std::to_string(job.id));
+  set(env, "SLURM_JOBID", std::to_string(job.id));
   set(env, "SLURM_STEP_ID", std::to_string(step_id));
   set(env, "SLURM_STEPID", std::to_string(step_id));
   set(env, "SLURM_PROCID", std::to_string(node.first_task + local));
