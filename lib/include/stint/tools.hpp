@@ -22,6 +22,7 @@ int sprio(int argc, char** argv);     ///< priority factors of pending jobs
 int sshare(int argc, char** argv);    ///< fair share of the associations
 int srun(int argc, char** argv);      ///< job steps inside an allocation, or one of its own
 int salloc(int argc, char** argv);    ///< an allocation held while a command runs here
+int sstat(int argc, char** argv);     ///< live CPU and memory of a running job's steps
 int stint(int argc, char** argv);     ///< init, config show, daemon status|stop, version
 int stintd(int argc, char** argv);    ///< the controller daemon
 int stepd(int argc, char** argv);     ///< stint-stepd, one task of one job on one node
