@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 
 #include <fmt/core.h>
 #include <sched.h>
@@ -20,6 +21,7 @@
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
 #include <stint/paths.hpp>
+#include <stint/query.hpp>
 #include <stint/run.hpp>
 #include <stint/store.hpp>
 #include <stint/tools.hpp>
@@ -144,10 +146,12 @@ Env task_environment(const Env& base, const Job& job, const sched::StepLayout& l
   set(env, "SLURM_STEP_NODELIST", nodelist);
   set(env, "SLURM_NODELIST", nodelist);
   set(env, "SLURM_STEP_NUM_NODES", std::to_string(layout.nodes.size()));
-  set(env, "SLURM_NNODES", std::to_string(layout.nodes.size()));
   set(env, "SLURM_STEP_NUM_TASKS", std::to_string(layout.tasks));
-  set(env, "SLURM_NTASKS", std::to_string(layout.tasks));
-  set(env, "SLURM_NPROCS", std::to_string(layout.tasks));
+  if (!o.preserve_env) {
+    set(env, "SLURM_NNODES", std::to_string(layout.nodes.size()));
+    set(env, "SLURM_NTASKS", std::to_string(layout.tasks));
+    set(env, "SLURM_NPROCS", std::to_string(layout.tasks));
+  }
   set(env, "SLURM_STEP_TASKS_PER_NODE", tasks_per_node);
   set(env, "SLURM_TASKS_PER_NODE", tasks_per_node);
   set(env, "SLURM_CPUS_ON_NODE", std::to_string(a.cpus));
@@ -283,6 +287,15 @@ int run_step(const SrunOptions& o, JobId job_id) {
   so.kill_on_bad_exit = o.kill_on_bad_exit;
   so.open_append = o.open_append;
   so.group_signaller = stepd;
+  so.pty = o.pty;
+  // Inside the batch script srun shares the job's session (stepd's).
+  so.own_groups = stepd <= 0 || ::getsid(0) != ::getsid(stepd);
+  so.kill_wait = [paths] { return static_cast<int>(query::read_config(paths).kill_wait()); };
+  std::shared_ptr<Store> store = Store::reader(paths.db());
+  so.allocation_ended = [store, id = job.id] {
+    const std::optional<Job> j = store->job(id);
+    return !j || is_terminal(j->state);
+  };
 
   std::vector<TaskOutcome> outcomes;
   try {

@@ -27,7 +27,10 @@ struct SrunOptions {
   bool kill_on_bad_exit = false;                 ///< -K
   bool open_append = false;                      ///< --open-mode=append
   bool quiet = false;                            ///< -Q
-  std::optional<JobId> jobid;                    ///< --jobid: the allocation to run in
+  bool pty = false;                              ///< --pty: task 0 on a terminal of its own
+  /// -E: SLURM_NNODES and SLURM_NTASKS as srun found them, not the step's.
+  bool preserve_env = false;
+  std::optional<JobId> jobid;  ///< --jobid: the allocation to run in
   /// The allocation's options, used only outside an allocation: the flag as
   /// sbatch spells it and its value ("--time", "10").
   std::vector<std::pair<std::string, std::string>> allocation;
@@ -44,5 +47,11 @@ int run_step(const SrunOptions& options, JobId job_id);
 /// (srun's own arguments) inside it, passes its output through, and returns
 /// its exit status once it has ended.
 int run_with_allocation(const SrunOptions& options, const std::vector<std::string>& args);
+
+/// Outside an allocation, for a step that needs this process's terminal
+/// (--pty): becomes `salloc -Q <the allocation's options> srun <args>`, so the
+/// allocation is held while this same srun runs the step from here.
+[[noreturn]] void run_with_held_allocation(const SrunOptions& options,
+                                           const std::vector<std::string>& args);
 
 }  // namespace stint::cli

@@ -208,4 +208,20 @@ int run_with_allocation(const SrunOptions& o, const std::vector<std::string>& ar
   return job->exit_status != 0 ? job->exit_status : 1;
 }
 
+[[noreturn]] void run_with_held_allocation(const SrunOptions& o,
+                                           const std::vector<std::string>& args) {
+  const std::string self = self_exe();
+  const std::string dir = self.substr(0, self.rfind('/') + 1);
+  std::vector<std::string> words = {dir + "salloc", "-Q"};
+  for (const auto& [flag, value] : o.allocation) words.push_back(flag + "=" + value);
+  if (!o.job_name) words.push_back("--job-name=" + base_name(o.command.front()));
+  words.push_back(self);
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
+  ::execv(argv[0], argv.data());
+  throw Error(Errc::io, fmt::format("cannot run {}: {}", words.front(), std::strerror(errno)));
+}
+
 }  // namespace stint::cli

@@ -66,6 +66,13 @@ int srun(int argc, char** argv) {
     app.add_flag("-l,--label", o.label, "prepend the task number to each line of output");
     app.add_flag("-K,--kill-on-bad-exit", o.kill_on_bad_exit, "end the step when a task fails");
     app.add_flag("-Q,--quiet", o.quiet, "print no informational messages");
+    app.add_flag("--pty", o.pty,
+                 "run task 0 on a pseudo-terminal (Ctrl-C, Ctrl-Z, window size reach it)");
+    app.add_flag("-E,--preserve-env", o.preserve_env,
+                 "keep SLURM_NNODES and SLURM_NTASKS as found, not the step's");
+    bool interactive = false;
+    app.add_flag("--interactive", interactive,
+                 "the interactive step salloc starts (LaunchParameters=use_interactive_step)");
     app.add_flag("-v,--verbose", verbose, "print more (accepted)");
     app.add_flag("-u,--unbuffered", unbuffered, "output is passed on as it comes (accepted)");
     app.add_option("--jobid", jobid, "run the step in this job's allocation");
@@ -157,6 +164,9 @@ int srun(int argc, char** argv) {
     }
     if (job) return cli::run_step(o, *job);
     std::vector<std::string> args(argv + 1, argv + argc);
+    // A terminal has to stay this process's: the allocation is held by salloc
+    // while this same srun runs the step in it, from here.
+    if (o.pty) cli::run_with_held_allocation(o, args);
     return cli::run_with_allocation(o, args);
   });
 }

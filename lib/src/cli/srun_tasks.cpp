@@ -2,8 +2,10 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <chrono>
 #include <cstring>
 #include <map>
+#include <optional>
 
 #include <fcntl.h>
 #include <fmt/core.h>
@@ -15,6 +17,8 @@
 #include <unistd.h>
 
 #include <stint/error.hpp>
+
+#include "cli/srun_pty.hpp"
 
 extern char** environ;
 
@@ -103,6 +107,7 @@ struct Started {
   // Default dispositions for the task, whatever srun set for itself.
   for (int sig : k_forwarded) ::signal(sig, SIG_DFL);
   ::signal(SIGPIPE, SIG_DFL);
+  if (o.own_groups && !o.pty) ::setpgid(0, 0);
   sigset_t none;
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
@@ -154,6 +159,12 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
   for (int sig : k_forwarded) ::sigaction(sig, &sa, nullptr);
 
   const int dev_null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  const int dev_null_out = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
+  std::optional<PseudoTerminal> pty;
+  if (o.pty) pty.emplace();
+  pid_t pty_task = -1;
+  bool pty_input = o.pty;
+  bool pty_output = o.pty;
   // Files named by -o/-e: opened once per path, shared by the tasks writing there.
   std::map<std::string, int> files;
   auto file_fd = [&](const std::string& path) {
@@ -182,9 +193,19 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
         child_out = out_pipe[1];
         child_err = err_pipe[1];
       }
+      const bool on_pty = pty && t.task_id == 0;
+      if (pty && !on_pty) child_out = child_err = dev_null_out;
       pid_t pid = ::fork();
       if (pid < 0) throw Error(Errc::io, fmt::format("fork: {}", std::strerror(errno)));
-      if (pid == 0) exec_task(t, o, t.takes_stdin ? 0 : dev_null, child_out, child_err);
+      if (pid == 0) {
+        if (on_pty) {
+          if (!pty->attach_child()) ::_exit(1);
+          exec_task(t, o, 0, 1, 2);
+        }
+        exec_task(t, o, t.takes_stdin && !pty ? 0 : dev_null, child_out, child_err);
+      }
+      if (on_pty) pty_task = pid;
+      if (o.own_groups && !on_pty) ::setpgid(pid, pid);
       started.push_back({pid, i});
       if (o.label) {
         ::close(out_pipe[1]);
@@ -199,7 +220,19 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
     throw;
   }
   ::close(dev_null);
+  ::close(dev_null_out);
   for (auto& [path, fd] : files) ::close(fd);
+  if (pty) pty->start();
+  // Sends a signal to each task still running (the one on a terminal, to its
+  // whole session's foreground: its process group).
+  auto signal_tasks = [&](int sig) {
+    for (const Started& s : started) {
+      if (s.pid > 0) ::kill(s.pid == pty_task || o.own_groups ? -s.pid : s.pid, sig);
+    }
+  };
+  using Clock = std::chrono::steady_clock;
+  auto next_allocation_check = Clock::now();
+  std::optional<Clock::time_point> kill_at;
 
   std::size_t running = started.size();
   while (running > 0 || std::any_of(streams.begin(), streams.end(),
@@ -209,18 +242,52 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
     for (const Stream& s : streams) {
       if (s.read_fd >= 0) fds.push_back({s.read_fd, POLLIN, 0});
     }
+    const std::size_t pty_at = fds.size();
+    if (pty) {
+      fds.push_back({pty_output ? pty->master() : -1, POLLIN, 0});
+      fds.push_back({pty_input ? 0 : -1, POLLIN, 0});
+    }
     // Children are reaped on a short tick: SIGCHLD is not worth a handler here.
     ::poll(fds.data(), fds.size(), running > 0 ? 20 : 200);
     SignalNote note{};
     while (::read(g_signal_pipe[0], &note, sizeof note) == sizeof note) {
-      // Signals from the job's stepd or the terminal went to the whole group.
-      if (note.code == SI_KERNEL || (o.group_signaller > 0 && note.sender == o.group_signaller))
-        continue;
-      for (const Started& s : started) ::kill(s.pid, note.signal);
+      // Signals from the job's stepd or the terminal went to the whole group,
+      // but for the task on a terminal, in a session of its own.
+      const bool to_group =
+          note.code == SI_KERNEL || (o.group_signaller > 0 && note.sender == o.group_signaller);
+      for (const Started& s : started) {
+        if (s.pid <= 0) continue;
+        if (s.pid == pty_task || o.own_groups) {
+          ::kill(-s.pid, note.signal);
+        } else if (!to_group) {
+          ::kill(s.pid, note.signal);
+        }
+      }
     }
     for (std::size_t k = 0, f = 1; k < streams.size(); ++k) {
       if (streams[k].read_fd < 0) continue;
       if (fds[f++].revents != 0) pump(streams[k]);
+    }
+    if (pty) {
+      if (g_window_changed) pty->copy_window_size();
+      if (pty_output && fds[pty_at].revents != 0) pty_output = pty->copy_output();
+      if (pty_input && fds[pty_at + 1].revents != 0) pty_input = pty->copy_input();
+    }
+    if (o.allocation_ended && running > 0 && Clock::now() >= next_allocation_check) {
+      next_allocation_check = Clock::now() + std::chrono::milliseconds(500);
+      if (!kill_at && o.allocation_ended()) {
+        const int kill_wait = o.kill_wait();
+        fmt::print(stderr,
+                   "srun: Job step aborted: Waiting up to {} seconds for job step to finish.\n",
+                   kill_wait + 2);
+        signal_tasks(SIGCONT);
+        signal_tasks(SIGTERM);
+        kill_at = Clock::now() + std::chrono::seconds(kill_wait);
+      }
+    }
+    if (kill_at && Clock::now() >= *kill_at) {
+      signal_tasks(SIGKILL);
+      kill_at = Clock::now() + std::chrono::hours(24);
     }
     for (Started& s : started) {
       if (s.pid < 0) continue;
@@ -238,12 +305,19 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
       out.max_rss_kb = static_cast<std::uint64_t>(ru.ru_maxrss);
       s.pid = -1;
       --running;
-      if (o.kill_on_bad_exit && (out.exit_status != 0 || out.exit_signal != 0)) {
-        for (const Started& other : started) {
-          if (other.pid > 0) ::kill(other.pid, SIGKILL);
-        }
-      }
+      if (o.kill_on_bad_exit && (out.exit_status != 0 || out.exit_signal != 0))
+        signal_tasks(SIGKILL);
     }
+    if (running == 0 && pty && pty_output) {
+      // What the task wrote last is still in the terminal: take it.
+      ::fcntl(pty->master(), F_SETFL, O_NONBLOCK);
+      while (pty->copy_output()) {
+        pollfd p{pty->master(), POLLIN, 0};
+        if (::poll(&p, 1, 0) <= 0) break;
+      }
+      pty_output = false;
+    }
+    if (running == 0) pty.reset();
     if (running == 0) {
       // A task's own children may hold its output open: take what is there and stop.
       for (Stream& s : streams) {

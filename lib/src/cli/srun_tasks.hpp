@@ -5,6 +5,7 @@
 // sent to srun alone, label output lines, and reap each task with its usage.
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +33,18 @@ struct StepOptions {
   /// Signals from this pid reached the tasks already (stepd signals the
   /// job's process group): srun forwards only the others.
   pid_t group_signaller = 0;
+  /// --pty: task 0 on a pseudo-terminal of its own (cli/srun_pty.hpp); the
+  /// other tasks' output goes to /dev/null, as Slurm's.
+  bool pty = false;
+  /// Each task in a process group of its own, signalled as a group: srun is
+  /// not in the job's process group (a step from salloc's shell, --jobid),
+  /// so stepd's signals to the job would not reach the tasks' children.
+  bool own_groups = false;
+  /// Asked twice a second: true once the allocation has ended (scancel, its
+  /// time limit). The tasks then get SIGTERM, and SIGKILL kill_wait seconds
+  /// later: a step run from salloc's shell is not in the job's process group.
+  std::function<bool()> allocation_ended = nullptr;
+  std::function<int()> kill_wait = [] { return 30; };  ///< KillWait, read when needed
 };
 
 struct TaskOutcome {
