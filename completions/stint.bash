@@ -445,5 +445,5 @@ _stint_complete() {
   return 0
 }
 
-complete -o bashdefault -o default -F _stint_complete sbatch srun salloc squeue scancel sinfo scontrol sacct sacctmgr sprio sshare stint stintd \
+complete -o bashdefault -o default -F _stint_complete sbatch srun salloc sstat squeue scancel sinfo scontrol sacct sacctmgr sprio sshare stint stintd \
   run-create run-clone run-stop run-list run-show run-logs run-exec run-storage run-project run-delete
