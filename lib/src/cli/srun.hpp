@@ -30,6 +30,31 @@ struct SrunOptions {
   bool pty = false;                              ///< --pty: task 0 on a terminal of its own
   /// -E: SLURM_NNODES and SLURM_NTASKS as srun found them, not the step's.
   bool preserve_env = false;
+  /// --exact: the step gets only the CPUs its tasks ask for, so several
+  /// steps run side by side in one allocation.
+  bool exact = false;
+  /// --overlap (or -s): the step may use CPUs other steps use.
+  bool overlap = false;
+  /// --multi-prog: command[0] is a file naming each task's program.
+  bool multi_prog = false;
+  /// -r/--relative: the step's first node, counted within the job's nodes.
+  std::optional<std::uint32_t> relative;
+  std::string export_spec;  ///< --export (empty: ALL), as sbatch's
+  /// --cpu-bind: none, cores, threads, map_cpu:<list>, mask_cpu:<list>,
+  /// optionally preceded by verbose or quiet (empty: srun's default, cores).
+  std::string cpu_bind;
+  std::string mpi;           ///< --mpi: none (empty too), pmi2, list
+  std::string task_prolog;   ///< --task-prolog: run in each task's environment first
+  std::string task_epilog;   ///< --task-epilog: run after each task
+  std::string prolog;        ///< --prolog: run by srun before the step
+  std::string epilog;        ///< --epilog: run by srun after the step
+  std::optional<std::string> bcast;  ///< --bcast[=dest]: copy the program to each node first
+  /// -W/--wait: end the step this many seconds after its first task ended
+  /// (0: no limit).
+  std::optional<std::uint32_t> wait_after_first;
+  bool unbuffered = false;      ///< -u: output passed on as the tasks write it
+  bool disable_status = false;  ///< -X: SIGINT goes straight to the tasks
+  int verbose = 0;              ///< -v count
   std::optional<JobId> jobid;  ///< --jobid: the allocation to run in
   /// The allocation's options, used only outside an allocation: the flag as
   /// sbatch spells it and its value ("--time", "10").
