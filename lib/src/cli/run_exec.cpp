@@ -62,6 +62,8 @@ int run_exec(int argc, char** argv) {
     o.nodelist = job.alloc[rank].node;
     o.quiet = true;
     o.job_name = "run-exec";
+    // A shell beside the run's command, or several at once: never waits for CPUs.
+    o.overlap = true;
     o.chdir = daemon::work_dir(job);
     const RunInfo& r = *job.spec.run;
     o.command = command;

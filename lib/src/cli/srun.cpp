@@ -8,14 +8,18 @@
 #include "cli/srun.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <map>
 #include <memory>
+#include <thread>
 
 #include <fmt/core.h>
 #include <sched.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <stint/error.hpp>
@@ -28,9 +32,12 @@
 
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
+#include "cli/sbatch_options.hpp"
+#include "cli/srun_multi_prog.hpp"
 #include "cli/srun_tasks.hpp"
 #include "rpc/client.hpp"
 #include "sched/step.hpp"
+#include "util/fs.hpp"
 #include "util/proc.hpp"
 
 extern char** environ;
@@ -215,39 +222,251 @@ std::string absolute(const std::string& dir, const std::string& path) {
   return dir + "/" + path;
 }
 
+/// --cpu-bind as srun reads it.
+struct CpuBinding {
+  enum class Kind : std::uint8_t { cores, none, map, mask } kind = Kind::cores;
+  std::vector<std::uint64_t> values;  ///< map_cpu's CPU ids, mask_cpu's masks
+  bool verbose = false;
+};
+
+std::uint64_t binding_number(const std::string& word, bool hex) {
+  try {
+    std::size_t used = 0;
+    const std::uint64_t v = std::stoull(word, &used, hex ? 16 : 10);
+    if (used == word.size()) return v;
+  } catch (const std::exception&) {
+    // refused below
+  }
+  throw Error(Errc::invalid_argument, fmt::format("Invalid --cpu-bind argument: {}", word));
+}
+
+CpuBinding cpu_binding(const std::string& spec) {
+  CpuBinding b;
+  std::string rest = spec;
+  for (;;) {
+    const std::size_t comma = rest.find(',');
+    const std::string word = rest.substr(0, comma);
+    if (word == "verbose" || word == "v") {
+      b.verbose = true;
+    } else if (word != "quiet" && word != "q") {
+      break;
+    }
+    rest = comma == std::string::npos ? "" : rest.substr(comma + 1);
+  }
+  if (rest.empty() || rest == "cores" || rest == "threads" || rest == "sockets" ||
+      rest == "ldoms" || rest == "rank" || rest == "rank_ldom")
+    return b;
+  if (rest == "none" || rest == "no") {
+    b.kind = CpuBinding::Kind::none;
+    return b;
+  }
+  const bool map = rest.rfind("map_cpu:", 0) == 0;
+  const bool mask = rest.rfind("mask_cpu:", 0) == 0;
+  if (!map && !mask)
+    throw Error(Errc::invalid_argument, fmt::format("Invalid --cpu-bind argument: {}", spec));
+  b.kind = map ? CpuBinding::Kind::map : CpuBinding::Kind::mask;
+  std::string list = rest.substr(map ? 8 : 9);
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    const std::size_t comma = list.find(',', start);
+    std::string word = list.substr(start, comma == std::string::npos ? comma : comma - start);
+    if (mask && word.rfind("0x", 0) == 0) word = word.substr(2);
+    b.values.push_back(binding_number(word, mask || word.rfind("0x", 0) == 0));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  if (b.values.empty())
+    throw Error(Errc::invalid_argument, fmt::format("Invalid --cpu-bind argument: {}", spec));
+  return b;
+}
+
+/// A task's real CPUs: its own share of its node's (the default), none, or
+/// map_cpu's/mask_cpu's choice by its rank on the node, as the node's CPU ids.
+std::vector<int> bound_cpus(const CpuBinding& b, const std::vector<std::uint32_t>& share,
+                            std::uint32_t local, pid_t stepd) {
+  switch (b.kind) {
+    case CpuBinding::Kind::none:
+      return {};
+    case CpuBinding::Kind::map:
+      return fold_cpus({static_cast<std::uint32_t>(b.values[local % b.values.size()])}, stepd);
+    case CpuBinding::Kind::mask: {
+      std::vector<std::uint32_t> ids;
+      const std::uint64_t m = b.values[local % b.values.size()];
+      for (std::uint32_t c = 0; c < 64; ++c) {
+        if ((m >> c) & 1) ids.push_back(c);
+      }
+      return fold_cpus(ids, stepd);
+    }
+    case CpuBinding::Kind::cores:
+      break;
+  }
+  return fold_cpus(share, stepd);
+}
+
+/// --prolog/--epilog: the program with the step's command as its arguments.
+int run_program(const std::string& program, const std::vector<std::string>& command) {
+  std::vector<std::string> words = {program};
+  words.insert(words.end(), command.begin(), command.end());
+  const pid_t pid = ::fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    std::vector<char*> argv;
+    for (auto& w : words) argv.push_back(w.data());
+    argv.push_back(nullptr);
+    ::execvp(argv[0], argv.data());
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+/// --bcast: the program copied to the node (every node is this machine: one
+/// copy per node name, as each node of a cluster has its own), run from there.
+std::vector<std::string> broadcast(const SrunOptions& o, const std::string& node, JobId job,
+                                   std::uint32_t step, const std::string& cwd) {
+  std::string program = o.command.front();
+  if (program.find('/') == std::string::npos) {
+    // As execvp would find it.
+    const char* path = std::getenv("PATH");
+    std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
+    for (std::size_t start = 0; start <= dirs.size();) {
+      const std::size_t colon = dirs.find(':', start);
+      const std::string dir =
+          dirs.substr(start, colon == std::string::npos ? colon : colon - start);
+      const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
+      if (::access(candidate.c_str(), X_OK) == 0) {
+        program = candidate;
+        break;
+      }
+      if (colon == std::string::npos) break;
+      start = colon + 1;
+    }
+  }
+  std::string dest = o.bcast->empty() ? cwd : absolute(cwd, *o.bcast);
+  struct stat st {};
+  if (::stat(dest.c_str(), &st) == 0 && S_ISDIR(st.st_mode))
+    dest += fmt::format("/slurm_bcast_{}.{}_{}", job, step, node);
+  std::error_code ec;
+  std::filesystem::copy_file(program, dest, std::filesystem::copy_options::overwrite_existing, ec);
+  if (ec)
+    throw Error(Errc::io,
+                fmt::format("--bcast: cannot copy {} to {}: {}", program, dest, ec.message()));
+  ::chmod(dest.c_str(), 0700);
+  std::vector<std::string> argv = o.command;
+  argv.front() = dest;
+  return argv;
+}
+
+sched::StepLayout layout_of(const nlohmann::json& j) {
+  sched::StepLayout layout;
+  for (const auto& n : j.at("nodes")) {
+    sched::StepNode node;
+    node.alloc_index = n.at("alloc_index").get<std::size_t>();
+    node.name = n.at("name").get<std::string>();
+    node.first_task = n.at("first_task").get<std::uint32_t>();
+    node.tasks = n.at("tasks").get<std::uint32_t>();
+    node.task_cpus = n.at("task_cpus").get<std::vector<std::vector<std::uint32_t>>>();
+    layout.nodes.push_back(std::move(node));
+  }
+  layout.tasks = j.at("tasks").get<std::uint32_t>();
+  layout.warning = j.value("warning", std::string());
+  return layout;
+}
+
+/// Asks stintd for the step: it lays the tasks out over the CPUs no other
+/// step holds. While the allocation's CPUs are all held, srun waits and asks
+/// again, as Slurm's srun does ("step creation temporarily disabled").
+nlohmann::json begin_step(const Paths& paths, const Job& job, const SrunOptions& o) {
+  nlohmann::json request = {{"cpus_per_task", o.cpus_per_task.value_or(job.req.cpus_per_task)},
+                            {"exact", o.exact},
+                            {"overlap", o.overlap},
+                            {"relative", o.relative.value_or(0)}};
+  if (o.ntasks) request["tasks"] = *o.ntasks;
+  if (o.nodes) request["nodes"] = *o.nodes;
+  if (o.ntasks_per_node) request["tasks_per_node"] = *o.ntasks_per_node;
+  if (o.nodelist) request["node_names"] = parse::expand_hostlist(*o.nodelist);
+  const nlohmann::json message = {
+      {"op", "step_begin"}, {"job_id", job.id}, {"name", step_name(o)}, {"request", request}};
+  bool waited = false;
+  std::chrono::milliseconds delay{50};
+  for (;;) {
+    try {
+      nlohmann::json begun = rpc::call(paths, message);
+      if (waited && !o.quiet) fmt::print(stderr, "srun: Step created for job {}\n", job.id);
+      return begun;
+    } catch (const Error& e) {
+      if (e.code() != Errc::nodes_busy)
+        throw Error(e.code(), fmt::format("Unable to create step for job {}: {}", job.display_id(),
+                                          e.what()));
+      if (!waited && !o.quiet)
+        fmt::print(stderr, "srun: Job {} step creation temporarily disabled, retrying ({})\n",
+                   job.id, e.what());
+      waited = true;
+    }
+    std::this_thread::sleep_for(delay);
+    delay = std::min(delay * 2, std::chrono::milliseconds(500));
+  }
+}
+
 }  // namespace
 
-int run_step(const SrunOptions& o, JobId job_id) {
+int run_step(const SrunOptions& options, JobId job_id) {
   const Job job = allocation(job_id);
-  sched::StepRequest req;
-  req.tasks = o.ntasks;
-  req.nodes = o.nodes;
-  req.tasks_per_node = o.ntasks_per_node;
-  req.cpus_per_task = o.cpus_per_task.value_or(job.req.cpus_per_task);
-  if (o.nodelist) req.node_names = parse::expand_hostlist(*o.nodelist);
-  req.job_tasks = job.req.tasks;
-  sched::StepLayout layout;
-  try {
-    layout = sched::layout_step(job.alloc, req);
-  } catch (const Error& e) {
-    throw Error(e.code(),
-                fmt::format("Unable to create step for job {}: {}", job.display_id(), e.what()));
+  const Paths paths = default_paths();
+  SrunOptions o = options;
+  if (o.mpi == "pmi2")
+    throw Error(Errc::invalid_argument,
+                "--mpi=pmi2: this machine's srun has no PMI2 server to wire MPI ranks up with; "
+                "run the program with its MPI's own launcher (mpirun) inside the allocation, "
+                "or use --mpi=none");
+  std::string multi_prog_text;
+  if (o.multi_prog) {
+    try {
+      multi_prog_text = fs::read_file(o.command.front());
+    } catch (const Error&) {
+      throw Error(Errc::invalid_argument,
+                  fmt::format("Unable to open configuration file {}", o.command.front()));
+    }
+    if (!o.ntasks) {
+      if (const std::uint32_t n = multi_prog_task_count(multi_prog_text); n > 0) o.ntasks = n;
+    }
   }
+  const CpuBinding binding = cpu_binding(o.cpu_bind);
+  if (!o.prolog.empty() && o.prolog != "none") {
+    if (const int rc = run_program(o.prolog, o.command); rc != 0)
+      throw Error(Errc::invalid_argument, fmt::format("srun prolog failed status={}", rc));
+  }
+  const nlohmann::json begun = begin_step(paths, job, o);
+  const sched::StepLayout layout = layout_of(begun.at("layout"));
   if (!layout.warning.empty() && !o.quiet)
     fmt::print(stderr, "srun: warning: {}\n", layout.warning);
-
-  const Paths paths = default_paths();
-  nlohmann::json names = nlohmann::json::array();
-  for (const auto& n : layout.nodes) names.push_back(n.name);
-  const nlohmann::json begun = rpc::call(paths, {{"op", "step_begin"},
-                                                 {"job_id", job.id},
-                                                 {"name", step_name(o)},
-                                                 {"tasks", layout.tasks},
-                                                 {"cpus", layout.cpus},
-                                                 {"nodes", names}});
   const auto step_id = begun.at("step_id").get<std::uint32_t>();
+  if (o.verbose > 0)
+    fmt::print(stderr, "srun: launching StepId={}.{} on {} node(s), {} task(s)\n", job.id, step_id,
+               layout.nodes.size(), layout.tasks);
+  // From here on the step exists: a failure closes its record.
+  auto end_failed = [&] {
+    rpc::call(paths,
+              {{"op", "step_end"},
+               {"job_id", job.id},
+               {"step_id", step_id},
+               {"exit_status", 1},
+               {"exit_signal", 0}},
+              rpc::AutoStart::no);
+  };
+  std::vector<std::vector<std::string>> task_argv;
+  try {
+    if (o.multi_prog)
+      task_argv = multi_prog_commands(multi_prog_text, o.command.front(), layout.tasks);
+  } catch (const Error&) {
+    end_failed();
+    throw;
+  }
 
   Env base = process_environment();
+  if (!o.export_spec.empty()) base = export_environment(o.export_spec, base);
   for (const auto& [k, v] : o.environment) set(base, k, v);
   const pid_t stepd = static_cast<pid_t>(job.alloc.front().stepd_pid);
   std::string cwd = o.chdir.value_or("");
@@ -262,7 +481,9 @@ int run_step(const SrunOptions& o, JobId job_id) {
       StepTask t;
       t.task_id = node.first_task + l;
       t.node = node.name;
-      t.cpus = fold_cpus(node.task_cpus[l], stepd);
+      t.cpus = bound_cpus(binding, node.task_cpus[l], l, stepd);
+      if (o.multi_prog) t.argv = task_argv[node.first_task + l];
+      if (o.bcast) t.argv = broadcast(o, node.name, job.id, step_id, cwd);
       t.env = task_environment(base, job, layout, k, l, step_id, o);
       parse::PatternValues v;
       v.job_id = job.id;
@@ -282,6 +503,11 @@ int run_step(const SrunOptions& o, JobId job_id) {
   }
   StepOptions so;
   so.argv = o.command;
+  so.cpu_bind_verbose = binding.verbose;
+  so.task_prolog = o.task_prolog;
+  so.task_epilog = o.task_epilog;
+  so.wait_after_first = o.wait_after_first.value_or(0);
+  so.step_label = fmt::format("{}.{}", job.id, step_id);
   so.work_dir = o.chdir.value_or("");
   so.label = o.label;
   so.kill_on_bad_exit = o.kill_on_bad_exit;
@@ -301,15 +527,10 @@ int run_step(const SrunOptions& o, JobId job_id) {
   try {
     outcomes = run_step_tasks(tasks, so);
   } catch (const Error&) {
-    rpc::call(paths,
-              {{"op", "step_end"},
-               {"job_id", job.id},
-               {"step_id", step_id},
-               {"exit_status", 1},
-               {"exit_signal", 0}},
-              rpc::AutoStart::no);
+    end_failed();
     throw;
   }
+  if (!o.epilog.empty() && o.epilog != "none") (void)run_program(o.epilog, o.command);
 
   int exit_status = 0, exit_signal = 0;
   std::uint64_t user_us = 0, sys_us = 0, rss = 0;

@@ -102,6 +102,97 @@ struct Started {
   std::size_t index = 0;
 };
 
+void set_env(std::vector<std::pair<std::string, std::string>>& env, const std::string& key,
+             std::string value) {
+  for (auto& [k, v] : env) {
+    if (k == key) {
+      v = std::move(value);
+      return;
+    }
+  }
+  env.emplace_back(key, std::move(value));
+}
+
+std::string local_id(const StepTask& t) {
+  for (const auto& [k, v] : t.env) {
+    if (k == "SLURM_LOCALID") return v;
+  }
+  return "0";
+}
+
+std::vector<char*> c_strings(std::vector<std::string>& words) {
+  std::vector<char*> out;
+  for (auto& w : words) out.push_back(w.data());
+  out.push_back(nullptr);
+  return out;
+}
+
+// Runs a program with the task's environment and waits for it; its output
+// comes back through `out_fd` (or goes to the task's stdout when -1).
+int run_with_env(const std::string& program,
+                 const std::vector<std::pair<std::string, std::string>>& env, int out_fd) {
+  std::vector<std::string> env_strings;
+  for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
+  std::vector<std::string> argv = {program};
+  const pid_t pid = ::fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    if (out_fd >= 0) ::dup2(out_fd, 1);
+    auto envp = c_strings(env_strings);
+    auto args = c_strings(argv);
+    ::execve(program.c_str(), args.data(), envp.data());
+    write_all(2, fmt::format("srun: error: exec {}: {}\n", program, std::strerror(errno)));
+    ::_exit(127);
+  }
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+// --task-prolog, as slurmstepd runs it: what it prints is read line by line;
+// "export NAME=value" and "unset NAME" change the task's environment,
+// "print text" goes to the task's stdout.
+void run_task_prolog(const std::string& program,
+                     std::vector<std::pair<std::string, std::string>>& env) {
+  int fds[2];
+  if (::pipe(fds) != 0) return;
+  const pid_t pid = ::fork();
+  if (pid == 0) {
+    ::close(fds[0]);
+    ::_exit(run_with_env(program, env, fds[1]));
+  }
+  ::close(fds[1]);
+  std::string text;
+  char buf[4096];
+  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) != 0;) {
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) break;
+    text.append(buf, static_cast<std::size_t>(n));
+  }
+  ::close(fds[0]);
+  while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
+  }
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    const std::string line = text.substr(start, nl - start);
+    start = nl + 1;
+    if (line.rfind("export ", 0) == 0) {
+      const std::string assignment = line.substr(7);
+      const std::size_t eq = assignment.find('=');
+      if (eq != std::string::npos && eq > 0)
+        set_env(env, assignment.substr(0, eq), assignment.substr(eq + 1));
+    } else if (line.rfind("unset ", 0) == 0) {
+      const std::string name = line.substr(6);
+      std::erase_if(env, [&](const auto& kv) { return kv.first == name; });
+    } else if (line.rfind("print ", 0) == 0) {
+      write_all(1, line.substr(6) + "\n");
+    }
+  }
+}
+
 [[noreturn]] void exec_task(const StepTask& t, const StepOptions& o, int in_fd, int out_fd,
                             int err_fd) {
   // Default dispositions for the task, whatever srun set for itself.
@@ -124,24 +215,31 @@ struct Started {
     for (int c : t.cpus) CPU_SET(c, &set);
     // A CPU outside this process's cpuset is refused: the task then runs unbound.
     ::sched_setaffinity(0, sizeof set, &set);
+    if (o.cpu_bind_verbose) {
+      unsigned long long mask = 0;
+      for (int c : t.cpus) {
+        if (c < 64) mask |= 1ULL << c;
+      }
+      write_all(2, fmt::format("cpu-bind=MASK - {}, task {:2} {:2} [{}]: mask 0x{:x} set\n", t.node,
+                               t.task_id, local_id(t), ::getpid(), mask));
+    }
   }
+  std::vector<std::pair<std::string, std::string>> env = t.env;
+  set_env(env, "SLURM_TASK_PID", std::to_string(::getpid()));  // as slurmstepd sets it
+  if (!o.task_prolog.empty()) run_task_prolog(o.task_prolog, env);
   std::vector<std::string> env_strings;
-  for (const auto& [k, v] : t.env) {
-    if (k != "SLURM_TASK_PID") env_strings.push_back(k + "=" + v);
-  }
-  // Each task's own pid, as slurmstepd sets it (a fork: it may allocate).
-  env_strings.push_back(fmt::format("SLURM_TASK_PID={}", ::getpid()));
+  for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
   std::vector<char*> envp;
   for (auto& e : env_strings) envp.push_back(e.data());
   envp.push_back(nullptr);
-  std::vector<std::string> args = o.argv;
+  std::vector<std::string> args = t.argv.empty() ? o.argv : t.argv;
   std::vector<char*> argv;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);
   environ = envp.data();  // execvp searches the task's PATH
   ::execvp(argv[0], argv.data());
   const std::string msg =
-      fmt::format("slurmstepd: error: execve(): {}: {}\n", o.argv.front(), std::strerror(errno));
+      fmt::format("slurmstepd: error: execve(): {}: {}\n", args.front(), std::strerror(errno));
   write_all(2, msg);
   ::_exit(2);
 }
@@ -233,6 +331,8 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
   using Clock = std::chrono::steady_clock;
   auto next_allocation_check = Clock::now();
   std::optional<Clock::time_point> kill_at;
+  std::optional<Clock::time_point> first_end;
+  bool waited_out = false;
 
   std::size_t running = started.size();
   while (running > 0 || std::any_of(streams.begin(), streams.end(),
@@ -285,6 +385,14 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
         kill_at = Clock::now() + std::chrono::seconds(kill_wait);
       }
     }
+    if (o.wait_after_first > 0 && first_end && running > 0 && !waited_out &&
+        Clock::now() - *first_end >= std::chrono::seconds(o.wait_after_first)) {
+      // -W, as Slurm's srun words it.
+      waited_out = true;
+      fmt::print(stderr, "srun: First task exited {}s ago\n", o.wait_after_first);
+      fmt::print(stderr, "srun: Terminating StepId={}\n", o.step_label);
+      signal_tasks(SIGKILL);
+    }
     if (kill_at && Clock::now() >= *kill_at) {
       signal_tasks(SIGKILL);
       kill_at = Clock::now() + std::chrono::hours(24);
@@ -305,6 +413,8 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
       out.max_rss_kb = static_cast<std::uint64_t>(ru.ru_maxrss);
       s.pid = -1;
       --running;
+      if (!first_end) first_end = Clock::now();
+      if (!o.task_epilog.empty()) run_with_env(o.task_epilog, tasks[s.index].env, -1);
       if (o.kill_on_bad_exit && (out.exit_status != 0 || out.exit_signal != 0))
         signal_tasks(SIGKILL);
     }

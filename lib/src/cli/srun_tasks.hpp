@@ -20,8 +20,9 @@ struct StepTask {
   std::vector<int> cpus;      ///< real CPUs to bind to (empty: no binding)
   std::vector<std::pair<std::string, std::string>> env;  ///< complete environment
   std::string stdout_path;                               ///< empty: srun's own stdout
-  std::string stderr_path;   ///< empty: srun's own stderr (or stdout's file if that is set)
-  bool takes_stdin = false;  ///< srun's stdin; the others read /dev/null
+  std::string stderr_path;        ///< empty: srun's own stderr (or stdout's file if that is set)
+  bool takes_stdin = false;       ///< srun's stdin; the others read /dev/null
+  std::vector<std::string> argv;  ///< its own program (--multi-prog, --bcast); empty: the step's
 };
 
 struct StepOptions {
@@ -44,6 +45,15 @@ struct StepOptions {
   /// time limit). The tasks then get SIGTERM, and SIGKILL kill_wait seconds
   /// later: a step run from salloc's shell is not in the job's process group.
   std::function<bool()> allocation_ended = nullptr;
+  /// --cpu-bind=verbose: each task says its binding on its stderr, as
+  /// slurmstepd does ("cpu-bind=MASK - n-1, task  0  0 [pid]: mask 0x1 set").
+  bool cpu_bind_verbose = false;
+  std::string task_prolog;  ///< run before each task; its "export"/"unset"/"print" lines act
+  std::string task_epilog;  ///< run after each task, in its environment
+  /// -W: the tasks still running this many seconds after the first ended are
+  /// killed (0: never).
+  std::uint32_t wait_after_first = 0;
+  std::string step_label;                              ///< "12.0", for srun's messages
   std::function<int()> kill_wait = [] { return 30; };  ///< KillWait, read when needed
 };
 

@@ -253,6 +253,13 @@ class Controller {
   /// Records a new step of a running job's current attempt, numbered next;
   /// returns it with its id and start time.
   JobStep begin_step(const Job& job, JobStep step);
+  /// The same for a step that holds CPUs (srun without --overlap): `cpus`,
+  /// by index in the job's allocation, are the step's until it ends.
+  JobStep begin_step(const Job& job, JobStep step,
+                     std::map<std::size_t, std::vector<std::uint32_t>> cpus);
+  /// The CPUs the running steps of the job's current attempt hold, by index
+  /// in its allocation.
+  std::map<std::size_t, std::set<std::uint32_t>> step_cpus_held(const Job& job);
   /// Records how a step of the job's current attempt ended; throws
   /// Errc::invalid_argument for a step that is not running.
   void end_step(const Job& job, const JobStep& ended);
@@ -323,6 +330,12 @@ class Controller {
   std::unique_ptr<Background> m_script_sync;  ///< scripts.db's sync at a submission
   const Clock& m_clock;
   std::map<JobId, Job> m_live;
+  /// CPUs held by running steps: (job, attempt) -> step id -> allocation
+  /// index -> CPU ids. Kept in memory only: a stintd that restarts forgets
+  /// what the steps of the moment hold, and later steps may share with them.
+  std::map<std::pair<JobId, std::uint32_t>,
+           std::map<std::uint32_t, std::map<std::size_t, std::vector<std::uint32_t>>>>
+      m_step_cpus;
   /// The ids of the live jobs that may be active (launch and recover add
   /// them; collect drops those that no longer are): collect walks these,
   /// not every live job (a walk of 100,000 pending ones took 70 ms).

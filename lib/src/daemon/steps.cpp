@@ -23,6 +23,36 @@ JobStep Controller::begin_step(const Job& job, JobStep step) {
   return step;
 }
 
+JobStep Controller::begin_step(const Job& job, JobStep step,
+                               std::map<std::size_t, std::vector<std::uint32_t>> cpus) {
+  step = begin_step(job, std::move(step));
+  m_step_cpus[{job.id, job.restart_count}][step.step_id] = std::move(cpus);
+  return step;
+}
+
+std::map<std::size_t, std::set<std::uint32_t>> Controller::step_cpus_held(const Job& job) {
+  // Jobs that ended, attempts that were requeued: nothing of theirs is held.
+  std::erase_if(m_step_cpus, [&](const auto& entry) {
+    const auto& [key, steps] = entry;
+    const Job* live = find_live(key.first);
+    return steps.empty() || live == nullptr || live->state != JobState::running ||
+           live->restart_count != key.second;
+  });
+  std::map<std::size_t, std::set<std::uint32_t>> held;
+  const auto it = m_step_cpus.find({job.id, job.restart_count});
+  if (it == m_step_cpus.end()) return held;
+  // A step stintd closed itself (its srun died) holds nothing either.
+  std::set<std::uint32_t> running;
+  for (const JobStep& s : m_store->steps({job.id})) {
+    if (s.attempt == job.restart_count && s.state == JobState::running) running.insert(s.step_id);
+  }
+  std::erase_if(it->second, [&](const auto& step) { return !running.contains(step.first); });
+  for (const auto& [step_id, by_node] : it->second) {
+    for (const auto& [index, ids] : by_node) held[index].insert(ids.begin(), ids.end());
+  }
+  return held;
+}
+
 void Controller::end_step(const Job& job, const JobStep& ended) {
   std::optional<JobStep> found;
   for (JobStep& s : m_store->steps({job.id})) {
@@ -40,6 +70,8 @@ void Controller::end_step(const Job& job, const JobStep& ended) {
   s.sys_cpu_us = ended.sys_cpu_us;
   s.max_rss_kb = ended.max_rss_kb;
   m_store->put_step(s);
+  if (auto it = m_step_cpus.find({job.id, job.restart_count}); it != m_step_cpus.end())
+    it->second.erase(s.step_id);
   log_info("job {} step {} ended {} exit {}", job.display_id(), s.step_id, state_name(s.state),
            exit_code_text(s.exit_status, s.exit_signal));
 }

@@ -2,6 +2,8 @@
 // allocation (docs/protocol.md). The tasks are srun's own children; stintd
 // only numbers the steps and keeps their records.
 
+#include "sched/step.hpp"
+
 #include <algorithm>
 #include <csignal>
 
@@ -41,10 +43,125 @@ JobState step_state(int exit_status, int exit_signal) {
   return JobState::completed;
 }
 
+std::optional<std::uint32_t> optional_count(const Json& j, const char* key) {
+  if (!j.contains(key) || j.at(key).is_null()) return std::nullopt;
+  return j.at(key).get<std::uint32_t>();
+}
+
+// The job's nodes from -r's on, each keeping its index in the allocation.
+std::vector<std::size_t> nodes_from(const Job& job, std::uint32_t relative) {
+  if (relative >= job.alloc.size())
+    throw Error(Errc::invalid_argument,
+                fmt::format("--relative={} is outside the job's {} nodes (0-{})", relative,
+                            job.alloc.size(), job.alloc.size() - 1));
+  std::vector<std::size_t> out;
+  for (std::size_t i = relative; i < job.alloc.size(); ++i) out.push_back(i);
+  return out;
+}
+
+Json layout_json(const sched::StepLayout& layout) {
+  Json nodes = Json::array();
+  for (const sched::StepNode& n : layout.nodes) {
+    nodes.push_back({{"alloc_index", n.alloc_index},
+                     {"name", n.name},
+                     {"first_task", n.first_task},
+                     {"tasks", n.tasks},
+                     {"task_cpus", n.task_cpus}});
+  }
+  return {{"nodes", nodes}, {"tasks", layout.tasks}, {"warning", layout.warning}};
+}
+
+// A step laid out by stintd (srun sends what it asks for): the step gets
+// the CPUs no other running step holds, as Slurm shares an allocation between
+// steps. Without --exact a step holds every free CPU of its nodes (Slurm
+// 22.05's default); --overlap steps hold none and take any.
+Json begin_laid_out_step(Controller& c, const Job& job, const Json& req) {
+  const Json& r = req.at("request");
+  sched::StepRequest request;
+  request.tasks = optional_count(r, "tasks");
+  request.nodes = optional_count(r, "nodes");
+  request.tasks_per_node = optional_count(r, "tasks_per_node");
+  request.cpus_per_task = r.value("cpus_per_task", 1U);
+  request.node_names = r.value("node_names", std::vector<std::string>{});
+  request.job_tasks = job.req.tasks;
+  const bool exact = r.value("exact", false);
+  const bool overlap = r.value("overlap", false);
+  const std::vector<std::size_t> indexes = nodes_from(job, r.value("relative", 0U));
+
+  // What the step could have in an allocation of its own: Slurm's refusals
+  // of a step that can never run.
+  std::vector<NodeAlloc> whole;
+  for (std::size_t i : indexes) whole.push_back(job.alloc[i]);
+  sched::StepLayout layout = sched::layout_step(whole, request);
+  std::vector<std::size_t> view_index = indexes;
+
+  if (!overlap) {
+    // The same over the CPUs no running step holds; nodes with none free are
+    // left out, unless -w names them.
+    const auto held = c.step_cpus_held(job);
+    std::vector<NodeAlloc> free;
+    view_index.clear();
+    for (std::size_t i : indexes) {
+      NodeAlloc a = job.alloc[i];
+      if (auto it = held.find(i); it != held.end())
+        std::erase_if(a.cpu_ids, [&](std::uint32_t id) { return it->second.contains(id); });
+      a.cpus = static_cast<std::uint32_t>(a.cpu_ids.size());
+      const bool named = std::find(request.node_names.begin(), request.node_names.end(), a.node) !=
+                         request.node_names.end();
+      if (a.cpus == 0 && !named) continue;
+      free.push_back(std::move(a));
+      view_index.push_back(i);
+    }
+    try {
+      if (free.empty()) throw Error(Errc::nodes_busy, "no free CPUs");
+      layout = sched::layout_step(free, request);
+    } catch (const Error&) {
+      throw Error(Errc::nodes_busy, std::string(errc_slurm_message(Errc::nodes_busy)));
+    }
+    for (sched::StepNode& n : layout.nodes) n.alloc_index = view_index[n.alloc_index];
+  } else {
+    for (sched::StepNode& n : layout.nodes) n.alloc_index = indexes[n.alloc_index];
+  }
+
+  // The CPUs the step holds: its tasks' with --exact, else all its nodes'
+  // free ones (for --overlap, all its nodes', held by none).
+  std::map<std::size_t, std::vector<std::uint32_t>> holds;
+  const auto held =
+      overlap ? std::map<std::size_t, std::set<std::uint32_t>>{} : c.step_cpus_held(job);
+  std::uint32_t cpus = 0;
+  for (const sched::StepNode& n : layout.nodes) {
+    std::vector<std::uint32_t> ids;
+    if (exact) {
+      for (const auto& t : n.task_cpus) ids.insert(ids.end(), t.begin(), t.end());
+    } else {
+      for (std::uint32_t id : job.alloc[n.alloc_index].cpu_ids) {
+        auto it = held.find(n.alloc_index);
+        if (it == held.end() || !it->second.contains(id)) ids.push_back(id);
+      }
+    }
+    cpus += static_cast<std::uint32_t>(ids.size());
+    if (!overlap) holds[n.alloc_index] = std::move(ids);
+  }
+
+  JobStep step;
+  step.name = req.at("name").get<std::string>();
+  step.tasks = layout.tasks;
+  step.cpus = cpus;
+  std::vector<std::string> names;
+  for (const sched::StepNode& n : layout.nodes) names.push_back(n.name);
+  step.nodes = parse::compress_hostlist(names);
+  step.node_count = static_cast<std::uint32_t>(names.size());
+  step = overlap ? c.begin_step(job, std::move(step)) : c.begin_step(job, std::move(step), holds);
+  Json reply = {{"step_id", step.step_id}, {"start_time", step.start_time}};
+  reply["layout"] = layout_json(layout);
+  return reply;
+}
+
 }  // namespace
 
 Json handle_step_begin(Controller& c, const Json& req, const Caller& caller) {
   const Job& job = step_job(c, req, caller);
+  if (req.contains("request")) return begin_laid_out_step(c, job, req);
   JobStep step;
   step.name = req.at("name").get<std::string>();
   step.tasks = req.at("tasks").get<std::uint32_t>();
