@@ -134,13 +134,13 @@ expect_eq "-K: SIGTERM" "got TERM" "$(cat killed.out)"
 
 # --- a killed salloc gives its allocation back ---------------------------------------------
 rm -f started
-salloc -N1 sh -c 'touch started; exec sleep 300' 2>/dev/null &
+salloc -N1 sh -c 'echo $$ >command.pid; touch started; exec sleep 300' 2>/dev/null &
 pid=$!
 wait_for 30 test -e started
 kj=$(live_job interactive)
 kill -KILL $pid
 wait_for 30 job_ended "$kj"
-pkill -f "[s]leep 300" || true
+kill "$(cat command.pid)" 2>/dev/null || true  # salloc's command outlives it, as in Slurm
 
 # --- a shell on a terminal -----------------------------------------------------------------
 cat >pty_shell.py <<'PY'

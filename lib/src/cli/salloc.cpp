@@ -472,6 +472,18 @@ int run(int argc, char** argv) {
   }
   if (child_fd >= 0) ::close(child_fd);
   if (interactive) ::tcsetpgrp(0, parent_group);
+  if (!revoked) {
+    // The allocation may have ended first (a step's srun ends with it).
+    job = store->job(id);
+    if (!job || is_terminal(job->state)) {
+      revoked = true;
+      info(quiet, job && job->state == JobState::timeout
+                      ? fmt::format("Job {} has exceeded its time limit and its allocation has "
+                                    "been revoked.",
+                                    id)
+                      : fmt::format("Job allocation {} has been revoked.", id));
+    }
+  }
 
   if (!revoked) {
     info(quiet, fmt::format("Relinquishing job allocation {}", id));

@@ -114,6 +114,17 @@ class OutputPipes {
   int m_write[2] = {-1, -1};
 };
 
+// An allocation option as sbatch reads it: "--flag=value", or the flag alone
+// for one that takes no value (--hold, --contiguous).
+std::string allocation_word(const std::string& flag, const std::string& value) {
+  for (const OptionSpec& spec : sbatch_option_table()) {
+    if (flag.size() > 2 && spec.long_name == std::string_view(flag).substr(2) &&
+        spec.arg == ArgKind::none)
+      return flag;
+  }
+  return flag + "=" + value;
+}
+
 std::string base_name(const std::string& path) {
   const std::size_t slash = path.rfind('/');
   return slash == std::string::npos ? path : path.substr(slash + 1);
@@ -123,7 +134,7 @@ std::string base_name(const std::string& path) {
 
 int run_with_allocation(const SrunOptions& o, const std::vector<std::string>& args) {
   std::vector<std::string> options;
-  for (const auto& [flag, value] : o.allocation) options.push_back(flag + "=" + value);
+  for (const auto& [flag, value] : o.allocation) options.push_back(allocation_word(flag, value));
   if (!o.job_name) options.push_back("--job-name=" + base_name(o.command.front()));
   if (o.quiet) options.push_back("--quiet");
   const SbatchCommandLine cl = parse_sbatch_command_line(options);
@@ -213,7 +224,10 @@ int run_with_allocation(const SrunOptions& o, const std::vector<std::string>& ar
   const std::string self = self_exe();
   const std::string dir = self.substr(0, self.rfind('/') + 1);
   std::vector<std::string> words = {dir + "salloc", "-Q"};
-  for (const auto& [flag, value] : o.allocation) words.push_back(flag + "=" + value);
+  for (const auto& [flag, value] : o.allocation) {
+    // salloc has no --propagate: its command runs under salloc's own limits.
+    if (flag != "--propagate") words.push_back(allocation_word(flag, value));
+  }
   if (!o.job_name) words.push_back("--job-name=" + base_name(o.command.front()));
   words.push_back(self);
   words.insert(words.end(), args.begin(), args.end());

@@ -1,173 +1,708 @@
-// srun's command line. Inside an allocation (SLURM_JOB_ID, or --jobid) it
-// runs a step there; outside one it gets an allocation first.
+// srun's command line, read with its option table (cli/srun_table.cpp).
+// Inside an allocation (SLURM_JOB_ID, or --jobid) it runs a step there;
+// outside one it gets an allocation first, with the options srun shares with
+// sbatch spelled as sbatch spells them.
 
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
 #include <cstdlib>
+#include <fstream>
 
 #include <fmt/core.h>
+#include <unistd.h>
 
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
 #include <stint/tools.hpp>
 
 #include "cli/boundary.hpp"
-#include "cli/cli11.hpp"
+#include "cli/sbatch_builder.hpp"
+#include "cli/sbatch_values.hpp"
 #include "cli/srun.hpp"
+#include "cli/srun_options.hpp"
 
-namespace stint::tools {
+namespace stint::cli {
 namespace {
 
 constexpr std::string_view k_tool = "srun";
 
-std::optional<JobId> allocation_from_environment() {
+bool iequals(std::string_view a, std::string_view b) {
+  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+           return std::tolower(static_cast<unsigned char>(x)) ==
+                  std::tolower(static_cast<unsigned char>(y));
+         });
+}
+
+const std::string* find_env(const EnvList& env, std::string_view name) {
+  for (const auto& [key, value] : env) {
+    if (key == name) return &value;
+  }
+  return nullptr;
+}
+
+/// The running job srun's environment names (an sbatch script, salloc's command).
+std::optional<JobId> allocation_from_environment(const EnvList& env) {
   for (const char* name : {"SLURM_JOB_ID", "SLURM_JOBID"}) {
-    const char* value = std::getenv(name);
-    if (value == nullptr || *value == '\0') continue;
+    const std::string* value = find_env(env, name);
+    if (value == nullptr || value->empty()) continue;
     char* end = nullptr;
-    const unsigned long id = std::strtoul(value, &end, 10);
+    const unsigned long id = std::strtoul(value->c_str(), &end, 10);
     if (*end == '\0' && id > 0) return static_cast<JobId>(id);
   }
   return std::nullopt;
 }
 
-std::uint32_t count_value(const std::string& text, const char* what) {
-  return parse::count(text, what);
+// An option this machine cannot honour: srun says what there is instead and
+// exits 1 rather than accept it and do nothing.
+[[noreturn]] void refuse(std::string_view option, std::string_view instead) {
+  throw Error(Errc::invalid_argument, fmt::format("{} is not available here: {}", option, instead));
+}
+
+// A flag set by an input environment variable: Slurm takes an empty value,
+// "yes" or a non-zero number as set, and anything else as not set.
+bool env_flag_set(const std::string& value) {
+  if (value.empty() || iequals(value, "yes")) return true;
+  char* end = nullptr;
+  const long n = std::strtol(value.c_str(), &end, 10);
+  return *end == '\0' && n != 0;
+}
+
+// -N min[-max]: the lower count is the step's.
+std::uint32_t node_count(const std::string& text) {
+  const std::size_t dash = text.find('-');
+  auto all_digits = [](std::string_view s) {
+    return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) {
+      return std::isdigit(static_cast<unsigned char>(c)) != 0;
+    });
+  };
+  const std::string min = text.substr(0, dash);
+  if (!all_digits(min) || (dash != std::string::npos && !all_digits(text.substr(dash + 1))))
+    throw Error(Errc::usage, fmt::format("\"{}\" is not a valid node count", text));
+  return parse::count(min, "--nodes");
+}
+
+// Slurm's _expand_mult: a map_cpu/mask_cpu list, "N*count" repeating N.
+std::string expand_cpu_list(const std::string& list, bool mask) {
+  std::string out;
+  std::size_t start = 0;
+  while (start <= list.size()) {
+    std::size_t end = list.find(',', start);
+    if (end == std::string::npos) end = list.size();
+    std::string item = list.substr(start, end - start);
+    start = end + 1;
+    if (item.empty()) continue;
+    if (mask && item.rfind("0x", 0) == 0) item = item.substr(2);
+    std::uint32_t repeat = 1;
+    if (const std::size_t star = item.find('*'); star != std::string::npos) {
+      const std::string times = item.substr(star + 1);
+      for (char c : times) {
+        if (!std::isdigit(static_cast<unsigned char>(c)))
+          throw Error(Errc::invalid_argument,
+                      fmt::format("Failed to validate number: *{}, the offending character is {}",
+                                  times, c));
+      }
+      repeat = times.empty() ? 0 : parse::count(times, "--cpu-bind");
+      if (repeat == 0)
+        throw Error(Errc::invalid_argument,
+                    fmt::format("Invalid {} multiplier: {}", mask ? "mask_cpu" : "map_cpu", times));
+      item = item.substr(0, star);
+    }
+    for (char c : item) {
+      const bool ok = mask ? std::isxdigit(static_cast<unsigned char>(c)) != 0
+                           : std::isdigit(static_cast<unsigned char>(c)) != 0;
+      if (!ok)
+        throw Error(
+            Errc::invalid_argument,
+            fmt::format("Failed to validate number: {}, the offending character is {}", item, c));
+    }
+    for (std::uint32_t i = 0; i < repeat; ++i) out += (out.empty() ? "" : ",") + item;
+  }
+  return out;
+}
+
+// --cpu-bind as Slurm's slurm_verify_cpu_bind reads it, less the types this
+// machine lacks; returns the canonical form srun's step takes
+// ("verbose,map_cpu:0,1"), or nullopt for help.
+std::optional<std::string> cpu_bind_value(const std::string& text) {
+  // A ',' not followed by a value separates words; one followed by a value
+  // belongs to a map or mask list (Slurm's _isvalue).
+  std::vector<std::string> words(1);
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == ',') {
+      std::size_t j = i + 1;
+      const bool value = j < text.size() && std::isdigit(static_cast<unsigned char>(text[j]));
+      while (j < text.size() && std::isxdigit(static_cast<unsigned char>(text[j]))) ++j;
+      if (!value && j < text.size() && text[j] != ',') {
+        words.emplace_back();
+        continue;
+      }
+    }
+    words.back() += text[i];
+  }
+  auto fatal = [](const std::string& what) -> Error {
+    return Error(Errc::invalid_argument,
+                 what + "\nsrun: fatal: Failed to parse --cpu-bind= values.");
+  };
+  bool verbose = false;
+  std::string type;
+  for (const std::string& word : words) {
+    const std::string lower = [&] {
+      std::string l = word;
+      for (char& c : l) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      return l;
+    }();
+    if (lower == "help") return std::nullopt;
+    if (lower == "q" || lower == "quiet") {
+      verbose = false;
+    } else if (lower == "v" || lower == "verbose") {
+      verbose = true;
+    } else if (lower == "no" || lower == "none") {
+      type = "none";
+    } else if (lower == "core" || lower == "cores") {
+      if (type.empty() || type == "threads") type = "cores";
+    } else if (lower == "thread" || lower == "threads") {
+      if (type.empty() || type == "cores") type = "threads";
+    } else if (lower.rfind("map_cpu", 0) == 0 || lower.rfind("mapcpu", 0) == 0 ||
+               lower.rfind("mask_cpu", 0) == 0 || lower.rfind("maskcpu", 0) == 0) {
+      const bool mask = lower.rfind("mask", 0) == 0;
+      const std::size_t sep = word.find_first_of(":=");
+      const std::string list = sep == std::string::npos ? "" : word.substr(sep + 1);
+      if (list.empty()) {
+        throw fatal(fmt::format("missing list for \"--cpu-bind={}:<list>\"",
+                                mask ? "mask_cpu" : "map_cpu"));
+      }
+      try {
+        type = fmt::format("{}:{}", mask ? "mask_cpu" : "map_cpu", expand_cpu_list(list, mask));
+      } catch (const Error& e) {
+        throw fatal(e.what());
+      }
+    } else if (lower == "rank" || lower == "rank_ldom" || lower.rfind("map_ldom", 0) == 0 ||
+               lower.rfind("mapldom", 0) == 0 || lower.rfind("mask_ldom", 0) == 0 ||
+               lower.rfind("maskldom", 0) == 0 || lower == "socket" || lower == "sockets" ||
+               lower == "ldom" || lower == "ldoms" || lower == "one_thread") {
+      refuse(fmt::format("--cpu-bind={}", word),
+             "the types are none, cores, threads, map_cpu:<list> and mask_cpu:<list> (each "
+             "virtual node is one locality domain), with verbose or quiet before them");
+    } else {
+      throw fatal(fmt::format("unrecognized --cpu-bind argument \"{}\"", word));
+    }
+  }
+  if (type.empty()) type = "cores";  // srun's default here: each task on its own CPUs
+  return verbose ? "verbose," + type : type;
+}
+
+// --mpi: the types this machine has, or Slurm's refusal of an unknown one.
+void check_mpi(const std::string& type) {
+  if (type.empty() || iequals(type, "none") || iequals(type, "pmi2")) return;
+  if (iequals(type, "pmix") || type.rfind("pmix_", 0) == 0 || iequals(type, "cray_shasta")) {
+    refuse(fmt::format("--mpi={}", type),
+           "the MPI types are none and pmi2 (srun --mpi=list), as on a cluster built without "
+           "PMIx");
+  }
+  throw Error(Errc::invalid_argument,
+              fmt::format("Couldn't find the specified plugin name for mpi/{0} looking at all "
+                          "files\nsrun: error: cannot find mpi plugin for mpi/{0}\nsrun: error: "
+                          "MPI: Cannot create context for mpi/{0}\nsrun: error: MPI: Unable to "
+                          "load any plugin\nsrun: error: Invalid MPI type '{0}', --mpi=list for "
+                          "acceptable types",
+                          type));
+}
+
+// -m: sbatch's check, then the layouts a step here has (blocks).
+void check_distribution(const std::string& text) {
+  (void)values::distribution(text);
+  const std::string layout = text.substr(0, text.find(','));
+  std::size_t start = 0;
+  while (start <= layout.size()) {
+    std::size_t end = layout.find(':', start);
+    if (end == std::string::npos) end = layout.size();
+    const std::string level = layout.substr(start, end - start);
+    if (!iequals(level, "block") && level != "*") {
+      refuse(fmt::format("--distribution={}", text),
+             "a step's tasks are laid out in blocks (block, and block or * within a node)");
+    }
+    start = end + 1;
+  }
+}
+
+// The sbatch options srun's step reads itself, never the allocation's: its
+// files and environment, and srun's own behaviour.
+bool step_only(SbatchOpt id) {
+  switch (id) {
+    case SbatchOpt::output:
+    case SbatchOpt::error:
+    case SbatchOpt::input:
+    case SbatchOpt::open_mode:
+    case SbatchOpt::export_env:
+    case SbatchOpt::quiet:
+    case SbatchOpt::verbose:
+    case SbatchOpt::help:
+    case SbatchOpt::usage:
+    case SbatchOpt::version:
+    case SbatchOpt::test_only:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// An optional value left out, as sbatch reads the option written alone.
+std::string bare_value(SbatchOpt id) {
+  switch (id) {
+    case SbatchOpt::exclusive:
+      return "exclusive";
+    case SbatchOpt::no_kill:
+      return "set";
+    case SbatchOpt::nice:
+      return "100";
+    case SbatchOpt::propagate:
+      return "ALL";
+    default:
+      return {};
+  }
+}
+
+// Options whose check reads a file, asks for a user, or is the controller's
+// (sbatch's wording): checked when the allocation is asked for, not here.
+bool checked_later(SbatchOpt id) {
+  switch (id) {
+    case SbatchOpt::bbf:
+    case SbatchOpt::nodefile:
+    case SbatchOpt::nodelist:
+    case SbatchOpt::exclude:
+    case SbatchOpt::uid:
+    case SbatchOpt::gid:
+    case SbatchOpt::dependency:
+    case SbatchOpt::clusters:
+    case SbatchOpt::cluster:
+      return true;
+    default:
+      return false;
+  }
+}
+
+struct Reader {
+  Reader() { values_check.context = &check_context; }
+  SrunCommandLine cl;
+  // Slurm checks every option's value as it reads it, inside an allocation
+  // too: the allocation options go through sbatch's checks, with its messages.
+  SubmitContext check_context;
+  SbatchBuilder values_check;
+  bool inside_allocation = false;
+  std::optional<std::uint32_t> env_nodes;  // -N from the environment: a bound, not a count
+  bool exclusive_on_command_line = false;
+  bool overlap_on_command_line = false;
+
+  /// Applies one option; returns false when srun is to act on it at once
+  /// (--help, --mpi=list) and read no further.
+  bool apply(const FoundOption& f, bool from_env);
+  bool apply_own(SrunOpt id, const FoundOption& f, bool from_env);
+};
+
+bool Reader::apply(const FoundOption& f, bool from_env) {
+  if (f.id >= static_cast<int>(SrunOpt::accel_bind)) {
+    return apply_own(static_cast<SrunOpt>(f.id), f, from_env);
+  }
+  SrunOptions& o = cl.options;
+  const auto id = static_cast<SbatchOpt>(f.id);
+  const std::string v = f.value.value_or("");
+  using Action = SrunCommandLine::Action;
+  switch (id) {
+    case SbatchOpt::help:
+      cl.action = Action::help;
+      return false;
+    case SbatchOpt::usage:
+      cl.action = Action::usage;
+      return false;
+    case SbatchOpt::version:
+      cl.action = Action::version;
+      return false;
+    case SbatchOpt::test_only:
+      refuse("--test-only",
+             "sbatch --test-only with the same options says when and where the job would start");
+    case SbatchOpt::ntasks:
+      o.ntasks = parse::positive_count(v, "--ntasks");
+      break;
+    case SbatchOpt::nodes:
+      if (from_env && inside_allocation) {
+        env_nodes = node_count(v);
+      } else {
+        o.nodes = node_count(v);
+      }
+      break;
+    case SbatchOpt::ntasks_per_node:
+      o.ntasks_per_node = parse::positive_count(v, "--ntasks-per-node");
+      break;
+    case SbatchOpt::cpus_per_task:
+      o.cpus_per_task = parse::positive_count(v, "--cpus-per-task");
+      break;
+    case SbatchOpt::nodelist:
+      o.nodelist = v;
+      break;
+    case SbatchOpt::job_name:
+      o.job_name = v;
+      break;
+    case SbatchOpt::chdir:
+      o.chdir = v;
+      break;
+    case SbatchOpt::output:
+      o.output = v;
+      break;
+    case SbatchOpt::error:
+      o.error = v;
+      break;
+    case SbatchOpt::input:
+      if (v != "0" && v != "all" && v != "none")
+        throw Error(Errc::invalid_argument,
+                    fmt::format("Invalid --input argument: {} (0, all or none)", v));
+      o.input = v;
+      break;
+    case SbatchOpt::open_mode: {
+      const char c = v.empty() ? '\0' : static_cast<char>(std::tolower(v.front()));
+      if (c != 'a' && c != 't') throw Error(Errc::usage, "Invalid --open-mode specification");
+      o.open_append = c == 'a';
+      break;
+    }
+    case SbatchOpt::export_env:
+      o.export_spec = v;
+      break;
+    case SbatchOpt::quiet:
+      o.quiet = true;
+      break;
+    case SbatchOpt::verbose:
+      if (from_env) {
+        o.verbose = std::max(o.verbose, 1);  // SLURM_DEBUG=1
+      } else {
+        ++o.verbose;
+      }
+      break;
+    case SbatchOpt::time:
+      try {
+        parse::time_limit(v);
+      } catch (const Error&) {
+        throw Error(Errc::invalid_time, "Invalid --time specification");
+      }
+      break;
+    case SbatchOpt::distribution:
+      check_distribution(v);
+      break;
+    case SbatchOpt::exclusive:
+      // For a step, Slurm's --exclusive is --exact.
+      o.exact = true;
+      o.overlap = false;
+      if (!from_env) exclusive_on_command_line = true;
+      break;
+    case SbatchOpt::hint:
+      if (iequals(v, "help")) {
+        cl.action = Action::hint_help;
+        return false;
+      }
+      break;
+    case SbatchOpt::mem_bind:
+      if (iequals(v, "help")) {
+        cl.action = Action::mem_bind_help;
+        return false;
+      }
+      break;
+    default:
+      break;
+  }
+  if (!step_only(id) && !checked_later(id)) values_check.apply(f, Layer::command_line);
+  if (!step_only(id)) {
+    // Outside an allocation the option is the job's, as sbatch reads it.
+    const OptionSpec* batch = find_option(sbatch_option_table(), f.id);
+    o.allocation.emplace_back(fmt::format("--{}", batch->long_name),
+                              f.value ? *f.value : bare_value(id));
+  }
+  return true;
+}
+
+bool Reader::apply_own(SrunOpt id, const FoundOption& f, bool from_env) {
+  SrunOptions& o = cl.options;
+  const std::string v = f.value.value_or("");
+  switch (id) {
+    case SrunOpt::accel_bind:
+      refuse("--accel-bind",
+             "tasks are not bound to accelerators; each task sees its node's GPUs in "
+             "CUDA_VISIBLE_DEVICES");
+    case SrunOpt::bcast:
+      o.bcast = v;
+      break;
+    case SrunOpt::bcast_exclude:
+      refuse("--bcast-exclude",
+             "--bcast copies the program alone (no --send-libs: the virtual nodes use this "
+             "machine's libraries)");
+    case SrunOpt::compress:
+      if (f.value && !v.empty() && !iequals(v, "lz4") && !iequals(v, "zlib") &&
+          !iequals(v, "none")) {
+        cl.notices.push_back(
+            fmt::format("error: Compression type '{}' unknown, disabling compression support.", v));
+      }
+      break;
+    case SrunOpt::cpu_bind: {
+      const std::optional<std::string> bind = cpu_bind_value(v);
+      if (!bind) {
+        cl.action = SrunCommandLine::Action::cpu_bind_help;
+        return false;
+      }
+      o.cpu_bind = *bind;
+      break;
+    }
+    case SrunOpt::debugger_test:
+      refuse("--debugger-test",
+             "srun has no debugger interface (MPIR); attach gdb -p to a task's SLURM_TASK_PID");
+    case SrunOpt::disable_status:
+      o.disable_status = true;
+      break;
+    case SrunOpt::epilog:
+      o.epilog = iequals(v, "none") ? std::string() : v;
+      break;
+    case SrunOpt::exact:
+      o.exact = true;
+      break;
+    case SrunOpt::het_group:
+      refuse("--het-group",
+             "steps run in one component of a heterogeneous job; srun --jobid with that "
+             "component's job id (scontrol show job) runs in it");
+    case SrunOpt::immediate:
+      refuse("-I/--immediate",
+             "srun waits for its allocation; salloc -I gets one only when it is free at once, "
+             "and srun then runs in it");
+    case SrunOpt::interactive:
+      break;  // salloc's interactive step: a step as any other
+    case SrunOpt::jobid:
+      o.jobid = parse::positive_count(v, "--jobid");
+      break;
+    case SrunOpt::kill_on_bad_exit: {
+      if (!f.value || v.empty()) {
+        o.kill_on_bad_exit = true;
+        break;
+      }
+      char* end = nullptr;
+      const long n = std::strtol(v.c_str(), &end, 10);
+      if (*end != '\0')
+        throw Error(Errc::invalid_argument,
+                    fmt::format("Invalid numeric value \"{}\" for --kill-on-bad-exit.", v));
+      o.kill_on_bad_exit = n != 0;
+      break;
+    }
+    case SrunOpt::label:
+      o.label = true;
+      break;
+    case SrunOpt::mpi:
+      if (iequals(v, "list")) {
+        cl.action = SrunCommandLine::Action::mpi_list;
+        return false;
+      }
+      check_mpi(v);
+      o.mpi = iequals(v, "pmi2") ? "pmi2" : "";
+      break;
+    case SrunOpt::msg_timeout:
+      refuse("--msg-timeout", "srun starts the tasks itself, with no messages to time out");
+    case SrunOpt::multi_prog:
+      o.multi_prog = true;
+      break;
+    case SrunOpt::no_allocate:
+      refuse("-Z/--no-allocate",
+             "every step runs in an allocation; salloc or sbatch gets one, and srun runs in it");
+    case SrunOpt::overlap:
+      o.overlap = true;
+      if (!from_env) overlap_on_command_line = true;
+      break;
+    case SrunOpt::preserve_env:
+      o.preserve_env = true;
+      break;
+    case SrunOpt::prolog:
+      o.prolog = iequals(v, "none") ? std::string() : v;
+      break;
+    case SrunOpt::pty:
+      o.pty = true;
+      break;
+    case SrunOpt::quit_on_interrupt:
+      refuse("--quit-on-interrupt", "-X/--disable-status sends Ctrl-C straight to the tasks");
+    case SrunOpt::relative:
+      o.relative = parse::count(v, "--relative");
+      break;
+    case SrunOpt::resv_ports:
+      refuse("--resv-ports",
+             "there is no MpiParams=ports; run-create --ports reserves ports for a run's nodes");
+    case SrunOpt::send_libs:
+      if (f.value && (iequals(v, "n") || iequals(v, "no"))) break;
+      if (f.value && !v.empty() && !iequals(v, "y") && !iequals(v, "yes"))
+        throw Error(Errc::usage, "Invalid --send-libs specification");
+      refuse("--send-libs",
+             "--bcast copies the program alone, and the virtual nodes use this machine's "
+             "libraries");
+    case SrunOpt::slurmd_debug:
+      refuse("--slurmd-debug", "there is no slurmd: srun starts the tasks itself (-v says more)");
+    case SrunOpt::task_epilog:
+      o.task_epilog = v;
+      break;
+    case SrunOpt::task_prolog:
+      o.task_prolog = v;
+      break;
+    case SrunOpt::threads:
+      (void)parse::positive_count(v, "--threads");
+      refuse("-T/--threads", "srun starts the tasks itself, with no launch fan-out to set");
+    case SrunOpt::unbuffered:
+      o.unbuffered = true;
+      break;
+    case SrunOpt::wait:
+      o.wait_after_first = parse::count(v, "--wait");
+      break;
+    case SrunOpt::whole:
+      refuse("--whole", "a step gets the CPUs its tasks ask for; ask for more with -c and -n");
+    case SrunOpt::x11:
+      refuse("--x11", "there is no X11 forwarding; the tasks run on this machine with its DISPLAY");
+  }
+  return true;
+}
+
+}  // namespace
+
+SrunCommandLine parse_srun_command_line(const std::vector<std::string>& args,
+                                        const EnvList& environment) {
+  const std::span<const OptionSpec> table = srun_option_table();
+  const OptionScan scan = scan_options(table, args);
+  Reader r;
+  for (const FoundOption& f : scan.options) {
+    if (f.id == static_cast<int>(SrunOpt::jobid)) r.inside_allocation = true;
+  }
+  if (allocation_from_environment(environment)) r.inside_allocation = true;
+
+  // The environment first, in the table's order and each option's variables'
+  // order (a later one wins); then the command line.
+  std::vector<FoundOption> from_env;
+  for (const OptionSpec& spec : table) {
+    std::string_view vars = spec.env;
+    while (!vars.empty()) {
+      const std::size_t space = vars.find(' ');
+      const std::string_view var = vars.substr(0, space);
+      vars = space == std::string_view::npos ? std::string_view() : vars.substr(space + 1);
+      // The allocation to run in is read apart (allocation_from_environment);
+      // a batch job's name is not each step's.
+      if (var == "SLURM_JOB_ID") continue;
+      if (var == "SLURM_JOB_NAME" && r.inside_allocation) continue;
+      const std::string* value = find_env(environment, var);
+      if (value == nullptr) continue;
+      if (spec.arg == ArgKind::none && !env_flag_set(*value)) continue;
+      FoundOption f{spec.id, std::string(var), std::nullopt, 0};
+      if (spec.arg != ArgKind::none && !(spec.arg == ArgKind::optional && value->empty()))
+        f.value = *value;
+      from_env.push_back(std::move(f));
+    }
+  }
+  for (const FoundOption& f : from_env) {
+    if (!r.apply(f, true)) return r.cl;
+  }
+  for (const FoundOption& f : scan.options) {
+    if (!r.apply(f, false)) return r.cl;
+  }
+  if (r.exclusive_on_command_line && r.overlap_on_command_line)
+    throw Error(Errc::invalid_argument, "--exclusive and --overlap are mutually exclusive");
+
+  SrunOptions& o = r.cl.options;
+  const std::uint32_t tasks = o.ntasks.value_or(0);
+  if (r.env_nodes && !o.nodes && tasks > 0 && tasks < *r.env_nodes) {
+    // Slurm's _opt_verify: the allocation's node count from the environment
+    // bounds the step; fewer tasks take fewer nodes.
+    r.cl.notices.push_back(
+        fmt::format("Warning: can't run {} processes on {} nodes, setting nnodes to {}", tasks,
+                    *r.env_nodes, tasks));
+  }
+  o.command.assign(args.begin() + static_cast<std::ptrdiff_t>(scan.first_operand), args.end());
+  if (o.command.empty()) throw Error(Errc::invalid_argument, "No command given to execute.");
+  return r.cl;
+}
+
+}  // namespace stint::cli
+
+namespace stint::tools {
+namespace {
+
+cli::EnvList process_environment() {
+  cli::EnvList env;
+  for (char** e = environ; *e != nullptr; ++e) {
+    const std::string_view entry(*e);
+    const std::size_t eq = entry.find('=');
+    if (eq == std::string_view::npos) continue;
+    env.emplace_back(std::string(entry.substr(0, eq)), std::string(entry.substr(eq + 1)));
+  }
+  return env;
+}
+
+int run(int argc, char** argv) {
+  const std::vector<std::string> args(argv + std::min(argc, 1), argv + argc);
+  const cli::EnvList environment = process_environment();
+  const cli::SrunCommandLine cl = cli::parse_srun_command_line(args, environment);
+  using Action = cli::SrunCommandLine::Action;
+  switch (cl.action) {
+    case Action::help:
+      if (const char* format = std::getenv("STINT_HELP_FORMAT");
+          format != nullptr && std::string_view(format) == "scdoc") {
+        fmt::print("%%SCDOC%%\n{}", cli::options_scdoc(cli::srun_option_table()));
+        return 0;
+      }
+      fmt::print("{}", cli::srun_help_text());
+      return 0;
+    case Action::usage:
+      fmt::print("{}", cli::srun_usage_text());
+      return 0;
+    case Action::version:
+      fmt::print("stint {}\n", stint::version());
+      return 0;
+    case Action::mpi_list:
+      fmt::print("{}", cli::srun_mpi_list_text());
+      return 0;
+    case Action::cpu_bind_help:
+      fmt::print("{}", cli::srun_cpu_bind_help());
+      return 0;
+    case Action::hint_help:
+      fmt::print("{}", cli::values::hint_help());
+      return 0;
+    case Action::mem_bind_help:
+      fmt::print("{}", cli::values::mem_bind_help());
+      return 0;
+    case Action::run:
+      break;
+  }
+  const cli::SrunOptions& o = cl.options;
+  if (!o.quiet) {
+    for (const std::string& notice : cl.notices)
+      fmt::print(stderr, "{}: {}\n", cli::k_tool, notice);
+  }
+  if (o.multi_prog && !std::ifstream(o.command.front()).is_open()) {
+    throw Error(Errc::invalid_argument,
+                fmt::format("Could not open multi_prog config file {}", o.command.front()));
+  }
+  if (const std::optional<JobId> job =
+          o.jobid ? o.jobid : cli::allocation_from_environment(environment))
+    return cli::run_step(o, *job);
+  // A terminal has to stay this process's: the allocation is held by salloc
+  // while this same srun runs the step in it, from here.
+  if (o.pty) cli::run_with_held_allocation(o, args);
+  return cli::run_with_allocation(o, args);
 }
 
 }  // namespace
 
 int srun(int argc, char** argv) {
-  return cli::run_tool(k_tool, [&] {
-    CLI::App app{"srun: run parallel tasks of a job step"};
-    cli::configure_app(app, k_tool);
-    // Everything from the program on is the program's (CLI11's remaining()).
-    app.prefix_command();
-    cli::SrunOptions o;
-    std::string ntasks, nodes, ntasks_per_node, cpus_per_task, open_mode, jobid;
-    std::string partition, account, qos, time, mem, mem_per_cpu, gpus, gres, gpus_per_node;
-    std::string mpi, cpu_bind, distribution, dependency, begin;
-    bool exclusive = false, overlap = false, unbuffered = false, verbose = false;
-    std::vector<std::string> command;
-    auto opt = [&](std::optional<std::string>& into) {
-      return [&into](const std::string& v) { into = v; };
-    };
-    app.add_option("-n,--ntasks", ntasks, "number of tasks to run");
-    app.add_option("-N,--nodes", nodes, "number of nodes to run on");
-    app.add_option("--ntasks-per-node", ntasks_per_node, "tasks on each node");
-    app.add_option("-c,--cpus-per-task", cpus_per_task, "CPUs of each task");
-    app.add_option_function<std::string>("-w,--nodelist", opt(o.nodelist), "nodes to run on");
-    app.add_option_function<std::string>("-J,--job-name", opt(o.job_name), "name of the step");
-    app.add_option_function<std::string>("-o,--output", opt(o.output),
-                                         "file for the tasks' stdout (%t, %n, %N, %j, %s)");
-    app.add_option_function<std::string>("-e,--error", opt(o.error), "file for the tasks' stderr");
-    app.add_option_function<std::string>("-D,--chdir", opt(o.chdir),
-                                         "working directory of the tasks");
-    app.add_option("-i,--input", o.input, "stdin to task 0 (0, the default), all or none");
-    app.add_option("--open-mode", open_mode, "append or truncate the output files");
-    app.add_flag("-l,--label", o.label, "prepend the task number to each line of output");
-    app.add_flag("-K,--kill-on-bad-exit", o.kill_on_bad_exit, "end the step when a task fails");
-    app.add_flag("-Q,--quiet", o.quiet, "print no informational messages");
-    app.add_flag("--pty", o.pty,
-                 "run task 0 on a pseudo-terminal (Ctrl-C, Ctrl-Z, window size reach it)");
-    app.add_flag("-E,--preserve-env", o.preserve_env,
-                 "keep SLURM_NNODES and SLURM_NTASKS as found, not the step's");
-    bool interactive = false;
-    app.add_flag("--interactive", interactive,
-                 "the interactive step salloc starts (LaunchParameters=use_interactive_step)");
-    app.add_flag("-v,--verbose", verbose, "print more (accepted)");
-    app.add_flag("-u,--unbuffered", unbuffered, "output is passed on as it comes (accepted)");
-    app.add_option("--jobid", jobid, "run the step in this job's allocation");
-    app.add_option("-p,--partition", partition, "partition of a new allocation");
-    app.add_option("-A,--account", account, "account of a new allocation");
-    app.add_option("-q,--qos", qos, "QOS of a new allocation");
-    app.add_option("-t,--time", time, "time limit of a new allocation");
-    app.add_option("--mem", mem, "memory per node of a new allocation");
-    app.add_option("--mem-per-cpu", mem_per_cpu, "memory per CPU of a new allocation");
-    app.add_option("-G,--gpus", gpus, "GPUs of a new allocation");
-    app.add_option("--gres", gres, "generic resources of a new allocation");
-    app.add_option("--gpus-per-node", gpus_per_node, "GPUs per node of a new allocation");
-    app.add_option("-d,--dependency", dependency, "dependency of a new allocation");
-    app.add_option("-b,--begin", begin, "start time of a new allocation");
-    app.add_flag("--exclusive", exclusive, "accepted: steps here never share CPUs");
-    app.add_flag("--overlap", overlap, "accepted: steps may share the allocation");
-    app.add_option("--mpi", mpi, "accepted: tasks get Slurm's variables, no PMI");
-    app.add_option("--cpu-bind", cpu_bind, "accepted: tasks are bound to their CPUs");
-    app.add_option("-m,--distribution", distribution, "accepted: tasks are laid out in blocks");
-    if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
-    for (const auto& extra : app.remaining()) command.push_back(extra);
-    if (!command.empty() && command.front().size() > 1 && command.front().front() == '-') {
-      // prefix_command leaves an unknown option among the program's words.
-      fmt::print(stderr, "{}: unrecognized option '{}'\nTry \"{} --help\" for more information\n",
-                 k_tool, command.front(), k_tool);
+  return cli::run_tool(cli::k_tool, [argc, argv] {
+    try {
+      return run(argc, argv);
+    } catch (const cli::UsageError& e) {
+      std::fflush(stdout);
+      fmt::print(stderr, "{}: {}\n", cli::k_tool, e.what());
+      if (!e.suggestion().empty())
+        fmt::print(stderr, "{}: error: did you mean '{}'?\n", cli::k_tool, e.suggestion());
+      fmt::print(stderr, "Try \"{} --help\" for more information\n", cli::k_tool);
       return 255;
+    } catch (const cli::PrefacedError& e) {
+      std::fflush(stdout);
+      fmt::print(stderr, "{}\n", e.preface());
+      throw;
     }
-    if (command.empty()) throw Error(Errc::invalid_argument, "No command given to execute.");
-    o.command = command;
-
-    if (!ntasks.empty()) o.ntasks = count_value(ntasks, "--ntasks");
-    if (!nodes.empty()) {
-      // "-N 2-4": a step takes the lower count.
-      o.nodes = count_value(nodes.substr(0, nodes.find('-')), "--nodes");
-    }
-    if (!ntasks_per_node.empty())
-      o.ntasks_per_node = count_value(ntasks_per_node, "--ntasks-per-node");
-    if (!cpus_per_task.empty()) o.cpus_per_task = count_value(cpus_per_task, "--cpus-per-task");
-    if (o.ntasks && *o.ntasks == 0)
-      throw Error(Errc::invalid_argument, "Invalid number of tasks: 0");
-    if (o.cpus_per_task && *o.cpus_per_task == 0)
-      throw Error(Errc::invalid_argument, "Invalid --cpus-per-task argument: 0");
-    if (!open_mode.empty()) {
-      if (open_mode != "append" && open_mode != "truncate" && open_mode != "a" && open_mode != "t")
-        throw Error(Errc::invalid_argument,
-                    fmt::format("Invalid --open-mode argument: {}", open_mode));
-      o.open_append = open_mode.front() == 'a';
-    }
-    if (o.input != "0" && o.input != "all" && o.input != "none")
-      throw Error(Errc::invalid_argument,
-                  fmt::format("Invalid --input argument: {} (0, all or none)", o.input));
-    if (!time.empty()) {
-      try {
-        parse::time_limit(time);
-      } catch (const Error&) {
-        throw Error(Errc::invalid_time, "Invalid --time specification");
-      }
-    }
-    const std::pair<const char*, const std::string*> allocation_options[] = {
-        {"--ntasks", &ntasks},
-        {"--nodes", &nodes},
-        {"--ntasks-per-node", &ntasks_per_node},
-        {"--cpus-per-task", &cpus_per_task},
-        {"--partition", &partition},
-        {"--account", &account},
-        {"--qos", &qos},
-        {"--time", &time},
-        {"--mem", &mem},
-        {"--mem-per-cpu", &mem_per_cpu},
-        {"--gpus", &gpus},
-        {"--gres", &gres},
-        {"--gpus-per-node", &gpus_per_node},
-        {"--dependency", &dependency},
-        {"--begin", &begin},
-    };
-    for (const auto& [flag, value] : allocation_options) {
-      if (!value->empty()) o.allocation.emplace_back(flag, *value);
-    }
-    if (o.job_name) o.allocation.emplace_back("--job-name", *o.job_name);
-    if (o.chdir) o.allocation.emplace_back("--chdir", *o.chdir);
-
-    std::optional<JobId> job = allocation_from_environment();
-    if (!jobid.empty()) {
-      char* end = nullptr;
-      const unsigned long id = std::strtoul(jobid.c_str(), &end, 10);
-      if (*end != '\0' || id == 0)
-        throw Error(Errc::invalid_job_id, fmt::format("Invalid job id: {}", jobid));
-      job = static_cast<JobId>(id);
-    }
-    if (job) return cli::run_step(o, *job);
-    std::vector<std::string> args(argv + 1, argv + argc);
-    // A terminal has to stay this process's: the allocation is held by salloc
-    // while this same srun runs the step in it, from here.
-    if (o.pty) cli::run_with_held_allocation(o, args);
-    return cli::run_with_allocation(o, args);
   });
 }
 

@@ -9,7 +9,7 @@ using namespace stint::cli;
 
 using Commands = std::vector<std::vector<std::string>>;
 
-TEST_CASE("--multi-prog: ranges, lists, %t and %o, '*' for the rest", "[srun]") {
+TEST_CASE("multi-prog file: ranges, lists, %t and %o, '*' for the rest", "[srun]") {
   const std::string conf =
       "# a comment\n"
       "0      echo master %t\n"
@@ -29,7 +29,7 @@ TEST_CASE("--multi-prog: ranges, lists, %t and %o, '*' for the rest", "[srun]") 
   CHECK(multi_prog_task_count("* true\n") == 0);
 }
 
-TEST_CASE("--multi-prog: Slurm's refusals", "[srun]") {
+TEST_CASE("multi-prog file: Slurm's refusals", "[srun]") {
   CHECK_THROWS_WITH(multi_prog_commands("0 true\n", "x.conf", 2),
                     "Configuration file x.conf invalid, no record for task id 1");
   CHECK_THROWS_WITH(multi_prog_commands("0-1 true\n1 false\n", "x.conf", 2),
