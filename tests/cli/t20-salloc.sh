@@ -34,6 +34,11 @@ no task variables: [] []
 2: n-2" "$out"
 expect_eq "the allocation completed" "COMPLETED 0:0" "$(sacct -n -X -P -j "$j" -o State,ExitCode | tr '|' ' ')"
 expect_eq "the step is the job's" "$j.0|where|COMPLETED" "$(sacct -n -P -j "$j" -o JobID,JobName,State | grep "^$j\.0")"
+expect_eq "no batch step: the command ran here" "$j $j.0" "$(sacct -n -P -j "$j" -o JobID | lines)"
+show=$(salloc -N1 sh -c 'scontrol show job $SLURM_JOB_ID' 2>/dev/null)
+expect_contains "BatchFlag" "$show" "BatchFlag=0"
+expect_contains "no command" "$show" "Command=(null)"
+case $show in *StdOut=*) fail "salloc's job has no StdOut: $show" ;; esac
 
 # --- the command's exit status is salloc's and the job's; default name ------------------
 set +e

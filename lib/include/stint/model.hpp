@@ -365,6 +365,9 @@ struct JobSpec {
   std::optional<Seconds> deadline;          ///< --deadline, resolved to a time
   std::optional<bool> requeue;              ///< --requeue / --no-requeue
   std::optional<bool> open_append;          ///< --open-mode=append|truncate
+  /// salloc's allocation: its script only holds the nodes for a command
+  /// salloc runs, so the job has no batch step (sacct) and BatchFlag=0.
+  bool allocation_only = false;
   SignalSpec signal;                        ///< --signal
   std::string script;                       ///< the batch script's text
   std::string script_name;                  ///< its file name ("" for --wrap/stdin)

@@ -348,6 +348,7 @@ int run(int argc, char** argv) {
   spec.stdout_pattern = "/dev/null";
   spec.stderr_pattern = "/dev/null";
   spec.requeue = false;  // its command runs here, once
+  spec.allocation_only = true;
   const bool quiet = request.quiet;
 
   const Paths paths = default_paths();

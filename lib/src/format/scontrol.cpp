@@ -108,7 +108,7 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
     min_memory = "MinMemoryNode=" + parse::format_memory_mb(job.req.mem_per_node_mb);
 
   std::string command = "(null)";
-  if (!job.spec.script_name.empty()) {
+  if (!job.spec.script_name.empty() && !job.spec.allocation_only) {
     command = job.spec.script_name.front() == '/' || job.spec.submit_dir.empty()
                   ? job.spec.script_name
                   : job.spec.submit_dir + "/" + job.spec.script_name;
@@ -142,7 +142,8 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
                fmt::format("Reason={}", underscored(reason_text(job))),
                "Dependency=" + dependency_text(job, ctx)});
   l.push_back({fmt::format("Requeue={}", job.requeue ? 1 : 0),
-               fmt::format("Restarts={}", job.restart_count), "BatchFlag=1",
+               fmt::format("Restarts={}", job.restart_count),
+               job.spec.allocation_only ? "BatchFlag=0" : "BatchFlag=1",
                fmt::format("Reboot={}", more.recorded.count("reboot") ? 1 : 0),
                "ExitCode=" + exit_code_text(job.exit_status, job.exit_signal)});
   if (details) l.push_back({"DerivedExitCode=0:0"});
@@ -203,10 +204,12 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
   l.push_back({"WorkDir=" + job.spec.work_dir});
   // Slurm ends the comment with a space.
   if (!job.spec.comment.empty()) l.push_back({"Comment=" + job.spec.comment + " "});
-  l.push_back({"StdErr=" + job.stderr_path});
-  l.push_back({"StdIn=" + (more.stdin_pattern.empty() ? std::string("/dev/null")
-                                                      : stdin_path(job, more.stdin_pattern))});
-  l.push_back({"StdOut=" + job.stdout_path});
+  if (!job.spec.allocation_only) {  // salloc's has no output of its own
+    l.push_back({"StdErr=" + job.stderr_path});
+    l.push_back({"StdIn=" + (more.stdin_pattern.empty() ? std::string("/dev/null")
+                                                        : stdin_path(job, more.stdin_pattern))});
+    l.push_back({"StdOut=" + job.stdout_path});
+  }
   for (const std::string& line : {detail::switches_line(more), detail::burst_buffer_line(more),
                                   detail::cpu_freq_line(more)}) {
     if (!line.empty()) l.push_back({line});

@@ -181,6 +181,7 @@ json to_json(const JobSpec& s) {
   put_opt(j, "deadline", s.deadline);
   put_opt(j, "requeue", s.requeue);
   put_opt(j, "open_append", s.open_append);
+  if (s.allocation_only) j["allocation_only"] = true;
   if (s.run) {
     const RunInfo& r = *s.run;
     json storages = json::array();
@@ -257,6 +258,7 @@ JobSpec job_spec_from_json(const json& j) {
     get_opt(j, "deadline", s.deadline);
     get_opt(j, "requeue", s.requeue);
     get_opt(j, "open_append", s.open_append);
+  s.allocation_only = j.value("allocation_only", false);
     if (auto it = j.find("run"); it != j.end() && it->is_object()) {
       RunInfo r;
       const json& rj = *it;
