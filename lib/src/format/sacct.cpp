@@ -591,8 +591,8 @@ std::string render_sacct(std::vector<Job> jobs, const SacctOptions& options, con
     // A batch step exists once the job has started on its nodes; a het job
     // has one, its leader's.
     // salloc's allocation has none: its command ran outside the job.
-    const bool has_batch = (!g.job.is_het_component() || g.job.is_het_leader()) &&
-                           !g.job.spec.allocation_only;
+    const bool has_batch =
+        (!g.job.is_het_component() || g.job.is_het_leader()) && !g.job.spec.allocation_only;
     if (!options.allocations_only && has_batch && started(g.job) && !g.job.alloc.empty() &&
         (named == nullptr || named->contains("batch"))) {
       const Row batch_row{g, g.job, Line::batch, ctx, options.units};
