@@ -408,12 +408,13 @@ int run(int argc, char** argv) {
   const daemon::Environment job_env =
       daemon::job_environment(*job, config, 0, proc::short_hostname(), paths.state_dir);
   cli::EnvList env = own_environment;
-  for (const auto& [name, value] : job_env) {
+  for (const auto& variable : job_env) {
+    const std::string& name = variable.first;
     if (std::find(std::begin(k_allocation_variables), std::end(k_allocation_variables), name) ==
         std::end(k_allocation_variables))
       continue;
     std::erase_if(env, [&](const auto& kv) { return kv.first == name; });
-    env.emplace_back(name, value);
+    env.emplace_back(name, variable.second);
   }
   std::vector<std::string> env_strings;
   for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);

@@ -307,7 +307,6 @@ std::string value(Col col, const StepLine& line, bool convert) {
       return std::to_string(line.usage ? line.usage->tasks : 0);
     // No energy plugin: Slurm's figures without one.
     case Col::consumed_energy:
-      return "0";
     case Col::consumed_energy_raw:
       return "0";
     case Col::req_cpu_freq_min:
