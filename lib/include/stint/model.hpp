@@ -368,10 +368,10 @@ struct JobSpec {
   /// salloc's allocation: its script only holds the nodes for a command
   /// salloc runs, so the job has no batch step (sacct) and BatchFlag=0.
   bool allocation_only = false;
-  SignalSpec signal;                        ///< --signal
-  std::string script;                       ///< the batch script's text
-  std::string script_name;                  ///< its file name ("" for --wrap/stdin)
-  std::vector<std::string> script_args;     ///< arguments after the script
+  SignalSpec signal;                     ///< --signal
+  std::string script;                    ///< the batch script's text
+  std::string script_name;               ///< its file name ("" for --wrap/stdin)
+  std::vector<std::string> script_args;  ///< arguments after the script
   /// The environment to run with, already filtered by --export, in order.
   std::vector<std::pair<std::string, std::string>> environment;
   std::string submit_dir;

@@ -43,11 +43,11 @@ struct SrunOptions {
   /// --cpu-bind: none, cores, threads, map_cpu:<list>, mask_cpu:<list>,
   /// optionally preceded by verbose or quiet (empty: srun's default, cores).
   std::string cpu_bind;
-  std::string mpi;           ///< --mpi: none (empty too), pmi2, list
-  std::string task_prolog;   ///< --task-prolog: run in each task's environment first
-  std::string task_epilog;   ///< --task-epilog: run after each task
-  std::string prolog;        ///< --prolog: run by srun before the step
-  std::string epilog;        ///< --epilog: run by srun after the step
+  std::string mpi;                   ///< --mpi: none (empty too), pmi2, list
+  std::string task_prolog;           ///< --task-prolog: run in each task's environment first
+  std::string task_epilog;           ///< --task-epilog: run after each task
+  std::string prolog;                ///< --prolog: run by srun before the step
+  std::string epilog;                ///< --epilog: run by srun after the step
   std::optional<std::string> bcast;  ///< --bcast[=dest]: copy the program to each node first
   /// -W/--wait: end the step this many seconds after its first task ended
   /// (0: no limit).
@@ -55,7 +55,7 @@ struct SrunOptions {
   bool unbuffered = false;      ///< -u: output passed on as the tasks write it
   bool disable_status = false;  ///< -X: SIGINT goes straight to the tasks
   int verbose = 0;              ///< -v count
-  std::optional<JobId> jobid;  ///< --jobid: the allocation to run in
+  std::optional<JobId> jobid;   ///< --jobid: the allocation to run in
   /// The allocation's options, used only outside an allocation: the flag as
   /// sbatch spells it and its value ("--time", "10").
   std::vector<std::pair<std::string, std::string>> allocation;

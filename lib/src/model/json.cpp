@@ -258,7 +258,7 @@ JobSpec job_spec_from_json(const json& j) {
     get_opt(j, "deadline", s.deadline);
     get_opt(j, "requeue", s.requeue);
     get_opt(j, "open_append", s.open_append);
-  s.allocation_only = j.value("allocation_only", false);
+    s.allocation_only = j.value("allocation_only", false);
     if (auto it = j.find("run"); it != j.end() && it->is_object()) {
       RunInfo r;
       const json& rj = *it;
