@@ -95,10 +95,12 @@ Json begin_laid_out_step(Controller& c, const Job& job, const Json& req) {
   sched::StepLayout layout = sched::layout_step(whole, request);
   std::vector<std::size_t> view_index = indexes;
 
+  // What the other steps hold (read once: it walks the job's step records).
+  const auto held =
+      overlap ? std::map<std::size_t, std::set<std::uint32_t>>{} : c.step_cpus_held(job);
   if (!overlap) {
     // The same over the CPUs no running step holds; nodes with none free are
     // left out, unless -w names them.
-    const auto held = c.step_cpus_held(job);
     std::vector<NodeAlloc> free;
     view_index.clear();
     for (std::size_t i : indexes) {
@@ -126,8 +128,6 @@ Json begin_laid_out_step(Controller& c, const Job& job, const Json& req) {
   // The CPUs the step holds: its tasks' with --exact, else all its nodes'
   // free ones (for --overlap, all its nodes', held by none).
   std::map<std::size_t, std::vector<std::uint32_t>> holds;
-  const auto held =
-      overlap ? std::map<std::size_t, std::set<std::uint32_t>>{} : c.step_cpus_held(job);
   std::uint32_t cpus = 0;
   for (const sched::StepNode& n : layout.nodes) {
     std::vector<std::uint32_t> ids;
