@@ -35,6 +35,7 @@
 
 #include "cli/boundary.hpp"
 #include "cli/salloc_options.hpp"
+#include "cli/usage_error.hpp"
 #include "daemon/job_env.hpp"
 #include "model/json.hpp"
 #include "rpc/client.hpp"
@@ -512,12 +513,7 @@ int salloc(int argc, char** argv) {
     try {
       return run(argc, argv);
     } catch (const cli::UsageError& e) {
-      std::fflush(stdout);
-      fmt::print(stderr, "{}: {}\n", k_tool, e.what());
-      if (!e.suggestion().empty())
-        fmt::print(stderr, "{}: error: did you mean '{}'?\n", k_tool, e.suggestion());
-      fmt::print(stderr, "Try \"{} --help\" for more information\n", k_tool);
-      return 255;
+      return cli::print_usage_error(k_tool, e);
     } catch (const cli::PrefacedError& e) {
       std::fflush(stdout);
       fmt::print(stderr, "{}\n", e.preface());

@@ -33,6 +33,7 @@
 
 #include "cli/boundary.hpp"
 #include "cli/sbatch_options.hpp"
+#include "cli/usage_error.hpp"
 #include "model/json.hpp"
 #include "rpc/client.hpp"
 #include "util/fs.hpp"
@@ -56,21 +57,6 @@ Error with_prefixed_lines(const Error& e) {
     if (c == '\n') out += fmt::format("{}: error: ", k_tool);
   }
   return Error(e.code(), out);
-}
-
-// A getopt error, printed as Slurm's getopt prints it: no "error:", a hint.
-// stint's own line follows getopt's: where in a script the option was, and
-// the option probably meant.
-int print_usage_error(const cli::UsageError& e) {
-  std::fflush(stdout);
-  fmt::print(stderr, "{}: {}\n", k_tool, e.what());
-  if (!e.detail().empty()) {
-    fmt::print(stderr, "{}: error: {}\n", k_tool, e.detail());
-  } else if (!e.suggestion().empty()) {
-    fmt::print(stderr, "{}: error: did you mean '{}'?\n", k_tool, e.suggestion());
-  }
-  fmt::print(stderr, "Try \"{} --help\" for more information\n", k_tool);
-  return 255;
 }
 
 // Reads a whole file descriptor. A read error ends the text, as in Slurm
@@ -290,7 +276,7 @@ int run(int argc, char** argv) {
     }
     return submit(request);
   } catch (const cli::UsageError& e) {
-    return print_usage_error(e);
+    return cli::print_usage_error(k_tool, e);
   } catch (const cli::PrefacedError& e) {
     std::fflush(stdout);
     fmt::print(stderr, "{}\n", e.preface());

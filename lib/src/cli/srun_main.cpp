@@ -21,6 +21,7 @@
 #include "cli/sbatch_values.hpp"
 #include "cli/srun.hpp"
 #include "cli/srun_options.hpp"
+#include "cli/usage_error.hpp"
 
 namespace stint::cli {
 namespace {
@@ -692,12 +693,7 @@ int srun(int argc, char** argv) {
     try {
       return run(argc, argv);
     } catch (const cli::UsageError& e) {
-      std::fflush(stdout);
-      fmt::print(stderr, "{}: {}\n", cli::k_tool, e.what());
-      if (!e.suggestion().empty())
-        fmt::print(stderr, "{}: error: did you mean '{}'?\n", cli::k_tool, e.suggestion());
-      fmt::print(stderr, "Try \"{} --help\" for more information\n", cli::k_tool);
-      return 255;
+      return cli::print_usage_error(cli::k_tool, e);
     } catch (const cli::PrefacedError& e) {
       std::fflush(stdout);
       fmt::print(stderr, "{}\n", e.preface());
