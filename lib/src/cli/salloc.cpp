@@ -33,6 +33,7 @@
 #include <stint/store.hpp>
 #include <stint/tools.hpp>
 
+#include "backend/command.hpp"
 #include "cli/boundary.hpp"
 #include "cli/salloc_options.hpp"
 #include "cli/usage_error.hpp"
@@ -115,12 +116,6 @@ class HoldFifo {
   int m_fd = -1;
 };
 
-std::string shell_quote(const std::string& s) {
-  std::string out = "'";
-  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
-  return out + "'";
-}
-
 std::string holder_script(const std::string& fifo, bool no_shell) {
   if (no_shell)
     return "#!/bin/sh\n# salloc --no-shell: the allocation is held until scancel or its time "
@@ -128,7 +123,7 @@ std::string holder_script(const std::string& fifo, bool no_shell) {
   return fmt::format(
       "#!/bin/sh\n# salloc's allocation: held until salloc gives back its command's exit status\n"
       "IFS= read -r rc < {}\nexit \"${{rc:-1}}\"\n",
-      shell_quote(fifo));
+      backend::shell_quote(fifo));
 }
 
 bool option_given(const cli::SallocCommandLine& cl, cli::SbatchOpt id) {
@@ -210,11 +205,6 @@ std::vector<std::string> default_command(const Config& config) {
              command.front());
   ::_exit(1);
 }
-
-struct Allocation {
-  JobId id = 0;
-  bool quiet = false;
-};
 
 // Cancels the request (a signal, -I's deadline), as salloc's destroy of a
 // pending allocation.
