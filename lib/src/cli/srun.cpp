@@ -38,6 +38,7 @@
 #include "rpc/client.hpp"
 #include "sched/step.hpp"
 #include "util/fs.hpp"
+#include "util/path_search.hpp"
 #include "util/proc.hpp"
 
 extern char** environ;
@@ -328,21 +329,7 @@ std::vector<std::string> broadcast(const SrunOptions& o, const std::string& node
                                    std::uint32_t step, const std::string& cwd) {
   std::string program = o.command.front();
   if (program.find('/') == std::string::npos) {
-    // As execvp would find it.
-    const char* path = std::getenv("PATH");
-    std::string dirs = path != nullptr ? path : "/usr/bin:/bin";
-    for (std::size_t start = 0; start <= dirs.size();) {
-      const std::size_t colon = dirs.find(':', start);
-      const std::string dir =
-          dirs.substr(start, colon == std::string::npos ? colon : colon - start);
-      const std::string candidate = (dir.empty() ? "." : dir) + "/" + program;
-      if (::access(candidate.c_str(), X_OK) == 0) {
-        program = candidate;
-        break;
-      }
-      if (colon == std::string::npos) break;
-      start = colon + 1;
-    }
+    if (std::string found = proc::find_on_path(program); !found.empty()) program = found;
   }
   std::string dest = o.bcast->empty() ? cwd : absolute(cwd, *o.bcast);
   struct stat st {};

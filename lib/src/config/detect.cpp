@@ -22,6 +22,7 @@
 #include <stint/error.hpp>
 
 #include "util/fs.hpp"
+#include "util/path_search.hpp"
 
 extern char** environ;
 
@@ -52,24 +53,10 @@ std::uint32_t usable_cpus() {
   return n > 0 ? static_cast<std::uint32_t>(n) : 1;
 }
 
-std::string find_on_path(std::string_view exe) {
-  const char* path = std::getenv("PATH");
-  std::string_view dirs = path ? path : "/usr/local/bin:/usr/bin:/bin";
-  while (!dirs.empty()) {
-    std::size_t colon = dirs.find(':');
-    std::string_view dir = dirs.substr(0, colon);
-    dirs = colon == std::string_view::npos ? std::string_view() : dirs.substr(colon + 1);
-    if (dir.empty()) continue;
-    std::string candidate = fmt::format("{}/{}", dir, exe);
-    if (::access(candidate.c_str(), X_OK) == 0) return candidate;
-  }
-  return {};
-}
-
 // Runs nvidia-smi and returns its stdout, or nullopt when it is absent, fails,
 // or hangs (a wedged driver can make it hang; detection must not).
 std::optional<std::string> run_nvidia_smi() {
-  std::string exe = find_on_path("nvidia-smi");
+  std::string exe = proc::find_on_path("nvidia-smi");
   if (exe.empty()) return std::nullopt;
   int pipe_fds[2];
   if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return std::nullopt;

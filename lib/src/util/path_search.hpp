@@ -1,0 +1,14 @@
+#pragma once
+// Finding a program as execvp would, for the places that need its path
+// before running it (GPU detection, srun --bcast).
+
+#include <string>
+#include <string_view>
+
+namespace stint::proc {
+
+/// The first executable `name` in $PATH (/usr/local/bin:/usr/bin:/bin when
+/// unset); empty when there is none.
+std::string find_on_path(std::string_view name);
+
+}  // namespace stint::proc
