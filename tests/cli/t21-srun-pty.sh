@@ -94,5 +94,6 @@ set +e
 wait $pid
 set -e
 expect_contains "srun's notice" "$(cat revoked.err)" "srun: Job step aborted: Waiting up to 3 seconds for job step to finish."
+expect_contains "slurmstepd's line" "$(cat revoked.err)" "slurmstepd-n-1: error: *** STEP $j.0 ON n-1 CANCELLED AT "
 child=$(cat child.pid)
 wait_for 30 sh -c "! kill -0 $child"

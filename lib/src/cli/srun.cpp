@@ -505,9 +505,10 @@ int run_step(const SrunOptions& options, JobId job_id) {
   so.own_groups = stepd <= 0 || ::getsid(0) != ::getsid(stepd);
   so.kill_wait = [paths] { return static_cast<int>(query::read_config(paths).kill_wait()); };
   std::shared_ptr<Store> store = Store::reader(paths.db());
-  so.allocation_ended = [store, id = job.id] {
+  so.allocation_ended = [store, id = job.id]() -> std::optional<std::string> {
     const std::optional<Job> j = store->job(id);
-    return !j || is_terminal(j->state);
+    if (j && !is_terminal(j->state)) return std::nullopt;
+    return j && j->state == JobState::timeout ? " DUE TO TIME LIMIT" : "";
   };
 
   std::vector<TaskOutcome> outcomes;

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <ctime>
 #include <map>
 #include <optional>
 
@@ -193,6 +194,24 @@ void run_task_prolog(const std::string& program,
   }
 }
 
+// What each node's slurmstepd writes when the job ends under a step, once
+// per node: "slurmstepd-n1: error: *** STEP 52.0 ON n1 CANCELLED AT <time> ***".
+void print_step_cancelled(const std::vector<StepTask>& tasks, const std::string& step,
+                          const std::string& why) {
+  const std::time_t now = std::time(nullptr);
+  std::tm tm{};
+  ::localtime_r(&now, &tm);
+  char stamp[32];
+  std::strftime(stamp, sizeof stamp, "%Y-%m-%dT%H:%M:%S", &tm);
+  std::vector<std::string> nodes;
+  for (const StepTask& t : tasks) {
+    if (std::find(nodes.begin(), nodes.end(), t.node) == nodes.end()) nodes.push_back(t.node);
+  }
+  for (const std::string& node : nodes)
+    fmt::print(stderr, "slurmstepd-{}: error: *** STEP {} ON {} CANCELLED AT {}{} ***\n", node,
+               step, node, stamp, why);
+}
+
 [[noreturn]] void exec_task(const StepTask& t, const StepOptions& o, int in_fd, int out_fd,
                             int err_fd) {
   // Default dispositions for the task, whatever srun set for itself.
@@ -375,11 +394,13 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
     }
     if (o.allocation_ended && running > 0 && Clock::now() >= next_allocation_check) {
       next_allocation_check = Clock::now() + std::chrono::milliseconds(500);
-      if (!kill_at && o.allocation_ended()) {
+      const auto ended = kill_at ? std::nullopt : o.allocation_ended();
+      if (ended) {
         const int kill_wait = o.kill_wait();
         fmt::print(stderr,
                    "srun: Job step aborted: Waiting up to {} seconds for job step to finish.\n",
                    kill_wait + 2);
+        print_step_cancelled(tasks, o.step_label, *ended);
         signal_tasks(SIGCONT);
         signal_tasks(SIGTERM);
         kill_at = Clock::now() + std::chrono::seconds(kill_wait);

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -41,10 +42,11 @@ struct StepOptions {
   /// not in the job's process group (a step from salloc's shell, --jobid),
   /// so stepd's signals to the job would not reach the tasks' children.
   bool own_groups = false;
-  /// Asked twice a second: true once the allocation has ended (scancel, its
-  /// time limit). The tasks then get SIGTERM, and SIGKILL kill_wait seconds
+  /// Asked twice a second: nullopt while the allocation runs; once it has
+  /// ended, why, as the end of slurmstepd's line ("" for scancel, " DUE TO
+  /// TIME LIMIT"). The tasks then get SIGTERM, and SIGKILL kill_wait seconds
   /// later: a step run from salloc's shell is not in the job's process group.
-  std::function<bool()> allocation_ended = nullptr;
+  std::function<std::optional<std::string>()> allocation_ended = nullptr;
   /// --cpu-bind=verbose: each task says its binding on its stderr, as
   /// slurmstepd does ("cpu-bind=MASK - n-1, task  0  0 [pid]: mask 0x1 set").
   bool cpu_bind_verbose = false;
