@@ -222,6 +222,7 @@ void print_step_cancelled(const std::vector<StepTask>& tasks, const std::string&
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   if (::dup2(in_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) ::_exit(127);
+  if (t.inherited_fd > 2) ::fcntl(t.inherited_fd, F_SETFD, 0);
   if (!o.work_dir.empty() && ::chdir(o.work_dir.c_str()) != 0) {
     const std::string msg = fmt::format("slurmstepd: error: couldn't chdir to `{}': {}\n",
                                         o.work_dir, std::strerror(errno));
@@ -340,6 +341,7 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
   ::close(dev_null_out);
   for (auto& [path, fd] : files) ::close(fd);
   if (pty) pty->start();
+  if (o.on_launched) o.on_launched();
   // Sends a signal to each task still running (the one on a terminal, to its
   // whole session's foreground: its process group).
   auto signal_tasks = [&](int sig) {

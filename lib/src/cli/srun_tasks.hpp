@@ -24,6 +24,9 @@ struct StepTask {
   std::string stderr_path;        ///< empty: srun's own stderr (or stdout's file if that is set)
   bool takes_stdin = false;       ///< srun's stdin; the others read /dev/null
   std::vector<std::string> argv;  ///< its own program (--multi-prog, --bcast); empty: the step's
+  /// A descriptor the task inherits under its own number (the PMI socket of
+  /// --mpi=pmi2, named by PMI_FD in its environment); -1: none.
+  int inherited_fd = -1;
 };
 
 struct StepOptions {
@@ -57,6 +60,8 @@ struct StepOptions {
   std::uint32_t wait_after_first = 0;
   std::string step_label;                              ///< "12.0", for srun's messages
   std::function<int()> kill_wait = [] { return 30; };  ///< KillWait, read when needed
+  /// Called once every task has been started (before any has been reaped).
+  std::function<void()> on_launched = nullptr;
 };
 
 struct TaskOutcome {
