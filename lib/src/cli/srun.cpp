@@ -18,6 +18,7 @@
 
 #include <fmt/core.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -34,6 +35,7 @@
 #include "cli/cli11.hpp"
 #include "cli/sbatch_options.hpp"
 #include "cli/srun_multi_prog.hpp"
+#include "cli/srun_pmi.hpp"
 #include "cli/srun_tasks.hpp"
 #include "rpc/client.hpp"
 #include "sched/step.hpp"
@@ -403,11 +405,6 @@ int run_step(const SrunOptions& options, JobId job_id) {
   const Job job = allocation(job_id);
   const Paths paths = default_paths();
   SrunOptions o = options;
-  if (o.mpi == "pmi2")
-    throw Error(Errc::invalid_argument,
-                "--mpi=pmi2: this machine's srun has no PMI2 server to wire MPI ranks up with; "
-                "run the program with its MPI's own launcher (mpirun) inside the allocation, "
-                "or use --mpi=none");
   std::string multi_prog_text;
   if (o.multi_prog) {
     try {
@@ -452,6 +449,23 @@ int run_step(const SrunOptions& options, JobId job_id) {
     throw;
   }
 
+  // --mpi=pmi2: the ranks find each other through srun, as through
+  // slurmstepd's PMI server on a cluster.
+  std::unique_ptr<PmiServer> pmi;
+  if (o.mpi == "pmi2") {
+    std::vector<std::uint32_t> per_node;
+    for (const auto& n : layout.nodes) per_node.push_back(n.tasks);
+    try {
+      pmi = std::make_unique<PmiServer>(layout.tasks, fmt::format("{}.{}", job.id, step_id),
+                                        pmi_process_mapping(per_node));
+    } catch (const Error&) {
+      end_failed();
+      throw;
+    }
+    // MPI_Abort ends the step as Slurm's does: the tasks get srun's SIGTERM.
+    pmi->on_abort([](int) { ::kill(::getpid(), SIGTERM); });
+  }
+
   Env base = process_environment();
   if (!o.export_spec.empty()) base = export_environment(o.export_spec, base);
   for (const auto& [k, v] : o.environment) set(base, k, v);
@@ -472,6 +486,10 @@ int run_step(const SrunOptions& options, JobId job_id) {
       if (o.multi_prog) t.argv = task_argv[node.first_task + l];
       if (o.bcast) t.argv = broadcast(o, node.name, job.id, step_id, cwd);
       t.env = task_environment(base, job, layout, k, l, step_id, o);
+      if (pmi) {
+        for (auto& [key, value] : pmi->task_environment(t.task_id)) set(t.env, key, value);
+        t.inherited_fd = pmi->task_fd(t.task_id);
+      }
       parse::PatternValues v;
       v.job_id = job.id;
       v.array_job_id = job.is_array_task() ? job.array_job_id : job.id;
@@ -511,6 +529,8 @@ int run_step(const SrunOptions& options, JobId job_id) {
     return j && j->state == JobState::timeout ? " DUE TO TIME LIMIT" : "";
   };
 
+  if (pmi) so.on_launched = [&pmi] { pmi->start(); };
+
   std::vector<TaskOutcome> outcomes;
   try {
     outcomes = run_step_tasks(tasks, so);
@@ -518,6 +538,7 @@ int run_step(const SrunOptions& options, JobId job_id) {
     end_failed();
     throw;
   }
+  pmi.reset();
   if (!o.epilog.empty() && o.epilog != "none") (void)run_program(o.epilog, o.command);
 
   int exit_status = 0, exit_signal = 0;
