@@ -2,7 +2,8 @@
 # salloc: an allocation held while a command runs here, Slurm's messages and
 # environment, steps in it, the exit status in sacct; a request that waits,
 # one cancelled by a signal, -I, --no-shell; an allocation revoked under its
-# command (with and without -K); a killed salloc; a shell on a terminal.
+# command (with and without -K); a killed salloc; a shell on a terminal;
+# SallocDefaultCommand and LaunchParameters=use_interactive_step.
 source "$(dirname "$0")/lib.sh"
 write_config <<'YAML'
 node_pools:
@@ -214,3 +215,43 @@ set -e
 expect_eq "bad time: exit" 255 "$rc"
 expect_contains "bad time" "$err" "salloc: error: Invalid --time specification"
 expect_eq "no job left" "" "$(squeue -h -o %i)"
+
+# --- without a command: slurm.conf's SallocDefaultCommand, else an interactive step ----------
+write_config <<'YAML'
+node_pools:
+  - {id: n, count: 2, cpus: 2, memory: 2G}
+partitions:
+  - {id: debug, node_pool_ids: [n]}
+config:
+  KillWait: "1"
+  SallocDefaultCommand: echo default-command-in-$SLURM_JOB_ID
+YAML
+scontrol reconfigure
+out=$(salloc -N1 2>/dev/null </dev/null)
+expect_eq "SallocDefaultCommand" "default-command-in-$(sacct -n -X -o JobID | tail -n 1 | tr -d ' ')" "$out"
+write_config <<'YAML'
+node_pools:
+  - {id: n, count: 2, cpus: 2, memory: 2G}
+partitions:
+  - {id: debug, node_pool_ids: [n]}
+config:
+  KillWait: "1"
+  LaunchParameters: use_interactive_step
+  InteractiveStepOptions: --interactive printenv SLURMD_NODENAME
+YAML
+scontrol reconfigure
+expect_eq "an interactive step" "n-1" "$(salloc -w n-1 2>/dev/null </dev/null)"
+expect_eq "shown" "LaunchParameters        = use_interactive_step" \
+  "$(scontrol show config | grep '^LaunchParameters')"
+write_config <<'YAML'
+node_pools:
+  - {id: n, count: 2, cpus: 2, memory: 2G}
+partitions:
+  - {id: debug, node_pool_ids: [n]}
+config:
+  LaunchParameters: use_interactive_step,enable_nss_slurm
+YAML
+set +e
+err=$(scontrol reconfigure 2>&1)
+set -e
+expect_contains "a launch parameter stint lacks" "$err" "enable_nss_slurm"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # MPI across two virtual nodes with Debian's MPICH: ranks wired up through
-# srun --mpi=pmi2 (srun's PMI server), and through MPICH's own launcher
+# srun --mpi=pmi2 (srun's PMI server; slurm.conf's MpiDefault), and through MPICH's own launcher
 # (mpiexec.hydra) inside the allocation, which starts its proxies with srun.
 # MPI_Abort ends the step instead of leaving the other ranks waiting.
 source "$(dirname "$0")/lib.sh"
@@ -23,6 +23,7 @@ partitions:
   - {id: debug, node_pool_ids: [n]}
 config:
   KillWait: "1"
+  MpiDefault: pmi2
 YAML
 
 cat >hello.c <<'C'
@@ -51,7 +52,7 @@ cat >pmi2.sh <<'SH'
 #!/bin/sh
 #SBATCH -N2 -n4 -o pmi2.out
 srun --mpi=pmi2 ./hello
-SLURM_MPI_TYPE=pmi2 srun -n2 ./hello
+srun -n2 ./hello
 SH
 j=$(submit pmi2.sh)
 wait_for 120 job_ended "$j"
@@ -59,16 +60,19 @@ expect_eq "pmi2 job" COMPLETED "$(job_state "$j")"
 expect_eq "four ranks over both nodes, one world" \
   "rank 0 of 4 on n-1 sum 6 rank 1 of 4 on n-1 sum 6 rank 2 of 4 on n-2 sum 6 rank 3 of 4 on n-2 sum 6" \
   "$(grep 'of 4' pmi2.out | sort | lines)"
-expect_eq "SLURM_MPI_TYPE" "rank 0 of 2 on n-1 sum 1 rank 1 of 2 on n-2 sum 1" \
+expect_eq "MpiDefault" "rank 0 of 2 on n-1 sum 1 rank 1 of 2 on n-2 sum 1" \
   "$(grep 'of 2' pmi2.out | sort | lines)"
 expect_eq "steps in sacct" "$j.0|4|COMPLETED|0:0 $j.1|2|COMPLETED|0:0" \
   "$(sacct -n -P -j "$j" -o JobID,NTasks,State,ExitCode | grep "^$j\.[0-9]" | lines)"
 
+expect_eq "shown" "MpiDefault              = pmi2" "$(scontrol show config | grep '^MpiDefault')"
+
 # Without a PMI server each rank is a world of its own, as on a cluster.
+# SLURM_MPI_TYPE, like --mpi, overrides MpiDefault.
 cat >none.sh <<'SH'
 #!/bin/sh
 #SBATCH -N2 -n2 -o none.out
-srun --mpi=none ./hello
+SLURM_MPI_TYPE=none srun ./hello
 SH
 j=$(submit none.sh)
 wait_for 120 job_ended "$j"

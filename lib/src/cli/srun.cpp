@@ -34,6 +34,7 @@
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
 #include "cli/sbatch_options.hpp"
+#include "cli/srun_io.hpp"
 #include "cli/srun_multi_prog.hpp"
 #include "cli/srun_pmi.hpp"
 #include "cli/srun_tasks.hpp"
@@ -405,6 +406,8 @@ int run_step(const SrunOptions& options, JobId job_id) {
   const Job job = allocation(job_id);
   const Paths paths = default_paths();
   SrunOptions o = options;
+  // Neither --mpi nor SLURM_MPI_TYPE: slurm.conf's MpiDefault.
+  if (o.mpi.empty()) o.mpi = query::read_config(paths).conf("MpiDefault").value_or("none");
   std::string multi_prog_text;
   if (o.multi_prog) {
     try {
@@ -513,6 +516,7 @@ int run_step(const SrunOptions& options, JobId job_id) {
   so.task_epilog = o.task_epilog;
   so.wait_after_first = o.wait_after_first.value_or(0);
   so.step_label = fmt::format("{}.{}", job.id, step_id);
+  so.io_socket = step_io_socket_name(paths.state_dir, job.id, step_id);
   so.work_dir = o.chdir.value_or("");
   so.label = o.label;
   so.kill_on_bad_exit = o.kill_on_bad_exit;

@@ -43,7 +43,7 @@ struct SrunOptions {
   /// --cpu-bind: none, cores, threads, map_cpu:<list>, mask_cpu:<list>,
   /// optionally preceded by verbose or quiet (empty: srun's default, cores).
   std::string cpu_bind;
-  std::string mpi;                   ///< --mpi: none (empty too), pmi2, list
+  std::string mpi;                   ///< --mpi: none or pmi2; empty: slurm.conf's MpiDefault
   std::string task_prolog;           ///< --task-prolog: run in each task's environment first
   std::string task_epilog;           ///< --task-epilog: run after each task
   std::string prolog;                ///< --prolog: run by srun before the step

@@ -497,7 +497,7 @@ bool Reader::apply_own(SrunOpt id, const FoundOption& f, bool from_env) {
         return false;
       }
       check_mpi(v);
-      o.mpi = iequals(v, "pmi2") ? "pmi2" : "";
+      o.mpi = iequals(v, "pmi2") ? "pmi2" : "none";
       break;
     case SrunOpt::msg_timeout:
       refuse("--msg-timeout", "srun starts the tasks itself, with no messages to time out");

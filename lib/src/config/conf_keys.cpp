@@ -43,6 +43,9 @@ constexpr std::array k_keys = {
     ConfKey{"FirstJobId", "1", K::integer, 1, 2147418112, ""},
     ConfKey{"GresTypes", "", K::text, 0, 0, ""},
     ConfKey{"InactiveLimit", "0", K::seconds, 0, 65533, ""},
+    // The salloc/srun side: what salloc runs without a command.
+    ConfKey{"InteractiveStepOptions", "--interactive --preserve-env --pty $SHELL", K::text, 0, 0,
+            ""},
     ConfKey{"JobAcctGatherFrequency", "30", K::text, 0, 0, ""},
     ConfKey{"JobFileAppend", "0", K::integer, 0, 1, ""},
     ConfKey{"JobRequeue", "1", K::integer, 0, 1, ""},
@@ -50,6 +53,7 @@ constexpr std::array k_keys = {
     ConfKey{"KillWait", "30", K::seconds, 0, 65533, ""},
     // Cluster-wide licenses, "name[:count],...": -L/--licenses counts them
     // (sched/placement.hpp).
+    ConfKey{"LaunchParameters", "", K::words, 0, 0, "use_interactive_step"},
     ConfKey{"Licenses", "", K::text, 0, 0, ""},
     // MailDomain qualifies a job's user when --mail-user is not given.
     ConfKey{"MailDomain", "", K::text, 0, 0, ""},
@@ -64,6 +68,7 @@ constexpr std::array k_keys = {
     ConfKey{"MaxTasksPerNode", "512", K::integer, 1, 65533, ""},
     ConfKey{"MessageTimeout", "10", K::seconds, 1, 65533, ""},
     ConfKey{"MinJobAge", "300", K::seconds, 0, k_i32_max, ""},
+    ConfKey{"MpiDefault", "none", K::word, 0, 0, "none|pmi2"},
     ConfKey{"OverTimeLimit", "0", K::minutes, 0, 65533, ""},
     ConfKey{"PreemptExemptTime", "00:00:00", K::time, 0, 0, ""},
     ConfKey{"PreemptMode", "OFF", K::words, 0, 0,
@@ -99,6 +104,7 @@ constexpr std::array k_keys = {
     ConfKey{"ReconfigFlags", "", K::words, 0, 0, "KeepPartInfo|KeepPartState"},
     ConfKey{"RequeueExit", "", K::text, 0, 0, ""},
     ConfKey{"RequeueExitHold", "", K::text, 0, 0, ""},
+    ConfKey{"SallocDefaultCommand", "", K::text, 0, 0, ""},
     ConfKey{"SchedulerParameters", "", K::text, 0, 0, ""},
     ConfKey{"SchedulerType", "sched/backfill", K::word, 0, 0, "sched/backfill|sched/builtin"},
     // stint allocates as select/cons_tres does and nothing else; the key is

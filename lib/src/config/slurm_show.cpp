@@ -287,7 +287,7 @@ std::vector<ConfigPair> slurm_config_pairs(const Config& c, const ControllerFact
   add("HealthCheckNodeState", "ANY");
   add("HealthCheckProgram", null);
   add("InactiveLimit", v.seconds("InactiveLimit"));
-  add("InteractiveStepOptions", "--interactive --preserve-env --pty $SHELL");
+  add("InteractiveStepOptions", v.text("InteractiveStepOptions"));
   add("JobAcctGatherFrequency", v.or_null("JobAcctGatherFrequency"));
   add("JobAcctGatherType", "jobacct_gather/linux");
   add("JobAcctGatherParams", "OverMemoryKill");
@@ -305,7 +305,7 @@ std::vector<ConfigPair> slurm_config_pairs(const Config& c, const ControllerFact
   add("JobSubmitPlugins", null);
   add("KillOnBadExit", v.number("KillOnBadExit"));
   add("KillWait", v.seconds("KillWait"));
-  add("LaunchParameters", null);
+  add("LaunchParameters", v.or_null("LaunchParameters"));
   add("LaunchType", "launch/slurm");
   add("Licenses", v.or_null("Licenses"));
   add("LogTimeFormat", "iso8601_ms");
@@ -325,7 +325,7 @@ std::vector<ConfigPair> slurm_config_pairs(const Config& c, const ControllerFact
   add("MCSParameters", null);
   add("MessageTimeout", v.seconds("MessageTimeout"));
   add("MinJobAge", v.seconds("MinJobAge"));
-  add("MpiDefault", "none");
+  add("MpiDefault", v.text("MpiDefault"));
   add("MpiParams", null);
   // Debian's slurm-wlm is built with --enable-multiple-slurmd, and stint's
   // virtual nodes are several nodes on one machine.

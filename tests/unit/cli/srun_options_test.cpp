@@ -277,7 +277,8 @@ TEST_CASE("srun's step options", "[srun]") {
   CHECK_FALSE(parse({"true"}).bcast);
   CHECK(parse({"--cpu-bind=threads", "true"}).cpu_bind == "threads");
   CHECK(parse({"--cpu-bind=quiet,mask_cpu:0x3,c", "true"}).cpu_bind == "mask_cpu:3,c");
-  CHECK(parse({"--mpi=none", "true"}).mpi.empty());
+  CHECK(parse({"--mpi=none", "true"}).mpi == "none");
+  CHECK(parse({"true"}).mpi.empty());  // slurm.conf's MpiDefault decides
   // --exclusive is --exact for a step; --overlap lets steps share.
   CHECK(parse({"--exclusive", "true"}).exact);
   CHECK(parse({"--overlap", "true"}).overlap);
