@@ -3,7 +3,8 @@
 # start together or not at all, the script runs on component 0 with Slurm's
 # _HET_GROUP_<n> variables, squeue/sacct/scontrol show "12+1" and the
 # HetJob fields, a pending component is cancelled only with its leader, a
-# running one alone, and the components end with their leader.
+# running one alone, and the components end with their leader; srun
+# --het-group runs a step in one component.
 source "$(dirname "$0")/lib.sh"
 write_config <<'YAML'
 cluster_name: test
@@ -139,6 +140,35 @@ id=$(sbatch --parsable -H -n1 : -n1 small.sh)
 scancel "$id"
 expect_eq "pending het job cancelled whole" "CANCELLED CANCELLED" \
   "$(sacct -n -X -P -o State -j "$id" | awk '{print $1}' | lines)"
+
+# --- srun --het-group=N runs a step in component N, with N's task count and
+# nodes; sacct records it under "12+1.0". Several groups at once are refused.
+cat >steps.sh <<'SH'
+#!/bin/sh
+#SBATCH -n1 -o steps.out
+#SBATCH hetjob
+#SBATCH -N2 -n2
+srun sh -c 'echo "g0 $SLURM_PROCID/$SLURM_NTASKS $SLURMD_NODENAME"'
+srun --het-group=1 sh -c 'echo "g1 $SLURM_PROCID/$SLURM_NTASKS $SLURMD_NODENAME"'
+srun --het-group=2 true || echo "group 2: exit $?"
+srun --het-group=0-1 true || echo "groups 0-1: exit $?"
+srun --het-group=x true || echo "group x: exit $?"
+SH
+id=$(sbatch --parsable steps.sh)
+wait_for 60 job_ended "$id"
+out=$(cat steps.out)
+expect_eq "component 0's step" "g0 0/1" "$(grep '^g0' steps.out | cut -d' ' -f1-2)"
+expect_eq "component 1's step: its two tasks on its two nodes" "g1 0/2 g1 1/2" \
+  "$(grep '^g1' steps.out | cut -d' ' -f1-2 | sort | lines)"
+expect_eq "on two nodes" 2 "$(grep '^g1' steps.out | cut -d' ' -f3 | sort -u | wc -l)"
+expect_contains "no such component" "$out" \
+  "srun: error: No directives to start application on any available hetjob components
+group 2: exit 1"
+expect_contains "several at once" "$out" "srun: error: --het-group=0-1 is not available here"
+expect_contains "invalid" "$out" "srun: error: Invalid --het-group value: x
+group x: exit 1"
+expect_eq "sacct" "$id+0.0|1 $id+1.0|2" \
+  "$(sacct -n -P -j "$id" -o JobID,NTasks | grep '\.0|' | lines)"
 
 # --- Refused: an array cannot be heterogeneous.
 set +e

@@ -56,6 +56,8 @@ struct SrunOptions {
   bool disable_status = false;  ///< -X: SIGINT goes straight to the tasks
   int verbose = 0;              ///< -v count
   std::optional<JobId> jobid;   ///< --jobid: the allocation to run in
+  /// --het-group: the component of a heterogeneous job the step runs in.
+  std::uint32_t het_group = 0;
   /// The allocation's options, used only outside an allocation: the flag as
   /// sbatch spells it and its value ("--time", "10").
   std::vector<std::pair<std::string, std::string>> allocation;

@@ -276,8 +276,8 @@ constexpr std::array k_srun_options = {
         "      --het-group=value       hetjob component allocation(s) in which to launch\n"
         "                              application\n",
         Effect::acts,
-        "Refused: steps here run in one component; srun --jobid with a component's job id "
-        "(scontrol show job) runs in that one."),
+        "Inside a heterogeneous job, the step runs in that component (0 by default), with its "
+        "nodes and its _HET_GROUP_N variables, as sacct's 12+1.0; one component per srun."),
     own(R::het_group, '\0', "pack-group", A::required, 89, "", k_parallel,
         "      --pack-group=value      same as --het-group\n", Effect::acts,
         "Same as --het-group."),

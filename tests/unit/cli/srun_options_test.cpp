@@ -333,8 +333,6 @@ TEST_CASE("srun refuses what this machine cannot do, saying what there is", "[sr
        std::vector<std::vector<std::string>>{{"--accel-bind=g"},
                                              {"--bcast-exclude=NONE"},
                                              {"--debugger-test"},
-                                             {"--het-group=0"},
-                                             {"--pack-group=0"},
                                              {"-I"},
                                              {"--msg-timeout=5"},
                                              {"-Z"},
@@ -430,4 +428,30 @@ TEST_CASE("srun's input environment variables, below the command line", "[srun]"
   // A bad value in a variable is an error, as in Slurm.
   CHECK_THROWS_WITH(parse({"true"}, {{"SLURM_NTASKS", "x"}}),
                     "Invalid numeric value \"x\" for --ntasks.");
+}
+
+TEST_CASE("srun --het-group=N reads component N's variables", "[srun]") {
+  const EnvList env = {{"SLURM_JOB_ID", "12"},
+                       {"SLURM_NTASKS", "1"},
+                       {"SLURM_NTASKS_HET_GROUP_0", "1"},
+                       {"SLURM_NTASKS_HET_GROUP_1", "4"},
+                       {"SLURM_PARTITION", "a"},
+                       {"SLURM_PARTITION_HET_GROUP_0", "a"},
+                       {"SLURM_JOB_ID_HET_GROUP_1", "13"}};
+  SrunOptions o = parse({"--het-group=1", "true"}, env);
+  CHECK(o.het_group == 1U);
+  CHECK(o.ntasks == 4U);
+  o = parse({"--het-group=2", "true"}, env);
+  CHECK_FALSE(o.ntasks);  // only components 0 and 1 asked for -n
+  o = parse({"--het-group=0", "true"}, env);
+  CHECK(o.ntasks == 1U);
+  CHECK(parse({"--het-group=[1]", "true"}, env).het_group == 1U);
+  CHECK(parse({"--pack-group=1", "true"}, env).het_group == 1U);
+  for (const char* bad : {"x", "", "1-", "-1", "2-1", "128", "1,,2"}) {
+    INFO(bad);
+    CHECK_THROWS_WITH(parse({std::string("--het-group=") + bad, "true"}, env),
+                      Catch::Contains("Invalid --het-group value"));
+  }
+  CHECK_THROWS_WITH(parse({"--het-group=0,1", "true"}, env),
+                    Catch::Contains("one component at a time"));
 }
