@@ -87,6 +87,23 @@ expect_contains "-r 1" "$out" "relative on n-2"
 expect_contains "--export=NONE" "$out" "export none: []"
 expect_eq "unbound: every CPU" "unbound $(taskset -pc $$ | sed 's/.*: //')" "$(grep '^unbound' mp.out)"
 
+# -m: cyclic and plane=N lay task ids round the nodes; arbitrary is refused.
+cat >dist.sh <<'SH'
+#!/bin/sh
+#SBATCH -N2 -n4 -o dist.out
+srun -m cyclic sh -c 'echo "cyclic $SLURM_PROCID $SLURMD_NODENAME $SLURM_GTIDS $SLURM_DISTRIBUTION"'
+srun -m plane=1 sh -c 'echo "plane $SLURM_PROCID $SLURMD_NODENAME $SLURM_GTIDS"'
+srun -m arbitrary true || echo "arbitrary exit $?"
+SH
+j=$(submit dist.sh)
+wait_for 60 job_ended "$j"
+expect_eq "cyclic" "cyclic 0 n-1 0,2 cyclic cyclic 1 n-2 1,3 cyclic cyclic 2 n-1 0,2 cyclic cyclic 3 n-2 1,3 cyclic" \
+  "$(grep '^cyclic' dist.out | sort | lines)"
+expect_eq "plane" "plane 0 n-1 0,2 plane 1 n-2 1,3 plane 2 n-1 0,2 plane 3 n-2 1,3" \
+  "$(grep '^plane' dist.out | sort | lines)"
+expect_contains "arbitrary" "$(cat dist.out)" "srun: error: --distribution=arbitrary is not available here"
+expect_contains "its exit" "$(cat dist.out)" "arbitrary exit 1"
+
 # Refusals: a bad --multi-prog file, a bad --cpu-bind; --mpi=pmi2 runs a
 # program that never speaks PMI as --mpi=none would.
 cat >bad.conf <<'CONF'

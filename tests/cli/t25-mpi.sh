@@ -53,16 +53,20 @@ cat >pmi2.sh <<'SH'
 #SBATCH -N2 -n4 -o pmi2.out
 srun --mpi=pmi2 ./hello
 srun -n2 ./hello
+srun -m cyclic ./hello | sed 's/^/cyclic /'
 SH
 j=$(submit pmi2.sh)
 wait_for 120 job_ended "$j"
 expect_eq "pmi2 job" COMPLETED "$(job_state "$j")"
 expect_eq "four ranks over both nodes, one world" \
   "rank 0 of 4 on n-1 sum 6 rank 1 of 4 on n-1 sum 6 rank 2 of 4 on n-2 sum 6 rank 3 of 4 on n-2 sum 6" \
-  "$(grep 'of 4' pmi2.out | sort | lines)"
+  "$(grep '^rank.*of 4' pmi2.out | sort | lines)"
 expect_eq "MpiDefault" "rank 0 of 2 on n-1 sum 1 rank 1 of 2 on n-2 sum 1" \
   "$(grep 'of 2' pmi2.out | sort | lines)"
-expect_eq "steps in sacct" "$j.0|4|COMPLETED|0:0 $j.1|2|COMPLETED|0:0" \
+expect_eq "-m cyclic: the ranks go round the nodes, PMI_process_mapping says so" \
+  "cyclic rank 0 of 4 on n-1 sum 6 cyclic rank 1 of 4 on n-2 sum 6 cyclic rank 2 of 4 on n-1 sum 6 cyclic rank 3 of 4 on n-2 sum 6" \
+  "$(grep '^cyclic' pmi2.out | sort | lines)"
+expect_eq "steps in sacct" "$j.0|4|COMPLETED|0:0 $j.1|2|COMPLETED|0:0 $j.2|4|COMPLETED|0:0" \
   "$(sacct -n -P -j "$j" -o JobID,NTasks,State,ExitCode | grep "^$j\.[0-9]" | lines)"
 
 expect_eq "shown" "MpiDefault              = pmi2" "$(scontrol show config | grep '^MpiDefault')"

@@ -140,7 +140,7 @@ Env task_environment(const Env& base, const Job& job, const sched::StepLayout& l
     names.push_back(n.name);
     per_node.push_back(n.tasks);
   }
-  for (std::uint32_t t = 0; t < node.tasks; ++t) gtids.push_back(node.first_task + t);
+  gtids = node.task_ids;
   const std::string nodelist = parse::compress_hostlist(names);
   const std::string tasks_per_node = parse::compress_counts(per_node);
   // A step of another allocation (--jobid) is that job's.
@@ -148,7 +148,7 @@ Env task_environment(const Env& base, const Job& job, const sched::StepLayout& l
   set(env, "SLURM_JOBID", std::to_string(job.id));
   set(env, "SLURM_STEP_ID", std::to_string(step_id));
   set(env, "SLURM_STEPID", std::to_string(step_id));
-  set(env, "SLURM_PROCID", std::to_string(node.first_task + local));
+  set(env, "SLURM_PROCID", std::to_string(node.task_ids.at(local)));
   set(env, "SLURM_LOCALID", std::to_string(local));
   set(env, "SLURM_NODEID", std::to_string(node_index));
   set(env, "SLURMD_NODENAME", node.name);
@@ -163,6 +163,7 @@ Env task_environment(const Env& base, const Job& job, const sched::StepLayout& l
     set(env, "SLURM_NTASKS", std::to_string(layout.tasks));
     set(env, "SLURM_NPROCS", std::to_string(layout.tasks));
   }
+  if (!o.distribution.empty()) set(env, "SLURM_DISTRIBUTION", o.distribution);
   set(env, "SLURM_STEP_TASKS_PER_NODE", tasks_per_node);
   set(env, "SLURM_TASKS_PER_NODE", tasks_per_node);
   set(env, "SLURM_CPUS_ON_NODE", std::to_string(a.cpus));
@@ -355,7 +356,7 @@ sched::StepLayout layout_of(const nlohmann::json& j) {
     sched::StepNode node;
     node.alloc_index = n.at("alloc_index").get<std::size_t>();
     node.name = n.at("name").get<std::string>();
-    node.first_task = n.at("first_task").get<std::uint32_t>();
+    node.task_ids = n.at("task_ids").get<std::vector<std::uint32_t>>();
     node.tasks = n.at("tasks").get<std::uint32_t>();
     node.task_cpus = n.at("task_cpus").get<std::vector<std::vector<std::uint32_t>>>();
     layout.nodes.push_back(std::move(node));
@@ -372,7 +373,8 @@ nlohmann::json begin_step(const Paths& paths, const Job& job, const SrunOptions&
   nlohmann::json request = {{"cpus_per_task", o.cpus_per_task.value_or(job.req.cpus_per_task)},
                             {"exact", o.exact},
                             {"overlap", o.overlap},
-                            {"relative", o.relative.value_or(0)}};
+                            {"relative", o.relative.value_or(0)},
+                            {"distribution", o.distribution}};
   if (o.ntasks) request["tasks"] = *o.ntasks;
   if (o.nodes) request["nodes"] = *o.nodes;
   if (o.ntasks_per_node) request["tasks_per_node"] = *o.ntasks_per_node;
@@ -456,11 +458,9 @@ int run_step(const SrunOptions& options, JobId job_id) {
   // slurmstepd's PMI server on a cluster.
   std::unique_ptr<PmiServer> pmi;
   if (o.mpi == "pmi2") {
-    std::vector<std::uint32_t> per_node;
-    for (const auto& n : layout.nodes) per_node.push_back(n.tasks);
     try {
       pmi = std::make_unique<PmiServer>(layout.tasks, fmt::format("{}.{}", job.id, step_id),
-                                        pmi_process_mapping(per_node));
+                                        sched::process_mapping(layout));
     } catch (const Error&) {
       end_failed();
       throw;
@@ -483,10 +483,10 @@ int run_step(const SrunOptions& options, JobId job_id) {
     const sched::StepNode& node = layout.nodes[k];
     for (std::uint32_t l = 0; l < node.tasks; ++l) {
       StepTask t;
-      t.task_id = node.first_task + l;
+      t.task_id = node.task_ids.at(l);
       t.node = node.name;
       t.cpus = bound_cpus(binding, node.task_cpus[l], l, stepd);
-      if (o.multi_prog) t.argv = task_argv[node.first_task + l];
+      if (o.multi_prog) t.argv = task_argv[t.task_id];
       if (o.bcast) t.argv = broadcast(o, node.name, job.id, step_id, cwd);
       t.env = task_environment(base, job, layout, k, l, step_id, o);
       if (pmi) {

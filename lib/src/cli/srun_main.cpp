@@ -27,6 +27,7 @@
 #include "cli/srun.hpp"
 #include "cli/srun_options.hpp"
 #include "cli/usage_error.hpp"
+#include "sched/step.hpp"
 
 namespace stint::cli {
 namespace {
@@ -268,20 +269,15 @@ JobId het_component(JobId job, std::uint32_t offset) {
   throw Error(Errc::invalid_argument, cli::k_no_het_component);
 }
 
-// -m: sbatch's check, then the layouts a step here has (blocks).
+// -m: sbatch's check, then the layouts a step here has (block, cyclic, plane).
 void check_distribution(const std::string& text) {
   (void)values::distribution(text);
-  const std::string layout = text.substr(0, text.find(','));
-  std::size_t start = 0;
-  while (start <= layout.size()) {
-    std::size_t end = layout.find(':', start);
-    if (end == std::string::npos) end = layout.size();
-    const std::string level = layout.substr(start, end - start);
-    if (!iequals(level, "block") && level != "*") {
-      refuse(fmt::format("--distribution={}", text),
-             "a step's tasks are laid out in blocks (block, and block or * within a node)");
-    }
-    start = end + 1;
+  sched::StepRequest probe;
+  try {
+    sched::read_distribution(text, probe);
+  } catch (const Error& e) {
+    const std::string why = e.what();
+    refuse(fmt::format("--distribution={}", text), why.substr(why.find(": ") + 2));
   }
 }
 
@@ -445,6 +441,7 @@ bool Reader::apply(const FoundOption& f, bool from_env) {
       break;
     case SbatchOpt::distribution:
       check_distribution(v);
+      o.distribution = v;
       break;
     case SbatchOpt::exclusive:
       // For a step, Slurm's --exclusive is --exact.

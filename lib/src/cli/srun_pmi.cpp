@@ -17,17 +17,6 @@
 
 namespace stint::cli {
 
-std::string pmi_process_mapping(const std::vector<std::uint32_t>& tasks_per_node) {
-  std::string out = "(vector";
-  for (std::size_t k = 0; k < tasks_per_node.size();) {
-    std::size_t run = 1;
-    while (k + run < tasks_per_node.size() && tasks_per_node[k + run] == tasks_per_node[k]) ++run;
-    out += fmt::format(",({},{},{})", k, run, tasks_per_node[k]);
-    k += run;
-  }
-  return out + ")";
-}
-
 namespace {
 
 // What a PMI-1 client may ask: Slurm's limits, which MPICH sizes its keys by.

@@ -17,16 +17,11 @@
 
 namespace stint::cli {
 
-/// "(vector,(0,2,4))": PMI_process_mapping for ranks laid out in blocks,
-/// `tasks_per_node[k]` consecutive ranks on node k. Runs of nodes with the
-/// same count become one triple (first node, nodes, ranks per node), as
-/// Slurm writes it; MPICH reads it to learn which ranks share a node.
-std::string pmi_process_mapping(const std::vector<std::uint32_t>& tasks_per_node);
-
 class PmiServer {
  public:
   /// `kvs_name` names the step's key-value space ("12.0", as Slurm's);
-  /// `process_mapping` is pmi_process_mapping's text for the step.
+  /// `process_mapping` is PMI_process_mapping's text for the step
+  /// (sched::process_mapping).
   PmiServer(std::uint32_t ranks, std::string kvs_name, std::string process_mapping);
   ~PmiServer();
   PmiServer(const PmiServer&) = delete;

@@ -214,9 +214,9 @@ constexpr std::array k_srun_options = {
            "  -m, --distribution=type     distribution method for processes to nodes\n"
            "                              (type = block|cyclic|arbitrary)\n",
            Effect::acts,
-           "Checked as sbatch checks it. The step's tasks are laid out in blocks: block (and "
-           "'*', with block or '*' within a node, Pack or NoPack) is taken; cyclic, plane and "
-           "arbitrary layouts are refused. Outside an allocation the job's too."),
+           "Checked as sbatch checks it. block, cyclic and plane=N lay the step's task ids over "
+           "its nodes as Slurm's do, Pack fills each node first; within a node CPUs go in "
+           "order (block), and arbitrary is refused. Outside an allocation the job's too."),
     alloc(S::mail_type, '\0', "mail-type", A::required, 59, "", k_parallel,
           "      --mail-type=type        notify on state change: BEGIN, END, FAIL or ALL\n"),
     alloc(S::mail_user, '\0', "mail-user", A::required, 60, "", k_parallel,

@@ -11,15 +11,12 @@
 #include <limits>
 #include <set>
 
+#include "util/text.hpp"
+
 namespace stint::sched {
 namespace {
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-           return std::tolower(static_cast<unsigned char>(x)) ==
-                  std::tolower(static_cast<unsigned char>(y));
-         });
-}
+using text::iequals;
 
 // The tree with links, built from the flat list.
 struct Node {

@@ -13,6 +13,7 @@
 #include <stint/parse.hpp>
 
 #include "sched/limits.hpp"
+#include "util/text.hpp"
 
 namespace stint::sched {
 namespace {
@@ -23,9 +24,7 @@ std::string lower(std::string_view s) {
   return out;
 }
 
-bool iequals(std::string_view a, std::string_view b) {
-  return a.size() == b.size() && lower(a) == lower(b);
-}
+using text::iequals;
 
 Error bad(const std::string& message) { return Error(Errc::invalid_argument, message); }
 

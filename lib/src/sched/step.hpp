@@ -1,16 +1,24 @@
 #pragma once
 // Where the tasks of a job step go (srun inside an allocation): a pure
-// function of the allocation and srun's options, as Slurm's block
-// distribution lays them out.
+// function of the allocation and srun's options, as Slurm's block, cyclic
+// and plane distributions (srun -m) lay them out.
 
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <stint/model.hpp>
 
 namespace stint::sched {
+
+/// srun -m's first level: how task ids go round the step's nodes.
+enum class Distribution : std::uint8_t {
+  block,   ///< consecutive ids fill a node, then the next
+  cyclic,  ///< one id to each node in turn
+  plane,   ///< plane_size consecutive ids to each node in turn
+};
 
 /// What srun asks of a step.
 struct StepRequest {
@@ -20,13 +28,18 @@ struct StepRequest {
   std::uint32_t cpus_per_task = 1;              ///< -c
   std::vector<std::string> node_names;          ///< -w (empty: any of the allocation's)
   std::uint32_t job_tasks = 1;                  ///< the job's task count: the default -n
+  Distribution distribution = Distribution::block;
+  std::uint32_t plane_size = 1;  ///< -m plane=N
+  /// -m ...,Pack: each node filled to its CPUs before the next, rather than
+  /// the tasks spread evenly (NoPack, the default).
+  bool pack = false;
 };
 
 /// One node of a step and its tasks.
 struct StepNode {
   std::size_t alloc_index = 0;  ///< index in the job's allocation
   std::string name;
-  std::uint32_t first_task = 0;  ///< tasks are numbered in node order (block)
+  std::vector<std::uint32_t> task_ids;  ///< the step's task ids (SLURM_PROCID) on this node
   std::uint32_t tasks = 0;
   /// Each task's virtual CPUs on the node (cpus_per_task of the node's CPUs).
   std::vector<std::vector<std::uint32_t>> task_cpus;
@@ -40,6 +53,15 @@ struct StepLayout {
   /// nnodes to 1"); empty when none.
   std::string warning;
 };
+
+/// -m's text ("cyclic", "plane=4", "block:block,Pack") as a request's
+/// distribution; Errc::invalid_argument for a layout steps here do not have.
+void read_distribution(std::string_view text, StepRequest& request);
+
+/// PMI_process_mapping ("(vector,(0,2,2))") of a layout: runs of ranks on one
+/// node, merged where consecutive nodes hold runs of the same length, as
+/// MPICH reads it to learn which ranks share a node.
+std::string process_mapping(const StepLayout& layout);
 
 /// Lays a step out over `alloc` (the job's allocation, in node order).
 /// Throws Error with Slurm's wording when it cannot be done:

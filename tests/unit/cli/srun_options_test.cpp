@@ -283,7 +283,8 @@ TEST_CASE("srun's step options", "[srun]") {
   CHECK(parse({"--exclusive", "true"}).exact);
   CHECK(parse({"--overlap", "true"}).overlap);
   CHECK(parse({"--multi-prog", "tasks.conf"}).multi_prog);
-  CHECK(parse({"-m", "block:*,Pack", "true"}).command.size() == 1);
+  CHECK(parse({"-m", "block:*,Pack", "true"}).distribution == "block:*,Pack");
+  CHECK(parse({"-m", "plane=2", "true"}).distribution == "plane=2");
 }
 
 TEST_CASE("srun's actions: help, usage, --mpi=list, --cpu-bind=help", "[srun]") {
@@ -346,7 +347,7 @@ TEST_CASE("srun refuses what this machine cannot do, saying what there is", "[sr
                                              {"--test-only"},
                                              {"--mpi=pmix"},
                                              {"--cpu-bind=sockets"},
-                                             {"-m", "cyclic"}}) {
+                                             {"-m", "arbitrary"}}) {
     std::vector<std::string> with_command = args;
     with_command.push_back("true");
     INFO(args.front());

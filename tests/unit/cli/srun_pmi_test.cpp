@@ -79,16 +79,8 @@ class Rank {
 
 }  // namespace
 
-TEST_CASE("PMI_process_mapping: runs of nodes with the same task count", "[srun][pmi]") {
-  CHECK(pmi_process_mapping({2, 2}) == "(vector,(0,2,2))");
-  CHECK(pmi_process_mapping({3, 2, 2}) == "(vector,(0,1,3),(1,2,2))");
-  CHECK(pmi_process_mapping({1, 2, 1}) == "(vector,(0,1,1),(1,1,2),(2,1,1))");
-  CHECK(pmi_process_mapping({4}) == "(vector,(0,1,4))");
-  CHECK(pmi_process_mapping({}) == "(vector)");
-}
-
 TEST_CASE("PMI server: each rank's environment names its own descriptor", "[srun][pmi]") {
-  PmiServer server(2, "12.0", pmi_process_mapping({2}));
+  PmiServer server(2, "12.0", "(vector,(0,1,2))");
   const auto env = server.task_environment(1);
   REQUIRE(env.size() == 4);
   CHECK(env[0] == std::pair<std::string, std::string>{"PMI_FD", std::to_string(server.task_fd(1))});
@@ -100,7 +92,7 @@ TEST_CASE("PMI server: each rank's environment names its own descriptor", "[srun
 }
 
 TEST_CASE("PMI-1 as MPICH speaks it: put, barrier, get across ranks", "[srun][pmi]") {
-  PmiServer server(2, "12.0", pmi_process_mapping({1, 1}));
+  PmiServer server(2, "12.0", "(vector,(0,2,1))");
   Rank r0(::dup(server.task_fd(0)));
   Rank r1(::dup(server.task_fd(1)));
   server.start();
@@ -142,7 +134,7 @@ TEST_CASE("PMI-1 as MPICH speaks it: put, barrier, get across ranks", "[srun][pm
 }
 
 TEST_CASE("PMI-2 after an init asking for version 2", "[srun][pmi]") {
-  PmiServer server(2, "7.3", pmi_process_mapping({2}));
+  PmiServer server(2, "7.3", "(vector,(0,1,2))");
   Rank r0(::dup(server.task_fd(0)));
   Rank r1(::dup(server.task_fd(1)));
   server.start();
@@ -190,7 +182,7 @@ TEST_CASE("PMI-2 after an init asking for version 2", "[srun][pmi]") {
 }
 
 TEST_CASE("PMI server: abort reaches srun; broken clients are dropped", "[srun][pmi]") {
-  PmiServer server(3, "1.0", pmi_process_mapping({3}));
+  PmiServer server(3, "1.0", "(vector,(0,1,3))");
   std::atomic<int> abort_code{-1};
   server.on_abort([&](int code) { abort_code = code; });
   Rank r0(::dup(server.task_fd(0)));

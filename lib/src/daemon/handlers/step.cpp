@@ -64,7 +64,7 @@ Json layout_json(const sched::StepLayout& layout) {
   for (const sched::StepNode& n : layout.nodes) {
     nodes.push_back({{"alloc_index", n.alloc_index},
                      {"name", n.name},
-                     {"first_task", n.first_task},
+                     {"task_ids", n.task_ids},
                      {"tasks", n.tasks},
                      {"task_cpus", n.task_cpus}});
   }
@@ -84,6 +84,8 @@ Json begin_laid_out_step(Controller& c, const Job& job, const Json& req) {
   request.cpus_per_task = r.value("cpus_per_task", 1U);
   request.node_names = r.value("node_names", std::vector<std::string>{});
   request.job_tasks = job.req.tasks;
+  if (const std::string d = r.value("distribution", std::string()); !d.empty())
+    sched::read_distribution(d, request);
   const bool exact = r.value("exact", false);
   const bool overlap = r.value("overlap", false);
   const std::vector<std::size_t> indexes = nodes_from(job, r.value("relative", 0U));
