@@ -607,7 +607,10 @@ bool Reader::apply_own(SrunOpt id, const FoundOption& f, bool from_env) {
       o.wait_after_first = parse::count(v, "--wait");
       break;
     case SrunOpt::whole:
-      refuse("--whole", "a step gets the CPUs its tasks ask for; ask for more with -c and -n");
+      // A step holds every free CPU of its nodes unless --exact says
+      // otherwise (Slurm 22.05's default): --whole asks for just that.
+      o.exact = false;
+      break;
     case SrunOpt::x11:
       refuse("--x11", "there is no X11 forwarding; the tasks run on this machine with its DISPLAY");
   }

@@ -380,8 +380,8 @@ constexpr std::array k_srun_options = {
           "      --wckey=wckey           wckey to run job under\n"),
     own(R::whole, '\0', "whole", A::none, 129, "", k_parallel,
         "      --whole                 use all the resources of the step's nodes\n", Effect::acts,
-        "Refused: a step gets the CPUs its tasks ask for (-c, -n); ask for more of them "
-        "there."),
+        "The step holds every free CPU of its nodes, as it does without --exact (Slurm 22.05's "
+        "default); it undoes an --exact or --exclusive before it."),
     own(R::disable_status, 'X', "disable-status", A::none, 29, "SLURM_DISABLE_STATUS", k_parallel,
         "  -X, --disable-status        Disable Ctrl-C status feature\n", Effect::acts,
         "Ctrl-C (SIGINT) goes straight to the tasks instead of srun reporting the step's "

@@ -281,6 +281,7 @@ TEST_CASE("srun's step options", "[srun]") {
   CHECK(parse({"true"}).mpi.empty());  // slurm.conf's MpiDefault decides
   // --exclusive is --exact for a step; --overlap lets steps share.
   CHECK(parse({"--exclusive", "true"}).exact);
+  CHECK_FALSE(parse({"--exact", "--whole", "true"}).exact);
   CHECK(parse({"--overlap", "true"}).overlap);
   CHECK(parse({"--multi-prog", "tasks.conf"}).multi_prog);
   CHECK(parse({"-m", "block:*,Pack", "true"}).distribution == "block:*,Pack");
@@ -342,7 +343,6 @@ TEST_CASE("srun refuses what this machine cannot do, saying what there is", "[sr
                                              {"--send-libs"},
                                              {"--slurmd-debug=2"},
                                              {"-T4"},
-                                             {"--whole"},
                                              {"--x11"},
                                              {"--test-only"},
                                              {"--mpi=pmix"},
