@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every tool answers --help, --usage, --version and -V as Slurm's do: help
-# and usage on stdout with exit 0, the version as "stint X.Y.Z" (Slurm prints
-# "slurm 22.05.8"), none of them starting stintd or writing state.
+# and usage on stdout with exit 0, the version as "slurm 22.05.8 (stint X.Y.Z)"
+# (Slurm prints "slurm 22.05.8"; scripts parse the first two words), none of
+# them starting stintd or writing state.
 source "$(dirname "$0")/lib.sh"
 
 tools=()
@@ -17,7 +18,7 @@ version=""
 for tool in "${tools[@]}"; do
   for opt in --version -V; do
     out=$("$tool" "$opt" 2>&1) || fail "$tool $opt exited $?: $out"
-    [[ $out =~ ^stint\ [0-9]+\.[0-9]+\.[0-9]+[^[:space:]]*$ ]] || fail "$tool $opt printed '$out'"
+    [[ $out =~ ^slurm\ 22\.05\.[0-9]+\ \(stint\ [0-9]+\.[0-9]+\.[0-9]+[^[:space:]]*\)$ ]] || fail "$tool $opt printed '$out'"
     [ -z "$version" ] || expect_eq "$tool $opt, as the others" "$version" "$out"
     version=$out
   done

@@ -4,11 +4,16 @@
 /// and returns the exit status; errors are printed by the one boundary in
 /// cli/boundary.cpp as `<tool>: error: <message>`.
 
+#include <string>
 #include <string_view>
 
 namespace stint {
 
 std::string_view version();
+/// What every tool's --version prints: the Slurm release whose interface the
+/// tools follow, then stint's own ("slurm 22.05.8 (stint 0.1.0)"). Scripts
+/// and Slurm's test suite parse the first two words.
+std::string version_line();
 
 namespace tools {
 int sbatch(int argc, char** argv);
@@ -23,6 +28,7 @@ int sshare(int argc, char** argv);    ///< fair share of the associations
 int srun(int argc, char** argv);      ///< job steps inside an allocation, or one of its own
 int salloc(int argc, char** argv);    ///< an allocation held while a command runs here
 int sstat(int argc, char** argv);     ///< live CPU and memory of a running job's steps
+int sattach(int argc, char** argv);   ///< the standard I/O of a running job step
 int stint(int argc, char** argv);     ///< init, config show, daemon status|stop, version
 int stintd(int argc, char** argv);    ///< the controller daemon
 int stepd(int argc, char** argv);     ///< stint-stepd, one task of one job on one node

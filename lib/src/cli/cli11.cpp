@@ -118,7 +118,7 @@ void configure_app(CLI::App& app, std::string_view tool) {
   app.name(std::string(tool));
   app.allow_windows_style_options(false);
   // Slurm's tools all print "slurm 22.05.8"; stint's print "stint 0.1.0".
-  app.set_version_flag("-V,--version", fmt::format("stint {}", stint::version()));
+  app.set_version_flag("-V,--version", stint::version_line());
   app.add_flag_callback(
       "--usage", [&app]() { throw UsageRequested{&app}; }, "Print a short usage message");
 }

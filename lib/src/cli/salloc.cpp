@@ -306,7 +306,7 @@ int run(int argc, char** argv) {
       fmt::print("{}", cli::salloc_usage_text());
       return 0;
     case cli::SbatchCommandLine::Action::version:
-      fmt::print("stint {}\n", stint::version());
+      fmt::print("{}\n", stint::version_line());
       return 0;
     case cli::SbatchCommandLine::Action::submit:
       break;

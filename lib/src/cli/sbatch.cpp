@@ -257,7 +257,7 @@ int run(int argc, char** argv) {
         fmt::print("{}", cli::sbatch_usage_text());
         return 0;
       case cli::SbatchCommandLine::Action::version:
-        fmt::print("stint {}\n", stint::version());
+        fmt::print("{}\n", stint::version_line());
         return 0;
       case cli::SbatchCommandLine::Action::submit:
         break;

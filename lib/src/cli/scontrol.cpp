@@ -580,7 +580,7 @@ int dispatch(const ScontrolArgs& a) {
   if (is(verb, "reconfigure", 3)) return send_admin({{"op", "reconfigure"}}, "slurm_reconfigure");
   if (is(verb, "shutdown", 8)) return shutdown(w);
   if (is(verb, "version", 4)) {
-    fmt::print("stint {}\n", stint::version());
+    fmt::print("{}\n", stint::version_line());
     return 0;
   }
   return fail(fmt::format("invalid keyword: {}", verb));

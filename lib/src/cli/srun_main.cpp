@@ -747,7 +747,7 @@ int run(int argc, char** argv) {
       fmt::print("{}", cli::srun_usage_text());
       return 0;
     case Action::version:
-      fmt::print("stint {}\n", stint::version());
+      fmt::print("{}\n", stint::version_line());
       return 0;
     case Action::mpi_list:
       fmt::print("{}", cli::srun_mpi_list_text());

@@ -285,7 +285,7 @@ int stint(int argc, char** argv) {
     if (*stop_cmd) return daemon_stop(paths);
     if (*report_cmd) return cli::stint_report(paths, report_args);
     if (*version_cmd) {
-      fmt::print("stint {}\n", stint::version());
+      fmt::print("{}\n", stint::version_line());
       return 0;
     }
     throw Error(Errc::internal, "no subcommand ran");

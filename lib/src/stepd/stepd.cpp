@@ -263,7 +263,7 @@ int entry(int argc, char** argv) {
       return 0;
     }
     if (arg == "-V" || arg == "--version") {
-      fmt::print("stint {}\n", stint::version());
+      fmt::print("{}\n", stint::version_line());
       return 0;
     }
   }
