@@ -88,12 +88,15 @@ expect_contains "--export=NONE" "$out" "export none: []"
 expect_eq "unbound: every CPU" "unbound $(taskset -pc $$ | sed 's/.*: //')" "$(grep '^unbound' mp.out)"
 
 # -m: cyclic and plane=N lay task ids round the nodes; arbitrary is refused.
+# -O puts more tasks on a node than it has CPUs.
 cat >dist.sh <<'SH'
 #!/bin/sh
 #SBATCH -N2 -n4 -o dist.out
 srun -m cyclic sh -c 'echo "cyclic $SLURM_PROCID $SLURMD_NODENAME $SLURM_GTIDS $SLURM_DISTRIBUTION"'
 srun -m plane=1 sh -c 'echo "plane $SLURM_PROCID $SLURMD_NODENAME $SLURM_GTIDS"'
 srun -m arbitrary true || echo "arbitrary exit $?"
+srun -N1 -n5 -O sh -c 'echo "over $SLURM_PROCID $SLURMD_NODENAME"'
+srun -N1 -n5 true || echo "without -O exit $?"
 SH
 j=$(submit dist.sh)
 wait_for 60 job_ended "$j"
@@ -103,6 +106,10 @@ expect_eq "plane" "plane 0 n-1 0,2 plane 1 n-2 1,3 plane 2 n-1 0,2 plane 3 n-2 1
   "$(grep '^plane' dist.out | sort | lines)"
 expect_contains "arbitrary" "$(cat dist.out)" "srun: error: --distribution=arbitrary is not available here"
 expect_contains "its exit" "$(cat dist.out)" "arbitrary exit 1"
+expect_eq "-O: five tasks on a node of two CPUs" "over 0 n-1 over 1 n-1 over 2 n-1 over 3 n-1 over 4 n-1" \
+  "$(grep '^over' dist.out | sort | lines)"
+expect_contains "without -O" "$(cat dist.out)" "More processors requested than permitted
+without -O exit 1"
 
 # Refusals: a bad --multi-prog file, a bad --cpu-bind; --mpi=pmi2 runs a
 # program that never speaks PMI as --mpi=none would.

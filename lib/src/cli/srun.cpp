@@ -374,7 +374,8 @@ nlohmann::json begin_step(const Paths& paths, const Job& job, const SrunOptions&
                             {"exact", o.exact},
                             {"overlap", o.overlap},
                             {"relative", o.relative.value_or(0)},
-                            {"distribution", o.distribution}};
+                            {"distribution", o.distribution},
+                            {"overcommit", o.overcommit}};
   if (o.ntasks) request["tasks"] = *o.ntasks;
   if (o.nodes) request["nodes"] = *o.nodes;
   if (o.ntasks_per_node) request["tasks_per_node"] = *o.ntasks_per_node;

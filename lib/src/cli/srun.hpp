@@ -56,6 +56,7 @@ struct SrunOptions {
   bool disable_status = false;  ///< -X: SIGINT goes straight to the tasks
   int verbose = 0;              ///< -v count
   std::optional<JobId> jobid;   ///< --jobid: the allocation to run in
+  bool overcommit = false;      ///< -O: more tasks than the nodes' CPUs, sharing them
   std::string distribution;     ///< -m: block, cyclic, plane=N (empty: block)
   /// --het-group: the component of a heterogeneous job the step runs in.
   std::uint32_t het_group = 0;

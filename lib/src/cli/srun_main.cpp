@@ -455,6 +455,9 @@ bool Reader::apply(const FoundOption& f, bool from_env) {
         return false;
       }
       break;
+    case SbatchOpt::overcommit:
+      o.overcommit = true;  // the step's too: more tasks than CPUs
+      break;
     case SbatchOpt::mem_bind:
       if (iequals(v, "help")) {
         cl.action = Action::mem_bind_help;

@@ -174,7 +174,7 @@ StepLayout layout_step(const std::vector<NodeAlloc>& alloc, const StepRequest& r
   for (std::uint32_t k = 0; k < nodes; ++k) {
     const NodeAlloc& a = alloc[usable[k]];
     const auto count = static_cast<std::uint32_t>(ids[k].size());
-    if (count * cpt > a.cpus)
+    if (count * cpt > a.cpus && !request.overcommit)
       throw Error(Errc::invalid_argument, "More processors requested than permitted");
     StepNode node;
     node.alloc_index = usable[k];
@@ -183,11 +183,15 @@ StepLayout layout_step(const std::vector<NodeAlloc>& alloc, const StepRequest& r
     node.tasks = count;
     for (std::uint32_t t = 0; t < node.tasks; ++t) {
       std::vector<std::uint32_t> cpus;
-      for (std::uint32_t c = t * cpt; c < (t + 1) * cpt && c < a.cpu_ids.size(); ++c)
-        cpus.push_back(a.cpu_ids[c]);
+      // Overcommitted tasks go round the node's CPUs again.
+      for (std::uint32_t c = t * cpt; c < (t + 1) * cpt && !a.cpu_ids.empty(); ++c) {
+        if (c >= a.cpu_ids.size() && !request.overcommit) break;
+        const std::uint32_t id = a.cpu_ids[c % a.cpu_ids.size()];
+        if (std::find(cpus.begin(), cpus.end(), id) == cpus.end()) cpus.push_back(id);
+      }
       node.task_cpus.push_back(std::move(cpus));
     }
-    out.cpus += node.tasks * cpt;
+    out.cpus += std::min(node.tasks * cpt, request.overcommit ? a.cpus : node.tasks * cpt);
     out.nodes.push_back(std::move(node));
   }
   out.tasks = tasks;

@@ -33,6 +33,8 @@ struct StepRequest {
   /// -m ...,Pack: each node filled to its CPUs before the next, rather than
   /// the tasks spread evenly (NoPack, the default).
   bool pack = false;
+  /// -O: a node may take more tasks than its CPUs; they share them.
+  bool overcommit = false;
 };
 
 /// One node of a step and its tasks.

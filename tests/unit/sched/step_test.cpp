@@ -234,3 +234,16 @@ TEST_CASE("-m: what a step here can and cannot be") {
     CHECK_THROWS_WITH(sched::read_distribution(text, r), Catch::Contains(why));
   }
 }
+
+TEST_CASE("-O: more tasks than CPUs share them round the node") {
+  StepRequest r;
+  r.tasks = 5;
+  r.nodes = 1;
+  CHECK_THROWS_WITH(layout_step(allocation(1, 2), r),
+                    Catch::Contains("More processors requested than permitted"));
+  r.overcommit = true;
+  const auto l = layout_step(allocation(1, 2), r);
+  CHECK(tasks_per_node(l) == std::vector<std::uint32_t>{5});
+  CHECK(l.nodes[0].task_cpus == std::vector<std::vector<std::uint32_t>>{{0}, {1}, {0}, {1}, {0}});
+  CHECK(l.cpus == 2);
+}

@@ -84,6 +84,7 @@ Json begin_laid_out_step(Controller& c, const Job& job, const Json& req) {
   request.cpus_per_task = r.value("cpus_per_task", 1U);
   request.node_names = r.value("node_names", std::vector<std::string>{});
   request.job_tasks = job.req.tasks;
+  request.overcommit = r.value("overcommit", false);
   if (const std::string d = r.value("distribution", std::string()); !d.empty())
     sched::read_distribution(d, request);
   const bool exact = r.value("exact", false);
