@@ -19,6 +19,7 @@
 
 #include <stint/error.hpp>
 
+#include "cli/srun_io.hpp"
 #include "cli/srun_pty.hpp"
 
 extern char** environ;
@@ -60,42 +61,6 @@ int open_output(const std::string& path, bool append) {
     throw Error(Errc::io,
                 fmt::format("Could not open output file {}: {}", path, std::strerror(errno)));
   return fd;
-}
-
-// One labelled stream of one task: what has come in since the last newline.
-struct Stream {
-  std::uint32_t task_id = 0;
-  int read_fd = -1;
-  int dest_fd = -1;
-  std::string partial;
-};
-
-void flush_and_close(Stream& s) {
-  if (!s.partial.empty()) write_all(s.dest_fd, fmt::format("{}: {}\n", s.task_id, s.partial));
-  s.partial.clear();
-  ::close(s.read_fd);
-  s.read_fd = -1;
-}
-
-/// Reads what a task wrote and passes on its whole lines, labelled. False
-/// when nothing was there to read (a non-blocking stream that would block).
-bool pump(Stream& s) {
-  char buf[65536];
-  ssize_t n = ::read(s.read_fd, buf, sizeof buf);
-  if (n < 0 && (errno == EINTR || errno == EAGAIN)) return false;
-  if (n <= 0) {
-    flush_and_close(s);
-    return true;
-  }
-  s.partial.append(buf, static_cast<std::size_t>(n));
-  std::string out;
-  std::size_t start = 0;
-  for (std::size_t nl; (nl = s.partial.find('\n', start)) != std::string::npos; start = nl + 1)
-    out +=
-        fmt::format("{}: {}\n", s.task_id, std::string_view(s.partial).substr(start, nl - start));
-  s.partial.erase(0, start);
-  write_all(s.dest_fd, out);
-  return true;
 }
 
 struct Started {
@@ -217,6 +182,7 @@ void print_step_cancelled(const std::vector<StepTask>& tasks, const std::string&
   // Default dispositions for the task, whatever srun set for itself.
   for (int sig : k_forwarded) ::signal(sig, SIG_DFL);
   ::signal(SIGPIPE, SIG_DFL);
+  ::signal(SIGTTIN, SIG_DFL);
   if (o.own_groups && !o.pty) ::setpgid(0, 0);
   sigset_t none;
   sigemptyset(&none);
@@ -275,6 +241,14 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
   sa.sa_flags = SA_SIGINFO | SA_RESTART;
   sigemptyset(&sa.sa_mask);
   for (int sig : k_forwarded) ::sigaction(sig, &sa, nullptr);
+  // srun reads its stdin for the tasks; in the background of its terminal the
+  // read fails (EIO) instead of stopping srun, and the tasks' stdin ends, as
+  // with Slurm's srun. --pty copies the terminal as it always has.
+  struct sigaction ignore {};
+  struct sigaction saved_ttin {};
+  ignore.sa_handler = SIG_IGN;
+  sigemptyset(&ignore.sa_mask);
+  if (!o.pty) ::sigaction(SIGTTIN, &ignore, &saved_ttin);
 
   const int dev_null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
   const int dev_null_out = ::open("/dev/null", O_WRONLY | O_CLOEXEC);
@@ -291,7 +265,24 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
     return it->second;
   };
 
-  std::vector<Stream> streams;
+  // The tasks' I/O through srun (cli/srun_io.hpp), which sattach attaches to.
+  StepIo io(o.label);
+  if (!o.io_socket.empty()) {
+    AttachLayout layout;
+    layout.task_count = static_cast<std::uint32_t>(tasks.size());
+    for (const StepTask& t : tasks) {
+      if (layout.nodes.empty() || layout.nodes.back().name != t.node)
+        layout.nodes.push_back({t.node, {}});
+      layout.nodes.back().tasks.push_back(t.task_id);
+    }
+    if (!io.listen(o.io_socket, std::move(layout)))
+      fmt::print(stderr, "srun: warning: sattach cannot attach to step {}: {}\n", o.step_label,
+                 std::strerror(errno));
+  }
+  auto make_pipe = [](int fds[2]) {
+    if (::pipe2(fds, O_CLOEXEC) != 0)
+      throw Error(Errc::io, fmt::format("pipe: {}", std::strerror(errno)));
+  };
   std::vector<Started> started;
   std::vector<TaskOutcome> outcomes(tasks.size());
   try {
@@ -303,16 +294,30 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
       int err_dest = !t.stderr_path.empty()  ? file_fd(t.stderr_path)
                      : t.stdout_path.empty() ? 2
                                              : out_dest;
-      int child_out = out_dest, child_err = err_dest;
-      int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1};
-      if (o.label) {
-        if (::pipe2(out_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0)
-          throw Error(Errc::io, fmt::format("pipe: {}", std::strerror(errno)));
-        child_out = out_pipe[1];
-        child_err = err_pipe[1];
-      }
+      const bool out_to_srun = t.stdout_path.empty();
+      const bool err_to_srun = t.stdout_path.empty() && t.stderr_path.empty();
       const bool on_pty = pty && t.task_id == 0;
-      if (pty && !on_pty) child_out = child_err = dev_null_out;
+      int child_in = dev_null, child_out = out_dest, child_err = err_dest;
+      int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1}, in_pipe[2] = {-1, -1};
+      if (pty) {
+        if (!on_pty) child_out = child_err = dev_null_out;
+      } else {
+        // As Slurm's tasks write to slurmstepd's pipes: what goes to srun's
+        // own stdout and stderr (and with -l everything, labelled in the
+        // files too) passes through srun, and sattach gets a copy of it.
+        if (o.label || out_to_srun) {
+          make_pipe(out_pipe);
+          child_out = out_pipe[1];
+        }
+        if (o.label || err_to_srun) {
+          make_pipe(err_pipe);
+          child_err = err_pipe[1];
+        }
+        if (t.takes_stdin) {
+          make_pipe(in_pipe);
+          child_in = in_pipe[0];
+        }
+      }
       pid_t pid = ::fork();
       if (pid < 0) throw Error(Errc::io, fmt::format("fork: {}", std::strerror(errno)));
       if (pid == 0) {
@@ -320,21 +325,28 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
           if (!pty->attach_child()) ::_exit(1);
           exec_task(t, o, 0, 1, 2);
         }
-        exec_task(t, o, t.takes_stdin && !pty ? 0 : dev_null, child_out, child_err);
+        exec_task(t, o, child_in, child_out, child_err);
       }
       if (on_pty) pty_task = pid;
       if (o.own_groups && !on_pty) ::setpgid(pid, pid);
       started.push_back({pid, i});
-      if (o.label) {
+      if (out_pipe[0] >= 0) {
         ::close(out_pipe[1]);
+        io.add_output(t.task_id, FrameKind::task_stdout, out_pipe[0], out_dest, out_to_srun);
+      }
+      if (err_pipe[0] >= 0) {
         ::close(err_pipe[1]);
-        streams.push_back({t.task_id, out_pipe[0], out_dest, {}});
-        streams.push_back({t.task_id, err_pipe[0], err_dest, {}});
+        io.add_output(t.task_id, FrameKind::task_stderr, err_pipe[0], err_dest, err_to_srun);
+      }
+      if (in_pipe[0] >= 0) {
+        ::close(in_pipe[0]);
+        io.add_input(t.task_id, in_pipe[1]);
       }
     }
   } catch (...) {
     for (const Started& s : started) ::kill(s.pid, SIGKILL);
     for (const Started& s : started) ::waitpid(s.pid, nullptr, 0);
+    if (!o.pty) ::sigaction(SIGTTIN, &saved_ttin, nullptr);
     throw;
   }
   ::close(dev_null);
@@ -356,13 +368,10 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
   bool waited_out = false;
 
   std::size_t running = started.size();
-  while (running > 0 || std::any_of(streams.begin(), streams.end(),
-                                    [](const Stream& s) { return s.read_fd >= 0; })) {
+  while (running > 0 || io.output_open()) {
     std::vector<pollfd> fds;
     fds.push_back({g_signal_pipe[0], POLLIN, 0});
-    for (const Stream& s : streams) {
-      if (s.read_fd >= 0) fds.push_back({s.read_fd, POLLIN, 0});
-    }
+    io.add_poll_fds(fds);
     const std::size_t pty_at = fds.size();
     if (pty) {
       fds.push_back({pty_output ? pty->master() : -1, POLLIN, 0});
@@ -385,10 +394,7 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
         }
       }
     }
-    for (std::size_t k = 0, f = 1; k < streams.size(); ++k) {
-      if (streams[k].read_fd < 0) continue;
-      if (fds[f++].revents != 0) pump(streams[k]);
-    }
+    io.handle(fds);
     if (pty) {
       if (g_window_changed) pty->copy_window_size();
       if (pty_output && fds[pty_at].revents != 0) pty_output = pty->copy_output();
@@ -436,6 +442,7 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
       out.max_rss_kb = static_cast<std::uint64_t>(ru.ru_maxrss);
       s.pid = -1;
       --running;
+      io.task_ended(out.task_id, {out.exit_status, out.exit_signal});
       if (!first_end) first_end = Clock::now();
       if (!o.task_epilog.empty()) run_with_env(o.task_epilog, tasks[s.index].env, -1);
       if (o.kill_on_bad_exit && (out.exit_status != 0 || out.exit_signal != 0))
@@ -451,18 +458,14 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
       pty_output = false;
     }
     if (running == 0) pty.reset();
-    if (running == 0) {
-      // A task's own children may hold its output open: take what is there and stop.
-      for (Stream& s : streams) {
-        if (s.read_fd < 0) continue;
-        ::fcntl(s.read_fd, F_SETFL, O_NONBLOCK);
-        while (s.read_fd >= 0) {
-          if (!pump(s) && s.read_fd >= 0) flush_and_close(s);
-        }
-      }
-    }
+    // A task's own children may hold its output open: take what is there and stop.
+    if (running == 0) io.drain_output();
   }
+  // Attached clients get a moment to take the step's last output; then their
+  // connections close, which tells each sattach that the step has ended.
+  io.finish(2000);
   for (int sig : k_forwarded) ::signal(sig, SIG_DFL);
+  if (!o.pty) ::sigaction(SIGTTIN, &saved_ttin, nullptr);
   return outcomes;
 }
 

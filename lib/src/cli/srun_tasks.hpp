@@ -2,7 +2,8 @@
 // Running the tasks of one job step (srun): fork and exec each with its own
 // environment and CPUs, in srun's process group (so that stepd's signals to
 // the job reach them as they reach the batch script), forward the signals
-// sent to srun alone, label output lines, and reap each task with its usage.
+// sent to srun alone, carry the tasks' stdin and output through srun (and to
+// sattach: cli/srun_io.hpp), and reap each task with its usage.
 
 #include <cstdint>
 #include <functional>
@@ -22,7 +23,7 @@ struct StepTask {
   std::vector<std::pair<std::string, std::string>> env;  ///< complete environment
   std::string stdout_path;                               ///< empty: srun's own stdout
   std::string stderr_path;        ///< empty: srun's own stderr (or stdout's file if that is set)
-  bool takes_stdin = false;       ///< srun's stdin; the others read /dev/null
+  bool takes_stdin = false;       ///< srun's stdin (and sattach's); the others read /dev/null
   std::vector<std::string> argv;  ///< its own program (--multi-prog, --bcast); empty: the step's
   /// A descriptor the task inherits under its own number (the PMI socket of
   /// --mpi=pmi2, named by PMI_FD in its environment); -1: none.
@@ -62,6 +63,9 @@ struct StepOptions {
   std::function<int()> kill_wait = [] { return 30; };  ///< KillWait, read when needed
   /// Called once every task has been started (before any has been reaped).
   std::function<void()> on_launched = nullptr;
+  /// The abstract socket sattach finds the step's I/O at
+  /// (step_io_socket_name); empty: none.
+  std::string io_socket;
 };
 
 struct TaskOutcome {
