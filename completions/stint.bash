@@ -1,5 +1,5 @@
-# bash completion for stint's tools: sbatch, srun, salloc, squeue, scancel, sinfo, scontrol, sacctmgr, sprio, sshare,
-# sacct, stint and stintd. One script serves them all; it is installed under
+# bash completion for stint's tools: sbatch, srun, salloc, sstat, sattach, squeue, scancel, sinfo, scontrol,
+# sacctmgr, sprio, sshare, sacct, stint and stintd. One script serves them all; it is installed under
 # each tool's name so that bash-completion loads it on first use.
 #
 # Nothing here lists a tool's options: they are read from the tool's own
@@ -415,6 +415,13 @@ _stint_complete() {
       _stint_reply "$(_stint_run squeue -h -o %i --me)"
       _stint_comma_list=0
       ;;
+    sattach)
+      # One running step of the user's jobs ("12.0"); not the batch or extern step.
+      _stint_no_files
+      if ((${#operands[@]} == 0)); then
+        _stint_reply "$(_stint_run squeue -s -h -o %i --me | grep -v -e '\.batch$' -e '\.extern$')"
+      fi
+      ;;
     run-stop | run-show | run-logs | run-clone | run-exec | run-delete)
       _stint_no_files
       _stint_reply "$(_stint_run run-list | awk 'NR > 1 { print $1 }')"
@@ -445,5 +452,5 @@ _stint_complete() {
   return 0
 }
 
-complete -o bashdefault -o default -F _stint_complete sbatch srun salloc sstat squeue scancel sinfo scontrol sacct sacctmgr sprio sshare stint stintd \
+complete -o bashdefault -o default -F _stint_complete sbatch srun salloc sstat sattach squeue scancel sinfo scontrol sacct sacctmgr sprio sshare stint stintd \
   run-create run-clone run-stop run-list run-show run-logs run-exec run-storage run-project run-delete
