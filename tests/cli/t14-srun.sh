@@ -85,6 +85,14 @@ rc=0
 msg=$(srun 2>&1) || rc=$?
 expect_contains "no command" "$msg" "srun: error: No command given to execute."
 expect_eq "nothing submitted" "$before" "$(sacct -n -X -P -o JobID | wc -l)"
+# -I: an allocation that is not there at once is given up (the job is
+# cancelled, not left waiting); one that is runs.
+rc=0
+msg=$(srun --immediate --hold -t1 true 2>&1) || rc=$?
+expect_eq "-I on a held job: exit" 1 "$rc"
+expect_eq "-I on a held job" "srun: error: Unable to allocate resources: Requested nodes are busy" "$msg"
+expect_eq "-I: its job cancelled" "" "$(squeue -h -t PD -o %i)"
+expect_eq "-I with room" "here" "$(srun -I -t1 echo here 2>&1)"
 rc=0
 msg=$(SLURM_JOB_ID=999 srun true 2>&1) || rc=$?
 expect_contains "no such allocation" "$msg" \

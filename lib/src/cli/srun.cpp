@@ -384,13 +384,16 @@ nlohmann::json begin_step(const Paths& paths, const Job& job, const SrunOptions&
       {"op", "step_begin"}, {"job_id", job.id}, {"name", step_name(o)}, {"request", request}};
   bool waited = false;
   std::chrono::milliseconds delay{50};
+  const auto asked = std::chrono::steady_clock::now();
   for (;;) {
     try {
       nlohmann::json begun = rpc::call(paths, message);
       if (waited && !o.quiet) fmt::print(stderr, "srun: Step created for job {}\n", job.id);
       return begun;
     } catch (const Error& e) {
-      if (e.code() != Errc::nodes_busy)
+      const bool given_up = o.immediate && std::chrono::steady_clock::now() - asked >=
+                                               std::chrono::seconds(*o.immediate);
+      if (e.code() != Errc::nodes_busy || given_up)
         throw Error(e.code(), fmt::format("Unable to create step for job {}: {}", job.display_id(),
                                           e.what()));
       if (!waited && !o.quiet)

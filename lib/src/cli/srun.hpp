@@ -56,8 +56,11 @@ struct SrunOptions {
   bool disable_status = false;  ///< -X: SIGINT goes straight to the tasks
   int verbose = 0;              ///< -v count
   std::optional<JobId> jobid;   ///< --jobid: the allocation to run in
-  bool overcommit = false;      ///< -O: more tasks than the nodes' CPUs, sharing them
-  std::string distribution;     ///< -m: block, cyclic, plane=N (empty: block)
+  /// -I[secs]: give up unless the allocation (or, inside one, the step's
+  /// CPUs) is there at once, or within secs.
+  std::optional<std::uint32_t> immediate;
+  bool overcommit = false;   ///< -O: more tasks than the nodes' CPUs, sharing them
+  std::string distribution;  ///< -m: block, cyclic, plane=N (empty: block)
   /// --het-group: the component of a heterogeneous job the step runs in.
   std::uint32_t het_group = 0;
   /// The allocation's options, used only outside an allocation: the flag as

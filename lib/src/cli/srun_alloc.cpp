@@ -194,8 +194,24 @@ int run_with_allocation(const SrunOptions& o, const std::vector<std::string>& ar
       }
     }
     if (job->state == JobState::pending) {
-      if (!said_waiting && !o.quiet &&
-          std::chrono::steady_clock::now() - since > std::chrono::milliseconds(200)) {
+      const auto waited = std::chrono::steady_clock::now() - since;
+      // -I, as salloc's: stintd schedules right after its reply, so a job
+      // that can start at once has started within its first pass.
+      if (o.immediate && !cancel_sent &&
+          waited >= (*o.immediate == 0 ? std::chrono::milliseconds(300)
+                                       : std::chrono::seconds(*o.immediate))) {
+        try {
+          rpc::call(paths,
+                    {{"op", "cancel"}, {"job_ids", {id}}, {"signal", 0}, {"batch_only", false}});
+        } catch (const Error&) {
+          continue;  // it started meanwhile
+        }
+        fmt::print(stderr, "srun: error: Unable to allocate resources: {}\n",
+                   *o.immediate == 0 ? "Requested nodes are busy" : "Connection timed out");
+        return 1;
+      }
+      if (!said_waiting && !o.quiet && o.immediate != 0U &&
+          waited > std::chrono::milliseconds(200)) {
         fmt::print(stderr, "srun: job {} queued and waiting for resources\n", id);
         said_waiting = true;
       }

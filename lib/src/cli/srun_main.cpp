@@ -524,9 +524,8 @@ bool Reader::apply_own(SrunOpt id, const FoundOption& f, bool from_env) {
       o.het_group = het_group(v);
       break;
     case SrunOpt::immediate:
-      refuse("-I/--immediate",
-             "srun waits for its allocation; salloc -I gets one only when it is free at once, "
-             "and srun then runs in it");
+      o.immediate = v.empty() ? 0 : parse::count(v, "--immediate");
+      break;
     case SrunOpt::interactive:
       break;  // salloc's interactive step: a step as any other
     case SrunOpt::jobid:

@@ -175,8 +175,9 @@ constexpr std::array k_srun_options = {
            "(/dev/null); task numbers other than 0 and file names are refused."),
     own(R::immediate, 'I', "immediate", A::optional, 51, "SLURM_IMMEDIATE", k_parallel,
         "  -I, --immediate[=secs]      exit if resources not available in \"secs\"\n", Effect::acts,
-        "Refused: srun here waits for its allocation; salloc -I gets one only when it is free "
-        "at once (or within secs), and srun then runs in it."),
+        "Outside an allocation: the job is cancelled unless it starts at once (or within "
+        "secs), as salloc -I's. Inside one: a step whose CPUs other steps hold fails at once (or "
+        "after secs) instead of waiting."),
     own(R::interactive, '\0', "interactive", A::none, 53, "", k_parallel,
         "      --interactive           the interactive step salloc starts\n", Effect::tool,
         "Marks the step salloc starts for its command when LaunchParameters has "

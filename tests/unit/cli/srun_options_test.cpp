@@ -282,6 +282,9 @@ TEST_CASE("srun's step options", "[srun]") {
   // --exclusive is --exact for a step; --overlap lets steps share.
   CHECK(parse({"--exclusive", "true"}).exact);
   CHECK_FALSE(parse({"--exact", "--whole", "true"}).exact);
+  CHECK(parse({"-I", "true"}).immediate == 0U);
+  CHECK(parse({"--immediate=5", "true"}).immediate == 5U);
+  CHECK_FALSE(parse({"true"}).immediate);
   CHECK(parse({"--overlap", "true"}).overlap);
   CHECK(parse({"--multi-prog", "tasks.conf"}).multi_prog);
   CHECK(parse({"-m", "block:*,Pack", "true"}).distribution == "block:*,Pack");
@@ -335,7 +338,6 @@ TEST_CASE("srun refuses what this machine cannot do, saying what there is", "[sr
        std::vector<std::vector<std::string>>{{"--accel-bind=g"},
                                              {"--bcast-exclude=NONE"},
                                              {"--debugger-test"},
-                                             {"-I"},
                                              {"--msg-timeout=5"},
                                              {"-Z"},
                                              {"--quit-on-interrupt"},
