@@ -25,6 +25,7 @@
 #include "cli/read_common.hpp"
 #include "cli/scontrol_config.hpp"
 #include "cli/scontrol_resv.hpp"
+#include "cli/scontrol_step.hpp"
 #include "rpc/client.hpp"
 #include "util/clock.hpp"
 #include "util/proc.hpp"
@@ -178,6 +179,12 @@ int show(const ScontrolArgs& a, const std::vector<std::string>& w) {
         "leave it out for Slurm's text",
         a.json ? "json" : "yaml", what));
   if (is(what, "partitions", 1)) return show_partition(a, rest);
+  if (is(what, "steps", 4)) return scontrol_step::show(rest, a.one_liner);
+  // Both run here, as one stintd.
+  if (is(what, "daemons", 2)) {
+    fmt::print("slurmctld slurmd\n");
+    return 0;
+  }
   if (is(what, "reservations", 1) || is(what, "reservationname", 1))
     return scontrol_resv::show(rest, a.one_liner);
   // Slurm prints the whole configuration whatever follows "config".

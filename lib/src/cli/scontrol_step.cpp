@@ -1,0 +1,160 @@
+#include "cli/scontrol_step.hpp"
+
+#include <algorithm>
+#include <charconv>
+#include <optional>
+
+#include <fmt/core.h>
+
+#include <stint/error.hpp>
+#include <stint/parse.hpp>
+#include <stint/paths.hpp>
+#include <stint/query.hpp>
+
+#include "util/proc.hpp"
+
+namespace stint::tools::scontrol_step {
+namespace {
+
+// "12", "12.3", "12.batch": a job and, when given, one of its steps.
+struct StepRef {
+  JobId job = 0;
+  std::optional<std::string> step;  ///< "3" or "batch"
+};
+
+std::optional<StepRef> parse_ref(const std::string& text) {
+  const std::size_t dot = text.find('.');
+  const std::string job_text = text.substr(0, dot);
+  StepRef ref;
+  const auto [end, ec] =
+      std::from_chars(job_text.data(), job_text.data() + job_text.size(), ref.job);
+  if (job_text.empty() || ec != std::errc() || end != job_text.data() + job_text.size())
+    return std::nullopt;
+  if (dot != std::string::npos) ref.step = text.substr(dot + 1);
+  return ref;
+}
+
+// One record: its fields as Slurm groups them on lines.
+using Record = std::vector<std::vector<std::string>>;
+
+void print(const Record& r, bool one_liner) {
+  std::string out;
+  for (std::size_t line = 0; line < r.size(); ++line) {
+    std::string text;
+    for (const std::string& field : r[line]) text += (text.empty() ? "" : " ") + field;
+    if (line == 0) {
+      out = text;
+    } else {
+      out += one_liner ? " " + text : "\n   " + text;
+    }
+  }
+  fmt::print("{}\n{}", out, one_liner ? "" : "\n");
+}
+
+Record batch_record(const Job& job) {
+  const std::string node = job.alloc.empty() ? "(null)" : job.alloc.front().node;
+  return {{fmt::format("StepId={}.batch", job.id), fmt::format("UserId={}", job.user_id),
+           "StartTime=" + parse::format_timestamp(job.start_time), "TimeLimit=UNLIMITED"},
+          {"State=RUNNING", "Partition=" + job.partition, "NodeList=" + node},
+          {"Nodes=1", "CPUs=0", "Tasks=1", "Name=batch", "Network=(null)"},
+          {"TRES=(null)"},
+          {"ResvPorts=(null)"},
+          {"CPUFreqReq=Default"},
+          {"SrunHost:Pid=(null):0"}};
+}
+
+Record step_record(const Job& job, const JobStep& s) {
+  // The step's share of the job's memory: per CPU it uses, or per node.
+  const std::uint64_t mem = job.req.mem_per_cpu_mb > 0 ? job.req.mem_per_cpu_mb * s.cpus
+                                                       : job.req.mem_per_node_mb * s.node_count;
+  // Slurm's default layout reads Cyclic while there are no more tasks than
+  // nodes (each node one task), Block beyond.
+  const char* dist = s.tasks <= s.node_count ? "Cyclic" : "Block";
+  return {{fmt::format("StepId={}.{}", job.id, s.step_id), fmt::format("UserId={}", job.user_id),
+           "StartTime=" + parse::format_timestamp(s.start_time), "TimeLimit=UNLIMITED"},
+          {"State=RUNNING", "Partition=" + job.partition, "NodeList=" + s.nodes},
+          {fmt::format("Nodes={}", s.node_count), fmt::format("CPUs={}", s.cpus),
+           fmt::format("Tasks={}", s.tasks), "Name=" + s.name, "Network=(null)"},
+          {fmt::format("TRES=cpu={},mem={},node={}", s.cpus, parse::format_memory_mb(mem),
+                       s.node_count)},
+          {"ResvPorts=(null)"},
+          {"CPUFreqReq=Default", fmt::format("Dist={}", dist)},
+          // srun's pid is not recorded: the host is this machine's.
+          {fmt::format("SrunHost:Pid={}:0", proc::short_hostname())}};
+}
+
+}  // namespace
+
+int show(const std::vector<std::string>& ids, bool one_liner) {
+  const Paths paths = default_paths();
+  std::vector<StepRef> refs;
+  for (const std::string& text : ids) {
+    const auto ref = parse_ref(text);
+    if (!ref) {
+      fmt::print(stderr, "slurm_get_job_steps error: {}\n",
+                 errc_slurm_message(Errc::invalid_job_id));
+      return 1;
+    }
+    refs.push_back(*ref);
+  }
+  JobFilter filter;
+  filter.active_only = true;
+  std::vector<Job> jobs = query::read_jobs(paths, filter);
+  std::erase_if(jobs, [](const Job& j) { return j.state != JobState::running; });
+  std::vector<JobStep> steps = query::job_steps(paths, jobs);
+  // The running attempt's steps that still run.
+  std::erase_if(steps, [&](const JobStep& s) {
+    const auto job =
+        std::find_if(jobs.begin(), jobs.end(), [&](const Job& j) { return j.id == s.job_id; });
+    return s.state != JobState::running || job == jobs.end() || job->restart_count != s.attempt;
+  });
+  std::sort(steps.begin(), steps.end(), [](const JobStep& a, const JobStep& b) {
+    return std::tie(a.job_id, a.step_id) < std::tie(b.job_id, b.step_id);
+  });
+
+  auto records_of = [&](const Job& job, const std::optional<std::string>& step) {
+    std::vector<Record> out;
+    if (!step || *step == "batch") {
+      if (!job.spec.allocation_only) out.push_back(batch_record(job));
+    }
+    for (const JobStep& s : steps) {
+      if (s.job_id == job.id && (!step || *step == std::to_string(s.step_id)))
+        out.push_back(step_record(job, s));
+    }
+    return out;
+  };
+
+  if (refs.empty()) {
+    std::vector<Record> all;
+    for (const Job& job : jobs) {
+      for (Record& r : records_of(job, std::nullopt)) all.push_back(std::move(r));
+    }
+    if (all.empty()) {
+      fmt::print("No job steps in the system\n");
+      return 0;
+    }
+    for (const Record& r : all) print(r, one_liner);
+    return 0;
+  }
+  int rc = 0;
+  for (const StepRef& ref : refs) {
+    const auto job =
+        std::find_if(jobs.begin(), jobs.end(), [&](const Job& j) { return j.id == ref.job; });
+    std::vector<Record> found;
+    if (job != jobs.end()) found = records_of(*job, ref.step);
+    if (found.empty()) {
+      if (job == jobs.end() && !query::job_exists(paths, ref.job)) {
+        fmt::print(stderr, "slurm_get_job_steps error: {}\n",
+                   errc_slurm_message(Errc::invalid_job_id));
+      } else {
+        fmt::print("Job step {}.{} not found\n", ref.job, ref.step.value_or(""));
+      }
+      rc = 1;
+      continue;
+    }
+    for (const Record& r : found) print(r, one_liner);
+  }
+  return rc;
+}
+
+}  // namespace stint::tools::scontrol_step

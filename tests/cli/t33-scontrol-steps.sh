@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# What Slurm's own test suite asks of scontrol before anything else, held here
+# where the suite is absent: ping starts a personal stintd (as any tool that
+# needs an answer does), show step lists the running jobs' steps in Slurm's
+# record format (batch step first), show daemons.
+source "$(dirname "$0")/lib.sh"
+write_config <<'YAML'
+node_pools:
+  - {id: n, count: 2, cpus: 2, memory: 2G}
+partitions:
+  - {id: debug, node_pool_ids: [n]}
+config:
+  KillWait: "1"
+YAML
+
+host=$(hostname -s)
+expect_eq "ping starts stintd" "Slurmctld(primary) at $host is UP" "$(scontrol ping)"
+expect_eq "no steps" "No job steps in the system" "$(scontrol show step)"
+expect_eq "daemons" "slurmctld slurmd" "$(scontrol show daemons)"
+
+cat >steps.sh <<'SH'
+#!/bin/sh
+#SBATCH -N2 -n2 -o steps.out
+srun -n2 sh -c 'touch "started.$SLURM_PROCID"; while [ ! -e release ]; do sleep 0.1; done'
+SH
+j=$(submit steps.sh)
+both_started() { [ -e started.0 ] && [ -e started.1 ]; }
+wait_for 30 both_started
+out=$(scontrol show step)
+expect_contains "batch step" "$out" "StepId=$j.batch UserId=$(id -u) StartTime="
+expect_contains "batch step's lines" "$out" "   State=RUNNING Partition=debug NodeList=n-1
+   Nodes=1 CPUs=0 Tasks=1 Name=batch Network=(null)
+   TRES=(null)
+   ResvPorts=(null)
+   CPUFreqReq=Default
+   SrunHost:Pid=(null):0"
+expect_contains "srun's step" "$(scontrol show step "$j.0")" "StepId=$j.0 UserId=$(id -u) StartTime="
+expect_contains "srun's step's lines" "$(scontrol show step "$j.0")" "   State=RUNNING Partition=debug NodeList=n-[1-2]
+   Nodes=2 CPUs=2 Tasks=2 Name=sh Network=(null)
+   TRES=cpu=2,mem=2G,node=2
+   ResvPorts=(null)
+   CPUFreqReq=Default Dist=Cyclic"
+expect_eq "one line each" 2 "$(scontrol -o show steps "$j" | grep -c "^StepId=$j\.")"
+rc=0
+out=$(scontrol show step "$j.5") || rc=$?
+expect_eq "a step that is not there" "1 Job step $j.5 not found" "$rc $out"
+rc=0
+out=$(scontrol show step 9999.0 2>&1) || rc=$?
+expect_eq "a job that never was" "1 slurm_get_job_steps error: Invalid job id specified" "$rc $out"
+touch release
+wait_for 30 job_ended "$j"
+rc=0
+out=$(scontrol show step "$j") || rc=$?
+expect_eq "an ended job's" "1 Job step $j. not found" "$rc $out"
+echo ok
