@@ -2,7 +2,8 @@
 # What Slurm's own test suite asks of scontrol before anything else, held here
 # where the suite is absent: ping starts a personal stintd (as any tool that
 # needs an answer does), show step lists the running jobs' steps in Slurm's
-# record format (batch step first), show daemons.
+# record format (batch step first), show daemons, help in Slurm's words, and
+# the interactive mode (commands on standard input, !!, quit).
 source "$(dirname "$0")/lib.sh"
 write_config <<'YAML'
 node_pools:
@@ -17,6 +18,25 @@ host=$(hostname -s)
 expect_eq "ping starts stintd" "Slurmctld(primary) at $host is UP" "$(scontrol ping)"
 expect_eq "no steps" "No job steps in the system" "$(scontrol show step)"
 expect_eq "daemons" "slurmctld slurmd" "$(scontrol show daemons)"
+
+help=$(scontrol help)
+expect_contains "help" "$help" "    Valid <COMMAND> values are:"
+expect_contains "help lists reconfigure" "$help" "     reconfigure              re-read configuration files."
+rc=0
+out=$(printf 'ping\nshow daemons\n!!\nnosuch\nquit\nping\n' | scontrol 2>err.txt) || rc=$?
+expect_eq "interactive" "scontrol: ping
+Slurmctld(primary) at $host is UP
+scontrol: show daemons
+slurmctld slurmd
+scontrol: !!
+slurmctld slurmd
+scontrol: nosuch
+scontrol: quit" "$out"
+expect_eq "a bad command is reported, the others run" "1 invalid keyword: nosuch" "$rc $(cat err.txt)"
+expect_eq "at the end of the input" "scontrol: oneliner
+scontrol: show daemons
+slurmctld slurmd
+scontrol: " "$(printf 'oneliner\nshow daemons\n' | scontrol)"
 
 cat >steps.sh <<'SH'
 #!/bin/sh

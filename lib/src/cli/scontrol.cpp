@@ -2,10 +2,12 @@
 // stintd needed), and hold, release, requeue, top and update jobs through stintd.
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iostream>
 #include <optional>
 
 #include <fmt/core.h>
@@ -24,6 +26,7 @@
 #include "cli/cli11.hpp"
 #include "cli/read_common.hpp"
 #include "cli/scontrol_config.hpp"
+#include "cli/scontrol_help.hpp"
 #include "cli/scontrol_resv.hpp"
 #include "cli/scontrol_step.hpp"
 #include "rpc/client.hpp"
@@ -566,7 +569,7 @@ int shutdown(const std::vector<std::string>& w) {
 
 int dispatch(const ScontrolArgs& a) {
   const std::vector<std::string>& w = a.words;
-  if (w.empty()) throw Error(Errc::usage, "no command given (interactive mode is not supported)");
+  if (w.empty()) throw Error(Errc::usage, "no command given");
   const std::string& verb = w[0];
   if (is(verb, "show", 3)) return show(a, w);
   if (is(verb, "hold", 4)) return hold_release(w, "hold", false);
@@ -590,7 +593,96 @@ int dispatch(const ScontrolArgs& a) {
     fmt::print("{}\n", stint::version_line());
     return 0;
   }
+  if (is(verb, "help", 2)) {
+    fmt::print("{}", scontrol_help::text());
+    return 0;
+  }
   return fail(fmt::format("invalid keyword: {}", verb));
+}
+
+/// A line typed at scontrol's prompt, as words: blanks separate them, quotes
+/// ('...' or "...") keep blanks inside one.
+std::vector<std::string> prompt_words(const std::string& line) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  char quote = '\0';
+  for (char c : line) {
+    if (quote != '\0') {
+      if (c == quote) {
+        quote = '\0';
+      } else {
+        word += c;
+      }
+    } else if (c == '\'' || c == '"') {
+      quote = c;
+      in_word = true;
+    } else if (std::isspace(static_cast<unsigned char>(c)) != 0) {
+      if (in_word) words.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+    } else {
+      word += c;
+      in_word = true;
+    }
+  }
+  if (in_word) words.push_back(std::move(word));
+  return words;
+}
+
+/// scontrol with no command: Slurm's interactive mode. Commands are read
+/// from standard input at the "scontrol: " prompt until exit, quit or its
+/// end; "!!" repeats the last command, and oneliner, quiet, verbose,
+/// details and all set the options for the commands after them. An error
+/// is reported and the next command read; the exit status is 1 when any
+/// command failed.
+int interactive(ScontrolArgs a) {
+  // Where the input is not a terminal, the line read is echoed after the
+  // prompt, as readline does in Slurm's scontrol.
+  const bool echo = ::isatty(0) == 0;
+  std::vector<std::string> last;
+  int status = 0;
+  std::string line;
+  for (;;) {
+    fmt::print("{}: ", k_tool);
+    std::fflush(stdout);
+    if (!std::getline(std::cin, line)) {
+      fmt::print("\n");
+      return status;
+    }
+    if (echo) fmt::print("{}\n", line);
+    std::vector<std::string> words = prompt_words(line);
+    if (words.empty()) continue;
+    if (words.size() == 1 && words[0] == "!!") {
+      if (last.empty()) continue;
+      words = last;
+    }
+    last = words;
+    const std::string& verb = words[0];
+    if (is(verb, "exit", 4) || is(verb, "quit", 4)) return status;
+    if (is(verb, "oneliner", 1) && words.size() == 1) {
+      a.one_liner = true;
+    } else if (is(verb, "quiet", 4) && words.size() == 1) {
+      a.quiet = true;
+    } else if (is(verb, "verbose", 4) && words.size() == 1) {
+      a.verbose = 1;
+    } else if (is(verb, "details", 1) && words.size() == 1) {
+      a.details = 1;
+    } else if (is(verb, "all", 3) && words.size() == 1) {
+      a.all = true;
+    } else {
+      a.words = std::move(words);
+      int rc = 0;
+      try {
+        rc = dispatch(a);
+      } catch (const Error& e) {
+        std::fflush(stdout);
+        fmt::print(stderr, "{}: error: {}\n", k_tool, e.what());
+        rc = 1;
+      }
+      if (rc != 0) status = 1;
+    }
+  }
 }
 
 /// -M (or SLURM_CLUSTERS) and -u, checked as Slurm's scontrol checks them
@@ -682,6 +774,7 @@ int run(int argc, char** argv) {
     }
   }
   if (const int rc = check_options(a, clusters_from_env); rc >= 0) return rc;
+  if (a.words.empty()) return interactive(a);
   return dispatch(a);
 }
 
