@@ -21,7 +21,8 @@ PREEMPTED NODE_FAIL OUT_OF_MEMORY BOOT_FAIL DEADLINE REQUEUED RESIZING REVOKED S
 _stint_help() {
   local key="$*"
   if [[ -z ${_stint_help_cache[$key]+set} ]]; then
-    _stint_help_cache[$key]=$(LC_ALL=C "$@" --help 2>/dev/null </dev/null)
+    # STINT_HELP_FORMAT=stint: the tool's own option list, not Slurm's text.
+    _stint_help_cache[$key]=$(STINT_HELP_FORMAT=stint LC_ALL=C "$@" --help 2>/dev/null </dev/null)
   fi
   _stint_text=${_stint_help_cache[$key]}
 }

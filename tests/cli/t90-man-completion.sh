@@ -22,10 +22,11 @@ for f in "$STINT_BIN"/*; do
 done
 [ ${#tools[@]} -ge 3 ] || fail "found only ${tools[*]} in $STINT_BIN"
 
-# own_options TOOL [WORDS...]: the option names `TOOL WORDS... --help` lists,
-# one a line; nothing when the tool has no --help (stint-stepd).
+# own_options TOOL [WORDS...]: the option names `TOOL WORDS... --help` lists
+# (stint's own list, STINT_HELP_FORMAT=stint, where --help prints Slurm's
+# text), one a line; nothing when the tool has no --help (stint-stepd).
 own_options() {
-  { "$@" --help 2>/dev/null </dev/null || true; } | awk '
+  { STINT_HELP_FORMAT=stint "$@" --help 2>/dev/null </dev/null || true; } | awk '
     match($0, /^ +-/) && RLENGTH <= 9 {
       spec = $0
       sub(/^ +/, "", spec)
@@ -43,7 +44,7 @@ own_options() {
 
 # subcommands TOOL [WORDS...]: the subcommands `TOOL WORDS... --help` lists.
 subcommands() {
-  { "$@" --help 2>/dev/null </dev/null || true; } |
+  { STINT_HELP_FORMAT=stint "$@" --help 2>/dev/null </dev/null || true; } |
     awk '/^[^ ].*:$/ { s = ($0 == "Subcommands:"); next } s && /^  [^ ]/ { print $1 }'
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <deque>
 #include <vector>
 
@@ -11,6 +12,7 @@
 
 #include "cli/option_table.hpp"
 #include "cli/read_common.hpp"
+#include "cli/slurm_help.hpp"
 
 namespace stint::cli {
 namespace {
@@ -129,9 +131,22 @@ int parse_args(CLI::App& app, std::string_view tool, int argc, char** argv) {
     app.parse(argc, argv);
     return -1;
   } catch (const UsageRequested& u) {
-    fmt::print("{}", short_usage(u.app ? *u.app : app));
+    const auto slurm_usage = slurm_usage_text(tool);
+    if (slurm_usage && (u.app == nullptr || u.app == &app)) {
+      fmt::print("{}", *slurm_usage);
+    } else {
+      fmt::print("{}", short_usage(u.app ? *u.app : app));
+    }
     return 0;
   } catch (const CLI::CallForHelp& e) {
+    // Slurm's own words where the tool is one of Slurm's; stint's list of
+    // what each option does here for the man page (scripts/gen-man).
+    const char* format = std::getenv("STINT_HELP_FORMAT");
+    const bool stint_format = format != nullptr && std::string_view(format) == "stint";
+    if (const auto slurm_help = slurm_help_text(tool); slurm_help && !stint_format) {
+      fmt::print("{}", *slurm_help);
+      return 0;
+    }
     return app.exit(e);
   } catch (const CLI::CallForAllHelp& e) {
     return app.exit(e);
