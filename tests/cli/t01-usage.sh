@@ -12,7 +12,8 @@ for tool in sbatch squeue scancel sinfo scontrol sacct stint stintd; do
   expect_contains "$tool --bogus-option" "$out" "--bogus-option"
   expect_contains "$tool --bogus-option" "$out" "Try \"$tool --help\""
   help=$("$tool" --help)
-  expect_contains "$tool --help" "$help" "Usage"
+  # Slurm's sacct begins "sacct [<OPTION>]" rather than "Usage:".
+  [[ $help == *Usage* || $help == "$tool ["* ]] || fail "$tool --help: no usage in: ${help:0:200}"
 done
 
 set +e

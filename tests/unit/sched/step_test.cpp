@@ -139,7 +139,7 @@ TEST_CASE("zero tasks is refused") {
 
 using Ids = std::vector<std::uint32_t>;
 
-TEST_CASE("-m cyclic: one task to each node in turn, as many per node as block") {
+TEST_CASE("layout -m cyclic: one task to each node in turn, as many per node as block") {
   StepRequest r;
   r.tasks = 5;
   r.nodes = 2;
@@ -151,7 +151,7 @@ TEST_CASE("-m cyclic: one task to each node in turn, as many per node as block")
   CHECK(sched::process_mapping(l) == "(vector,(0,2,1),(0,2,1),(0,1,1))");
 }
 
-TEST_CASE("-m plane=N: N consecutive tasks to each node in turn") {
+TEST_CASE("layout -m plane=N: N consecutive tasks to each node in turn") {
   StepRequest r;
   r.tasks = 6;
   r.nodes = 2;
@@ -173,7 +173,7 @@ TEST_CASE("-m plane=N: N consecutive tasks to each node in turn") {
                     Catch::Contains("More processors requested than permitted"));
 }
 
-TEST_CASE("-m ...,Pack: each node filled before the next") {
+TEST_CASE("layout -m ...,Pack: each node filled before the next") {
   StepRequest r;
   r.tasks = 5;
   r.nodes = 3;
@@ -207,7 +207,7 @@ TEST_CASE("PMI_process_mapping of block layouts: runs of nodes merged") {
   CHECK(sched::process_mapping(layout_step(allocation(1, 1), r)) == "(vector,(0,1,1))");
 }
 
-TEST_CASE("-m: what a step here can and cannot be") {
+TEST_CASE("layout -m: what a step here can and cannot be") {
   StepRequest r;
   for (const char* block : {"block", "*", "block:block", "Block:*:block", "block,NoPack", ""}) {
     INFO(block);
@@ -235,7 +235,7 @@ TEST_CASE("-m: what a step here can and cannot be") {
   }
 }
 
-TEST_CASE("-O: more tasks than CPUs share them round the node") {
+TEST_CASE("layout -O: more tasks than CPUs share them round the node") {
   StepRequest r;
   r.tasks = 5;
   r.nodes = 1;
