@@ -42,6 +42,7 @@
 #include "cli/option_table.hpp"
 #include "cli/srun_io.hpp"
 #include "cli/usage_error.hpp"
+#include "util/fs.hpp"
 
 namespace stint::tools {
 namespace {
@@ -366,24 +367,6 @@ void on_detach_signal(int sig) {
   errno = saved;
 }
 
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n > 0) {
-      bytes.remove_prefix(static_cast<std::size_t>(n));
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN) {
-      pollfd p{fd, POLLOUT, 0};
-      ::poll(&p, 1, -1);
-      continue;
-    }
-    return false;
-  }
-  return true;
-}
-
 void print_layout(const cli::AttachLayout& layout) {
   std::vector<std::string> names;
   for (const cli::AttachLayout::Node& n : layout.nodes) names.push_back(n.name);
@@ -487,7 +470,7 @@ class Session {
   }
 
   bool print(std::uint32_t task, int fd, std::string_view bytes) {
-    if (!m_args.label) return write_all(fd, bytes);
+    if (!m_args.label) return fs::write_fully(fd, bytes);
     std::string& partial = m_partial[{task, fd}];
     partial.append(bytes);
     std::string out;
@@ -495,7 +478,7 @@ class Session {
     for (std::size_t nl; (nl = partial.find('\n', start)) != std::string::npos; start = nl + 1)
       out += fmt::format("{}: {}\n", task, std::string_view(partial).substr(start, nl - start));
     partial.erase(0, start);
-    return out.empty() || write_all(fd, out);
+    return out.empty() || fs::write_fully(fd, out);
   }
 
   /// Slurm's sattach on MESSAGE_TASK_EXIT.
@@ -543,14 +526,15 @@ class Session {
   void flush_partial(std::uint32_t task) {
     for (auto& [key, partial] : m_partial) {
       if (key.first != task || partial.empty()) continue;
-      write_all(key.second, fmt::format("{}: {}\n", task, partial));
+      fs::write_fully(key.second, fmt::format("{}: {}\n", task, partial));
       partial.clear();
     }
   }
 
   int finish() {
     for (auto& [key, partial] : m_partial) {
-      if (!partial.empty()) write_all(key.second, fmt::format("{}: {}\n", key.first, partial));
+      if (!partial.empty())
+        fs::write_fully(key.second, fmt::format("{}: {}\n", key.first, partial));
       partial.clear();
     }
     return m_status;

@@ -14,6 +14,8 @@
 #include <sys/un.h>
 #include <unistd.h>
 
+#include "util/fs.hpp"
+
 namespace stint::cli {
 namespace {
 
@@ -35,27 +37,6 @@ std::uint32_t get_u32(std::string_view in) {
     v |= static_cast<std::uint32_t>(static_cast<unsigned char>(in[static_cast<std::size_t>(i)]))
          << (8 * i);
   return v;
-}
-
-/// Writes all of `bytes` to a blocking or non-blocking descriptor, waiting
-/// for room as needed; false when the descriptor failed (EPIPE: the reader is
-/// gone).
-bool write_all(int fd, std::string_view bytes) {
-  while (!bytes.empty()) {
-    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
-    if (n > 0) {
-      bytes.remove_prefix(static_cast<std::size_t>(n));
-      continue;
-    }
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0 && errno == EAGAIN) {
-      pollfd p{fd, POLLOUT, 0};
-      ::poll(&p, 1, -1);
-      continue;
-    }
-    return false;
-  }
-  return true;
 }
 
 sockaddr_un abstract_address(const std::string& name, socklen_t& length) {
@@ -308,7 +289,7 @@ bool StepIo::read_output(Output& o) {
 void StepIo::pass_on(Output& o, std::string_view bytes) {
   bool written = true;
   if (!m_label) {
-    written = write_all(o.dest, bytes);
+    written = fs::write_fully(o.dest, bytes);
   } else {
     o.partial.append(bytes);
     std::string out;
@@ -316,7 +297,7 @@ void StepIo::pass_on(Output& o, std::string_view bytes) {
     for (std::size_t nl; (nl = o.partial.find('\n', start)) != std::string::npos; start = nl + 1)
       out += fmt::format("{}: {}\n", o.task, std::string_view(o.partial).substr(start, nl - start));
     o.partial.erase(0, start);
-    if (!out.empty()) written = write_all(o.dest, out);
+    if (!out.empty()) written = fs::write_fully(o.dest, out);
   }
   if (!written) {
     // Nobody reads srun's output any more (`srun ... | head -1`): the task
@@ -327,7 +308,7 @@ void StepIo::pass_on(Output& o, std::string_view bytes) {
 }
 
 void StepIo::close_output(Output& o) {
-  if (!o.partial.empty()) write_all(o.dest, fmt::format("{}: {}\n", o.task, o.partial));
+  if (!o.partial.empty()) fs::write_fully(o.dest, fmt::format("{}: {}\n", o.task, o.partial));
   o.partial.clear();
   ::close(o.fd);
   o.fd = -1;

@@ -15,6 +15,8 @@
 
 #include <stint/error.hpp>
 
+#include "util/fs.hpp"
+
 namespace stint::cli {
 
 namespace {
@@ -37,15 +39,6 @@ struct Client {
   /// info-getnodeattr with wait=TRUE on a key nobody has put yet.
   std::optional<std::string> waiting_for_node_attr;
 };
-
-void write_all(int fd, std::string_view text) {
-  while (!text.empty()) {
-    const ssize_t n = ::write(fd, text.data(), text.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;  // the rank is gone: its end of the step is its own
-    text.remove_prefix(static_cast<std::size_t>(n));
-  }
-}
 
 /// PMI-1's "cmd=put kvsname=12.0 key=k value=v": words of key=value. The
 /// value of "value" is the rest of the line: MPICH writes it last and a
@@ -130,7 +123,7 @@ struct PmiServer::State {
   std::function<void(int)> abort_callback;
 
   void reply(Client& c, const std::string& body) {
-    write_all(c.fd, c.wire == Wire::pmi2 ? pmi2_frame(body) : body);
+    fs::write_fully(c.fd, c.wire == Wire::pmi2 ? pmi2_frame(body) : body);
   }
 
   void barrier_in(Client& c) {

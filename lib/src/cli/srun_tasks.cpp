@@ -21,6 +21,7 @@
 
 #include "cli/srun_io.hpp"
 #include "cli/srun_pty.hpp"
+#include "util/fs.hpp"
 
 extern char** environ;
 
@@ -43,15 +44,6 @@ void on_signal(int sig, siginfo_t* info, void*) {
   SignalNote note{sig, info != nullptr ? info->si_pid : 0, info != nullptr ? info->si_code : 0};
   (void)!::write(g_signal_pipe[1], &note, sizeof note);
   errno = saved;
-}
-
-void write_all(int fd, std::string_view text) {
-  while (!text.empty()) {
-    ssize_t n = ::write(fd, text.data(), text.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) return;
-    text.remove_prefix(static_cast<std::size_t>(n));
-  }
 }
 
 int open_output(const std::string& path, bool append) {
@@ -107,7 +99,7 @@ int run_with_env(const std::string& program,
     auto envp = c_strings(env_strings);
     auto args = c_strings(argv);
     ::execve(program.c_str(), args.data(), envp.data());
-    write_all(2, fmt::format("srun: error: exec {}: {}\n", program, std::strerror(errno)));
+    fs::write_fully(2, fmt::format("srun: error: exec {}: {}\n", program, std::strerror(errno)));
     ::_exit(127);
   }
   int status = 0;
@@ -154,7 +146,7 @@ void run_task_prolog(const std::string& program,
       const std::string name = line.substr(6);
       std::erase_if(env, [&](const auto& kv) { return kv.first == name; });
     } else if (line.rfind("print ", 0) == 0) {
-      write_all(1, line.substr(6) + "\n");
+      fs::write_fully(1, line.substr(6) + "\n");
     }
   }
 }
@@ -192,7 +184,7 @@ void print_step_cancelled(const std::vector<StepTask>& tasks, const std::string&
   if (!o.work_dir.empty() && ::chdir(o.work_dir.c_str()) != 0) {
     const std::string msg = fmt::format("slurmstepd: error: couldn't chdir to `{}': {}\n",
                                         o.work_dir, std::strerror(errno));
-    write_all(2, msg);
+    fs::write_fully(2, msg);
     ::_exit(1);
   }
   if (!t.cpus.empty()) {
@@ -206,8 +198,8 @@ void print_step_cancelled(const std::vector<StepTask>& tasks, const std::string&
       for (int c : t.cpus) {
         if (c < 64) mask |= 1ULL << c;
       }
-      write_all(2, fmt::format("cpu-bind=MASK - {}, task {:2} {:2} [{}]: mask 0x{:x} set\n", t.node,
-                               t.task_id, local_id(t), ::getpid(), mask));
+      fs::write_fully(2, fmt::format("cpu-bind=MASK - {}, task {:2} {:2} [{}]: mask 0x{:x} set\n",
+                                     t.node, t.task_id, local_id(t), ::getpid(), mask));
     }
   }
   std::vector<std::pair<std::string, std::string>> env = t.env;
@@ -226,7 +218,7 @@ void print_step_cancelled(const std::vector<StepTask>& tasks, const std::string&
   ::execvp(argv[0], argv.data());
   const std::string msg =
       fmt::format("slurmstepd: error: execve(): {}: {}\n", args.front(), std::strerror(errno));
-  write_all(2, msg);
+  fs::write_fully(2, msg);
   ::_exit(2);
 }
 

@@ -8,6 +8,7 @@
 
 #include <fcntl.h>
 #include <fmt/core.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -108,6 +109,24 @@ void make_dirs(const std::string& path, unsigned mode) {
 void remove_tree(const std::string& path) noexcept {
   std::error_code ignored;
   std::filesystem::remove_all(path, ignored);
+}
+
+bool write_fully(int fd, std::string_view bytes) noexcept {
+  while (!bytes.empty()) {
+    const ssize_t n = ::write(fd, bytes.data(), bytes.size());
+    if (n > 0) {
+      bytes.remove_prefix(static_cast<std::size_t>(n));
+      continue;
+    }
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0 && errno == EAGAIN) {
+      pollfd p{fd, POLLOUT, 0};
+      ::poll(&p, 1, -1);
+      continue;
+    }
+    return false;
+  }
+  return true;
 }
 
 }  // namespace stint::fs

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -32,6 +33,10 @@ bool exists(const std::string& path);
 void make_dirs(const std::string& path, unsigned mode = 0755);
 /// fsync of a folder: makes the names created in it (files, folders) durable.
 void sync_dir(const std::string& path);
+/// Writes all of `bytes` to `fd`, blocking or not (it waits for room), through
+/// EINTR; false when the descriptor fails (EPIPE: its reader is gone).
+/// Async-signal-safe: a forked child may call it.
+bool write_fully(int fd, std::string_view bytes) noexcept;
 /// rm -r of a folder stintd made, without a shell; symbolic links are removed,
 /// not followed. Never throws (the caller is already failing).
 void remove_tree(const std::string& path) noexcept;
