@@ -436,9 +436,22 @@ int run_step(const SrunOptions& options, JobId job_id) {
   if (!layout.warning.empty() && !o.quiet)
     fmt::print(stderr, "srun: warning: {}\n", layout.warning);
   const auto step_id = begun.at("step_id").get<std::uint32_t>();
-  if (o.verbose > 0)
-    fmt::print(stderr, "srun: launching StepId={}.{} on {} node(s), {} task(s)\n", job.id, step_id,
-               layout.nodes.size(), layout.tasks);
+  if (o.verbose > 0) {
+    // Slurm's srun -v: the allocation, then the tasks each node starts.
+    std::vector<std::string> names;
+    std::vector<std::uint32_t> cpus;
+    for (const NodeAlloc& a : job.alloc) {
+      names.push_back(a.node);
+      cpus.push_back(a.cpus);
+    }
+    fmt::print(stderr, "srun: jobid {}: nodes({}):`{}', cpu counts: {}\n", job.id,
+               job.alloc.size(), parse::compress_hostlist(names), parse::compress_counts(cpus));
+    for (const sched::StepNode& n : layout.nodes) {
+      const std::string ids = task_ranges(n.task_ids);
+      fmt::print(stderr, "srun: launching StepId={}.{} on host {}, {} tasks: {}\n", job.id,
+                 step_id, n.name, n.tasks, n.task_ids.size() > 1 ? "[" + ids + "]" : ids);
+    }
+  }
   // From here on the step exists: a failure closes its record.
   auto end_failed = [&] {
     rpc::call(paths,
