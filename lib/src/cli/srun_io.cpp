@@ -158,7 +158,7 @@ StepIo::~StepIo() {
   if (m_listener >= 0) ::close(m_listener);
 }
 
-bool StepIo::listen(const std::string& name, AttachLayout layout) {
+bool StepIo::listen(const std::string& name, const AttachLayout& layout) {
   const int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
   if (fd < 0) return false;
   socklen_t length = 0;

@@ -93,7 +93,7 @@ class StepIo {
 
   /// Listens on `name` for sattach; false when the name cannot be had (errno
   /// set), and the step runs without it.
-  bool listen(const std::string& name, AttachLayout layout);
+  bool listen(const std::string& name, const AttachLayout& layout);
   /// A task's stdout or stderr: srun reads `read_fd` (and owns it) and writes
   /// what comes to `dest_fd`; `to_clients`: attached clients get a copy
   /// (output srun passes on to its own stdout and stderr).
