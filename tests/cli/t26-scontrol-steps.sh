@@ -3,7 +3,8 @@
 # where the suite is absent: ping starts a personal stintd (as any tool that
 # needs an answer does), show step lists the running jobs' steps in Slurm's
 # record format (batch step first), show daemons, help in Slurm's words, and
-# the interactive mode (commands on standard input, !!, quit).
+# the interactive mode (commands on standard input, !!, quit), pidinfo and
+# completing.
 source "$(dirname "$0")/lib.sh"
 write_config <<'YAML'
 node_pools:
@@ -72,4 +73,18 @@ wait_for 30 job_ended "$j"
 rc=0
 out=$(scontrol show step "$j") || rc=$?
 expect_eq "an ended job's" "1 Job step $j. not found" "$rc $out"
+# pidinfo: the job a process belongs to (its stepd an ancestor), when it ends.
+cat >pid.sh <<'SH'
+#!/bin/sh
+#SBATCH -t 2 -o pid.out
+scontrol pidinfo $$
+srun sh -c 'scontrol pidinfo $$'
+scontrol pidinfo 1 || echo "init: exit $?"
+SH
+p=$(submit pid.sh)
+wait_for 30 job_ended "$p"
+expect_eq "pidinfo of the script" 2 "$(grep -c "^Slurm JobId=$p ends at " pid.out)"
+expect_eq "its time left" 2 "$(grep -cE '^Job remaining time is 1[0-2][0-9] seconds$' pid.out)"
+expect_contains "a process of no job" "$(cat pid.out)" "init: exit 1"
+expect_eq "no job completing" "" "$(scontrol completing)"
 echo ok

@@ -139,6 +139,26 @@ std::vector<ProcEntry> process_table() {
 
 }  // namespace
 
+std::optional<std::int64_t> parent_pid(std::int64_t pid) {
+  const auto fields = stat_fields(pid);
+  if (!fields || fields->size() < 2) return std::nullopt;
+  char* end = nullptr;
+  const long long ppid = std::strtoll((*fields)[1].c_str(), &end, 10);
+  if (*end != '\0') return std::nullopt;
+  return static_cast<std::int64_t>(ppid);
+}
+
+std::string environment_value(std::int64_t pid, std::string_view name) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/environ", std::ios::binary);
+  std::string entry;
+  while (std::getline(in, entry, '\0')) {
+    if (entry.size() > name.size() && entry.compare(0, name.size(), name) == 0 &&
+        entry[name.size()] == '=')
+      return entry.substr(name.size() + 1);
+  }
+  return "";
+}
+
 std::vector<std::int64_t> descendants(std::int64_t pid) {
   const auto table = process_table();
   std::vector<std::int64_t> out;

@@ -31,6 +31,12 @@ std::vector<std::int64_t> descendants(std::int64_t pid);
 /// and contains `text`.
 std::vector<std::int64_t> find_processes_mentioning(std::string_view program,
                                                     std::string_view text);
+/// A process's parent; nullopt when there is no such process.
+std::optional<std::int64_t> parent_pid(std::int64_t pid);
+/// The value of variable `name` in a process's environment as it started
+/// (/proc/PID/environ, readable by its owner and root); "" when unset or
+/// unreadable.
+std::string environment_value(std::int64_t pid, std::string_view name);
 /// The real user id of a live process; nullopt when there is no such process.
 std::optional<std::uint32_t> real_uid(std::int64_t pid);
 
