@@ -100,6 +100,9 @@ expect_eq "the questions" \
   "$out"
 expect_eq "n keeps it" PD "$(state "$a")"
 expect_eq "y cancels it" "CANCELLED by $me" "$(sacct -n -X -P -o State -j "$b")"
+# A job that has ended cannot be asked about: said so, as Slurm's -i does.
+out=$(scancel --interactive "$b" 2>&1 </dev/null)
+expect_eq "an ended job" "scancel: error: Kill job error on job id $b: Job/step already completing or completed" "$out"
 out=$(scancel --interactive "$a" </dev/null)
 expect_eq "asked at the end of input" "Cancel job_id=$a name=first partition=cpu [y/n]? " "$out"
 expect_eq "the end of input is no" PD "$(state "$a")"

@@ -496,8 +496,9 @@ int cancel(const ScancelArgs& a) {
     const bool already_done =
         code == Errc::job_state_invalid && message == errc_slurm_message(Errc::job_state_invalid);
     if (already_done) {
-      // Slurm mentions an ended job only with -v, and it is not a failure.
-      if (a.verbose > 0) print_kill_error(id, message);
+      // Slurm mentions an ended job only with -v or -i (it could not be
+      // asked about), and it is not a failure.
+      if (a.verbose > 0 || a.interactive) print_kill_error(id, message);
       continue;
     }
     if (code == Errc::invalid_job_id && plain) {
