@@ -72,6 +72,23 @@ expect_eq "exit status passed through" 7 "$rc"
 expect_contains "stderr passed through" "$(cat err.txt)" "to-stderr"
 expect_contains "failure reported" "$(cat err.txt)" "task 0: Exited with exit code 7"
 
+# -i: srun's input to one task by its id, or a file (a pattern) each task reads.
+printf 'zero\n' >in0.txt
+printf 'one\n' >in1.txt
+cat >input.sh <<'SH'
+#!/bin/sh
+#SBATCH -N1 -n2 -o input.out
+echo to-one | srun -n2 -l -i 1 cat
+srun -n2 -l -i 'in%t.txt' cat
+srun -n1 -i nosuch.txt cat || echo "no file: exit $?"
+SH
+j=$(submit input.sh)
+wait_for 60 job_ended "$j"
+expect_eq "-i 1" "1: to-one" "$(grep to-one input.out)"
+expect_eq "-i in%t.txt" "0: zero 1: one" "$(grep -E '^[01]: (zero|one)$' input.out | sort | lines)"
+expect_contains "-i of a missing file" "$(cat input.out)" "srun: error: Could not open stdin file $WORK/nosuch.txt: No such file or directory
+no file: exit 1"
+
 # Refusals: nothing submitted.
 before=$(sacct -n -X -P -o JobID | wc -l)
 rc=0

@@ -444,12 +444,12 @@ int run_step(const SrunOptions& options, JobId job_id) {
       names.push_back(a.node);
       cpus.push_back(a.cpus);
     }
-    fmt::print(stderr, "srun: jobid {}: nodes({}):`{}', cpu counts: {}\n", job.id,
-               job.alloc.size(), parse::compress_hostlist(names), parse::compress_counts(cpus));
+    fmt::print(stderr, "srun: jobid {}: nodes({}):`{}', cpu counts: {}\n", job.id, job.alloc.size(),
+               parse::compress_hostlist(names), parse::compress_counts(cpus));
     for (const sched::StepNode& n : layout.nodes) {
       const std::string ids = task_ranges(n.task_ids);
-      fmt::print(stderr, "srun: launching StepId={}.{} on host {}, {} tasks: {}\n", job.id,
-                 step_id, n.name, n.tasks, n.task_ids.size() > 1 ? "[" + ids + "]" : ids);
+      fmt::print(stderr, "srun: launching StepId={}.{} on host {}, {} tasks: {}\n", job.id, step_id,
+                 n.name, n.tasks, n.task_ids.size() > 1 ? "[" + ids + "]" : ids);
     }
   }
   // From here on the step exists: a failure closes its record.
@@ -522,7 +522,15 @@ int run_step(const SrunOptions& options, JobId job_id) {
       v.node_index = static_cast<std::uint32_t>(k);
       if (o.output) t.stdout_path = absolute(cwd, parse::expand_pattern(*o.output, v));
       if (o.error) t.stderr_path = absolute(cwd, parse::expand_pattern(*o.error, v));
-      t.takes_stdin = o.input != "none" && (o.input == "all" || t.task_id == 0);
+      // -i: all, none, one task's id, or a file (a pattern: %t, %n, %j...)
+      // each task reads.
+      if (o.input == "all" || o.input == "none") {
+        t.takes_stdin = o.input == "all";
+      } else if (o.input.find_first_not_of("0123456789") == std::string::npos) {
+        t.takes_stdin = std::strtoull(o.input.c_str(), nullptr, 10) == t.task_id;
+      } else {
+        t.stdin_path = absolute(cwd, parse::expand_pattern(o.input, v));
+      }
       tasks.push_back(std::move(t));
     }
   }

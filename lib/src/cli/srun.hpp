@@ -22,12 +22,12 @@ struct SrunOptions {
   std::optional<std::string> output;             ///< -o, a pattern (%t, %n, %N, %j, %s)
   std::optional<std::string> error;              ///< -e
   std::optional<std::string> chdir;              ///< -D
-  std::string input = "0";                       ///< -i: 0 (task 0), all, none
-  bool label = false;                            ///< -l
-  bool kill_on_bad_exit = false;                 ///< -K
-  bool open_append = false;                      ///< --open-mode=append
-  bool quiet = false;                            ///< -Q
-  bool pty = false;                              ///< --pty: task 0 on a terminal of its own
+  std::string input = "0";        ///< -i: a task's id (0), all, none, or a file pattern
+  bool label = false;             ///< -l
+  bool kill_on_bad_exit = false;  ///< -K
+  bool open_append = false;       ///< --open-mode=append
+  bool quiet = false;             ///< -Q
+  bool pty = false;               ///< --pty: task 0 on a terminal of its own
   /// -E: SLURM_NNODES and SLURM_NTASKS as srun found them, not the step's.
   bool preserve_env = false;
   /// --exact: the step gets only the CPUs its tasks ask for, so several

@@ -408,10 +408,8 @@ bool Reader::apply(const FoundOption& f, bool from_env) {
       o.error = v;
       break;
     case SbatchOpt::input:
-      if (v != "0" && v != "all" && v != "none")
-        throw Error(Errc::invalid_argument,
-                    fmt::format("Invalid --input argument: {} (0, all or none)", v));
-      o.input = v;
+      if (v.empty()) throw Error(Errc::invalid_argument, "Invalid --input argument: (empty)");
+      o.input = iequals(v, "all") ? "all" : iequals(v, "none") ? "none" : v;
       break;
     case SbatchOpt::open_mode: {
       const char c = v.empty() ? '\0' : static_cast<char>(std::tolower(v.front()));

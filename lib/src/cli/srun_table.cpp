@@ -171,8 +171,9 @@ constexpr std::array k_srun_options = {
           "  -H, --hold                  submit job in held state\n"),
     shared(S::input, 'i', "input", A::required, 52, "SLURM_STDINMODE", k_parallel,
            "  -i, --input=in              location of stdin redirection\n", Effect::acts,
-           "Where srun's standard input goes: 0 (task 0, the default), all (every task) or none "
-           "(/dev/null); task numbers other than 0 and file names are refused."),
+           "Where the tasks' standard input comes from: srun's to task 0 (the default) or to "
+           "another task by its id, to every task (all), none (/dev/null), or a file each task "
+           "reads (a pattern: %t, %n, %j as -o's)."),
     own(R::immediate, 'I', "immediate", A::optional, 51, "SLURM_IMMEDIATE", k_parallel,
         "  -I, --immediate[=secs]      exit if resources not available in \"secs\"\n", Effect::acts,
         "Outside an allocation: the job is cancelled unless it starts at once (or within "

@@ -291,6 +291,7 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
       const bool on_pty = pty && t.task_id == 0;
       int child_in = dev_null, child_out = out_dest, child_err = err_dest;
       int out_pipe[2] = {-1, -1}, err_pipe[2] = {-1, -1}, in_pipe[2] = {-1, -1};
+      int in_file = -1;
       if (pty) {
         if (!on_pty) child_out = child_err = dev_null_out;
       } else {
@@ -305,7 +306,13 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
           make_pipe(err_pipe);
           child_err = err_pipe[1];
         }
-        if (t.takes_stdin) {
+        if (!t.stdin_path.empty()) {
+          in_file = ::open(t.stdin_path.c_str(), O_RDONLY | O_CLOEXEC);
+          if (in_file < 0)
+            throw Error(Errc::io, fmt::format("Could not open stdin file {}: {}", t.stdin_path,
+                                              std::strerror(errno)));
+          child_in = in_file;
+        } else if (t.takes_stdin) {
           make_pipe(in_pipe);
           child_in = in_pipe[0];
         }
@@ -334,6 +341,7 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
         ::close(in_pipe[0]);
         io.add_input(t.task_id, in_pipe[1]);
       }
+      if (in_file >= 0) ::close(in_file);
     }
   } catch (...) {
     for (const Started& s : started) ::kill(s.pid, SIGKILL);

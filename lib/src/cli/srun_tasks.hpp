@@ -24,6 +24,7 @@ struct StepTask {
   std::string stdout_path;                               ///< empty: srun's own stdout
   std::string stderr_path;        ///< empty: srun's own stderr (or stdout's file if that is set)
   bool takes_stdin = false;       ///< srun's stdin (and sattach's); the others read /dev/null
+  std::string stdin_path;         ///< -i FILE: the task reads this file instead
   std::vector<std::string> argv;  ///< its own program (--multi-prog, --bcast); empty: the step's
   /// A descriptor the task inherits under its own number (the PMI socket of
   /// --mpi=pmi2, named by PMI_FD in its environment); -1: none.

@@ -329,8 +329,9 @@ TEST_CASE("srun's bad values, with Slurm's messages", "[srun]") {
                     "srun: fatal: Failed to parse --cpu-bind= values.");
   CHECK_THROWS_WITH(parse({"--mpi=bogus", "true"}),
                     Catch::Contains("Invalid MPI type 'bogus', --mpi=list for acceptable types"));
-  CHECK_THROWS_WITH(parse({"-i", "file.txt", "true"}),
-                    "Invalid --input argument: file.txt (0, all or none)");
+  CHECK(parse({"-i", "file%t.txt", "true"}).input == "file%t.txt");
+  CHECK(parse({"-i", "3", "true"}).input == "3");
+  CHECK(parse({"--input=ALL", "true"}).input == "all");
 }
 
 TEST_CASE("srun refuses what this machine cannot do, saying what there is", "[srun]") {
