@@ -166,5 +166,11 @@ set -e
 expect_eq "sinfo unknown: exit" 1 "$rc"
 expect_contains "sinfo unknown" "$out" "sinfo: unrecognized option '--bogus'"
 
+# A user named by uid, as Slurm's uid_from_string reads it.
+expect_eq "squeue -u UID" "$(squeue -h -o %i -u "$(id -un)" | sort | lines)" \
+  "$(squeue -h -o %i -u "$(id -u)" | sort | lines)"
+expect_eq "sacct -u UID" "$(sacct -n -X -o JobID -u "$(id -un)" | sort | lines)" \
+  "$(sacct -n -X -o JobID -u "$(id -u)" | sort | lines)"
+
 scancel "$h" "$l" "$m" "$a" "$r"
 echo ok

@@ -180,6 +180,15 @@ bool user_exists(const std::string& user) {
   return ec == std::errc() && end == user.data() + user.size() && ::getpwuid(uid) != nullptr;
 }
 
+std::string user_name_of(const std::string& user) {
+  if (::getpwnam(user.c_str()) != nullptr) return user;
+  std::uint32_t uid = 0;
+  const auto [end, ec] = std::from_chars(user.data(), user.data() + user.size(), uid);
+  if (ec != std::errc() || end != user.data() + user.size()) return user;
+  const passwd* pw = ::getpwuid(uid);
+  return pw != nullptr ? std::string(pw->pw_name) : user;
+}
+
 std::string_view slurm_job_state_names() {
   return "PENDING,RUNNING,SUSPENDED,COMPLETED,CANCELLED,FAILED,TIMEOUT,NODE_FAIL,PREEMPTED,"
          "BOOT_FAIL,DEADLINE,OUT_OF_MEMORY,COMPLETING,CONFIGURING,RESIZING,RESV_DEL_HOLD,"

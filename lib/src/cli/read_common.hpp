@@ -50,6 +50,10 @@ std::optional<std::vector<JobState>> states_from_list(std::string_view text, std
 
 /// Whether the system knows this user name (or numeric uid).
 bool user_exists(const std::string& user);
+/// A user as the filters name it: a uid of a known user becomes its name
+/// (squeue -u 0 is root's jobs, as Slurm's uid_from_string reads it);
+/// anything else stays as written.
+std::string user_name_of(const std::string& user);
 
 /// Slurm's list of job state names, for its "Valid job states include" line.
 std::string_view slurm_job_state_names();

@@ -419,7 +419,8 @@ int report(const SacctArgs& a) {
   }
   filter.partitions = cli::split_list(a.partitions);
   filter.accounts = cli::split_list(a.accounts);
-  filter.users = cli::split_list(a.users);
+  for (const std::string& user : cli::split_list(a.users))
+    filter.users.push_back(cli::user_name_of(user));
   // Like Slurm, a plain user sees their own jobs unless -a or -u says otherwise.
   const auto uid = static_cast<std::uint32_t>(::getuid());
   // -N looks at what ran on those nodes, whoever's it was.

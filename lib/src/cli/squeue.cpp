@@ -346,7 +346,7 @@ int list(SqueueArgs a, std::vector<std::string> operands) {
   for (const std::string& user : cli::split_list(a.users)) {
     // Slurm reports an unknown user and goes on; nothing matches that name.
     if (!cli::user_exists(user)) error_line(fmt::format("Invalid user: {}\n", user));
-    filter.users.push_back(user);
+    filter.users.push_back(cli::user_name_of(user));
   }
   filter.partitions = cli::split_list(a.partitions);
   filter.names = cli::split_list(a.names);
