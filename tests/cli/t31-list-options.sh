@@ -140,6 +140,8 @@ expect_eq "sinfo -r" "$(sinfo -h)" "$(sinfo -h -r)"
 expect_eq "sinfo -O" "debug*        2|other         2" "$(sinfo -h -s -p debug,other -O Partition:10,Nodes:.5 | paste -sd'|')"
 command_refused "sinfo -O unknown" "$(sinfo -O Port 2>&1 >/dev/null | head -n 1)" sinfo -O Port
 expect_contains "sinfo -O unknown" "$(sinfo -O Port 2>&1)" "Invalid node format specification: Port"
+expect_eq "sinfo -O of fields -o lacks" "all|(null)|UNLIMITED|22.05.8" \
+  "$(sinfo -h -p debug -n n-2 -O AllocNodes:6,Comment:7,MaxCPUsPerNode:10,Version:8 | tr -s ' ' '|' | sed 's/|$//')"
 expect_eq "sinfo -S -P" "other|debug*" "$(sinfo -h -s -p debug,other -S -P -o %P | paste -sd'|')"
 expect_eq "sinfo shapes folded" "mix 1 4 n-1|idle 2 2+ n-2,m-1" \
   "$(sinfo -h -p shape -o '%t %D %c %N' | paste -sd'|')"

@@ -258,6 +258,16 @@ std::string gres(const Row& r, const Context&) {
   return fmt::format("gpu:{}:{}", n.gpu_type, n.gpus);
 }
 
+// Slurm's GresUsed: "gpu:a100:1(IDX:0)", "gpu:0(IDX:N/A)" with none in use.
+std::string gres_used(const Row& r, const Context&) {
+  if (r.nodes.empty() || r.nodes.front()->gpus == 0) return "(null)";
+  const NodeInfo& n = *r.nodes.front();
+  const std::string name = n.gpu_type.empty() ? "gpu" : "gpu:" + n.gpu_type;
+  if (n.gpu_ids_alloc.empty()) return name + ":0(IDX:N/A)";
+  return fmt::format("{}:{}(IDX:{})", name, n.gpu_ids_alloc.size(),
+                     parse::format_task_ids(n.gpu_ids_alloc));
+}
+
 bool with_reason(const Row& r) {
   return !r.nodes.empty() && r.nodes.front()->admin != NodeAdminState::up;
 }
@@ -311,6 +321,15 @@ const std::array k_columns = {
   NodeColumn{'U', "USER", true, [](const Row& r, const Context&) { return reason_user(r, true); }},
   NodeColumn{'H', "TIMESTAMP", true, [](const Row& r, const Context&) { return with_reason(r) ? detail::timestamp_or(r.nodes.front()->reason_time, "Unknown") : std::string("Unknown"); }},
   NodeColumn{'V', "CLUSTER", true, [](const Row&, const Context& c) { return c.cluster_name; }},
+  // -O's fields that have no -o letter (cli/sinfo.cpp maps them to these).
+  NodeColumn{'~', "ALLOCMEM", true, [](const Row& r, const Context&) { return min_plus(r, [](const NodeInfo& n) { return n.memory_alloc_mb; }); }},
+  NodeColumn{'!', "ALLOCNODES", true, [](const Row&, const Context&) { return std::string("all"); }},
+  NodeColumn{'$', "COMMENT", true, [](const Row&, const Context&) { return std::string("(null)"); }},
+  NodeColumn{'&', "EXTRA", true, [](const Row&, const Context&) { return std::string("(null)"); }},
+  NodeColumn{'+', "GRES_USED", true, gres_used},
+  NodeColumn{'^', "MAX_CPUS_PER_NODE", true, [](const Row&, const Context&) { return std::string("UNLIMITED"); }},
+  NodeColumn{'=', "PRIO_JOB_FACTOR", true, [](const Row& r, const Context&) { return std::to_string(r.part->priority_job_factor.value_or(r.part->priority_tier)); }},
+  NodeColumn{'@', "VERSION", true, [](const Row&, const Context&) { return std::string("22.05.8"); }},
 };
 // clang-format on
 
