@@ -170,7 +170,10 @@ expect_eq "-o twice" "$s|COMPLETED" "$(sacct -n -X -P -o JobID --format=State -j
 command_refused "operands" "sacct: error: Unknown arguments:
 sacct: error:  junk
 sacct: error:  more" sacct -X junk more
-for opt in --noconvert -x1 -Fx; do
+# --noconvert: memory in the unit it is kept in (M for ReqMem).
+reqmem=$(sacct -n -X -P --noconvert -o ReqMem -j "$s")
+[[ $reqmem =~ ^[0-9]+M$ ]] || fail "sacct --noconvert ReqMem: '$reqmem'"
+for opt in -x1 -Fx; do
   set +e
   out=$(sacct "$opt" 2>&1)
   rc=$?

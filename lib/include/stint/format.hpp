@@ -268,7 +268,9 @@ struct SacctOptions {
   /// step number), without the job's own line.
   std::map<JobId, std::set<std::string>> only_steps;
   /// --units=[KMGTP]: memory fields (MaxRSS, AveRSS, ReqMem) in this unit;
-  /// nullopt converts each to the largest unit that keeps it exact.
+  /// '*' (--noconvert) leaves each in the unit it is kept in (K for RSS, M
+  /// for ReqMem); nullopt converts each to the largest unit that keeps it
+  /// exact.
   std::optional<char> units;
 };
 /// Slurm's order of sacct records: by submit time, then array job id (0 for a
@@ -290,8 +292,9 @@ std::string sacct_helpformat();
 /// Slurm's dbv0.0.38 job records (with their "batch" step), sorted as sacct.
 std::string sacct_json(std::vector<Job> jobs, const Context& ctx);
 /// A memory amount as sacct prints it (Slurm's convert_num_unit): `value` in
-/// units of `unit` ('K' or 'M'); to `to` when given ("96.17M"), else up while
-/// exact ("1.50G", "98480K"); 0 prints "0". Throws Errc::invalid_argument
+/// units of `unit` ('K' or 'M'); to `to` when given ("96.17M"; '*' keeps
+/// `unit`), else up while exact ("1.50G", "98480K"); 0 prints "0". Throws
+/// Errc::invalid_argument
 /// "Invalid unit type" for a unit other than K, M, G, T, P.
 std::string sacct_memory(std::uint64_t value, char unit, std::optional<char> to);
 

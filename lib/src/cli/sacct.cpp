@@ -312,8 +312,6 @@ int report(const SacctArgs& a) {
       return 1;
     }
   }
-  if (a.noconvert)
-    return refuse("--noconvert is not available: use --units=K (or M, G) for one unit");
   if (!a.associations.empty())
     return refuse("--associations is not available: select by --accounts and --user");
   if (!a.flags.empty())
@@ -394,6 +392,8 @@ int report(const SacctArgs& a) {
       return fatal("Invalid unit type");
     }
     o.units = unit;
+  } else if (a.noconvert) {
+    o.units = '*';
   }
 
   JobFilter filter;
@@ -532,7 +532,8 @@ int run(int argc, char** argv) {
   app.add_option("--name", a.names, "comma separated list of job names");
   app.add_option("-N,--nodelist", a.nodelist, "jobs that ran on any of these nodes");
   app.add_flag("-n,--noheader", a.no_header, "no header line");
-  app.add_flag("--noconvert", a.noconvert, "memory in its stored unit (refused: use --units)");
+  app.add_flag("--noconvert", a.noconvert,
+               "memory fields in the unit they are kept in (K for RSS, M for ReqMem)");
   app.add_option("-o,--format", a.format, "comma separated list of fields (each -o adds more)")
       ->take_all();
   app.add_flag("-p,--parsable", a.parsable, "'|' after every field");

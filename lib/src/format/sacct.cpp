@@ -483,6 +483,7 @@ std::string sacct_memory(std::uint64_t value, char unit, std::optional<char> to)
     return static_cast<int>(pos);
   };
   int type = index(unit);
+  if (to && *to == '*') to = unit;  // --noconvert
   const int target = to ? index(*to) : -1;
   if (value == 0) return "0";
   auto num = static_cast<double>(value);
