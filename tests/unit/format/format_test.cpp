@@ -194,6 +194,9 @@ TEST_CASE("sacct memory units: exact by default, or the unit asked for") {
   CHECK(sacct_memory(0, 'K', std::nullopt) == "0");
   CHECK(sacct_memory(98480, 'K', std::nullopt) == "98480K");
   CHECK(sacct_memory(1048576, 'K', std::nullopt) == "1G");
+  // --noconvert: the unit it is kept in.
+  CHECK(sacct_memory(1048576, 'K', '*') == "1048576K");
+  CHECK(sacct_memory(2048, 'M', '*') == "2048M");
   CHECK(sacct_memory(1536, 'M', std::nullopt) == "1.50G");
   CHECK(sacct_memory(256, 'M', std::nullopt) == "256M");
   CHECK(sacct_memory(98480, 'K', 'M') == "96.17M");
