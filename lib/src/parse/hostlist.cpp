@@ -68,29 +68,44 @@ std::vector<Number> expand_brackets(std::string_view text, std::string_view inne
 }
 
 // One comma-free item such as "rack[0-1]_blade[01-02]": each bracket group
-// multiplies the names, the first group varying slowest.
+// multiplies the names. The order is hostlist.c's: the last group varies
+// fastest, then the first, the second, ... ("row[0,1]_rack[2-3]_blade[4,5]"
+// gives row0_rack2_blade4, row0_rack2_blade5, row1_rack2_blade4, ...).
 void expand_item(std::string_view text, std::string_view item, std::vector<std::string>& out) {
-  std::vector<std::string> names{""};
+  std::vector<std::string_view> literals;  // one more than the groups
+  std::vector<std::vector<Number>> groups;
+  std::size_t total = 1;
   std::size_t pos = 0;
-  while (pos < item.size()) {
+  for (;;) {
     const auto open = item.find('[', pos);
-    const std::string_view literal = item.substr(pos, open - pos);
-    for (auto& n : names) n += literal;
+    literals.push_back(item.substr(pos, open - pos));
     if (open == std::string_view::npos) break;
     const auto close = item.find(']', open);
     if (close == std::string_view::npos) bad_hostlist(text, "'[' without ']'");
-    const auto numbers = expand_brackets(text, item.substr(open + 1, close - open - 1));
-    if (names.size() * numbers.size() > k_max_hosts) bad_hostlist(text, "too many hosts");
-    std::vector<std::string> next;
-    next.reserve(names.size() * numbers.size());
-    for (const auto& n : names) {
-      for (const auto& num : numbers) next.push_back(n + pad(num.value, num.width));
-    }
-    names = std::move(next);
+    groups.push_back(expand_brackets(text, item.substr(open + 1, close - open - 1)));
+    if (total * groups.back().size() > k_max_hosts) bad_hostlist(text, "too many hosts");
+    total *= groups.back().size();
     pos = close + 1;
   }
-  if (out.size() + names.size() > k_max_hosts) bad_hostlist(text, "too many hosts");
-  for (auto& n : names) out.push_back(std::move(n));
+  if (out.size() + total > k_max_hosts) bad_hostlist(text, "too many hosts");
+  // The groups from the fastest to the slowest.
+  std::vector<std::size_t> speed;
+  if (!groups.empty()) speed.push_back(groups.size() - 1);
+  for (std::size_t g = 0; g + 1 < groups.size(); ++g) speed.push_back(g);
+  std::vector<std::size_t> at(groups.size(), 0);
+  for (std::size_t made = 0; made < total; ++made) {
+    std::string name(literals[0]);
+    for (std::size_t g = 0; g < groups.size(); ++g) {
+      const Number& num = groups[g][at[g]];
+      name += pad(num.value, num.width);
+      name += literals[g + 1];
+    }
+    out.push_back(std::move(name));
+    for (std::size_t g : speed) {
+      if (++at[g] < groups[g].size()) break;
+      at[g] = 0;
+    }
+  }
 }
 
 // A host name split at its trailing digits: "node07" -> ("node", 7, width 2).

@@ -38,6 +38,13 @@ TEST_CASE("expand_hostlist takes its width from the low end of a range", "[parse
 TEST_CASE("expand_hostlist multiplies several bracket groups, first slowest", "[parse]") {
   CHECK(expand_hostlist("rack[0-1]_blade[0-1]") ==
         Hosts{"rack0_blade0", "rack0_blade1", "rack1_blade0", "rack1_blade1"});
+  // Three groups in hostlist.c's order: the last fastest, then the first.
+  CHECK(expand_hostlist("row[0,1]_rack[2-3]_blade[4,5]") ==
+        Hosts{"row0_rack2_blade4", "row0_rack2_blade5", "row1_rack2_blade4", "row1_rack2_blade5",
+              "row0_rack3_blade4", "row0_rack3_blade5", "row1_rack3_blade4", "row1_rack3_blade5"});
+  CHECK(expand_hostlist("a[1-2]b[3-4]c[5-6]d7").size() == 8);
+  CHECK(expand_hostlist("a[1-2]b[3-4]c[5-6]d7").at(1) == "a1b3c6d7");
+  CHECK(expand_hostlist("a[1-2]b[3-4]c[5-6]d7").at(2) == "a2b3c5d7");
   CHECK(expand_hostlist("n[1-2]-ib") == Hosts{"n1-ib", "n2-ib"});
   CHECK(expand_hostlist("r[1-2]n[01-02],x") == Hosts{"r1n01", "r1n02", "r2n01", "r2n02", "x"});
 }
