@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # srun: job steps inside an allocation (task layout, Slurm's per-task
 # variables, --label, exit codes, sacct's 12.0 lines and DerivedExitCode,
-# refusals), and srun outside an allocation getting one of its own.
+# refusals), scancel of one step, and srun outside an allocation getting one
+# of its own.
 source "$(dirname "$0")/lib.sh"
 write_config <<'YAML'
 node_pools:
@@ -88,6 +89,38 @@ expect_eq "-i 1" "1: to-one" "$(grep to-one input.out)"
 expect_eq "-i in%t.txt" "0: zero 1: one" "$(grep -E '^[01]: (zero|one)$' input.out | sort | lines)"
 expect_contains "-i of a missing file" "$(cat input.out)" "srun: error: Could not open stdin file $WORK/nosuch.txt: No such file or directory
 no file: exit 1"
+
+# scancel JOB.STEP ends that step alone; its srun says so as Slurm's does and
+# the job goes on. -i asks first; a signal other than KILL is refused.
+cat >cancel.sh <<'SH'
+#!/bin/sh
+#SBATCH -N1 -n2 -o cancel.out
+srun -n1 --overlap sh -c 'touch a.started; exec sleep 60' &
+while [ ! -e a.started ]; do sleep 0.05; done
+srun -n1 --overlap sh -c 'touch b.started; exec sleep 60'
+echo "b: exit $?"
+wait
+echo "job goes on"
+SH
+j=$(submit cancel.sh)
+started() { [ -e a.started ] && [ -e b.started ]; }
+wait_for 30 started
+expect_contains "a signal" "$(scancel -s USR1 "$j.1" 2>&1 || true)" \
+  "scancel: error: --signal to job step $j.1 is not available"
+expect_eq "-i, answered no" "Cancel step_id=$j.1 name=cancel.sh partition=debug [y/n]? " \
+  "$(echo n | scancel -i "$j.1")"
+scancel "$j.1"
+wait_for 30 grep -q "^b: exit" cancel.out
+expect_contains "srun's words" "$(cat cancel.out)" "slurmstepd-n-1: error: *** STEP $j.1 ON n-1 CANCELLED AT"
+expect_eq "the step" "CANCELLED 0:9" "$(sacct -n -P -j "$j.1" -o State,ExitCode | tr '|' ' ')"
+expect_eq "the other still runs" RUNNING "$(sacct -n -P -j "$j.0" -o State)"
+rc=0
+out=$(scancel "$j.1" 2>&1) || rc=$?
+expect_eq "an ended step" "1 scancel: error: Kill job error on job step id $j: Job/step already completing or completed" "$rc $out"
+scancel "$j.0"
+wait_for 30 job_ended "$j"
+expect_eq "the job" COMPLETED "$(job_state "$j")"
+expect_contains "after its steps" "$(cat cancel.out)" "job goes on"
 
 # Refusals: nothing submitted.
 before=$(sacct -n -X -P -o JobID | wc -l)

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <charconv>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <iostream>
@@ -82,11 +83,12 @@ std::vector<CancelTarget> parse_cancel_targets(const std::vector<std::string>& a
           throw invalid();
         }
         for (std::uint32_t task : tasks.task_ids) {
-          item.push_back(CancelTarget{*id, task, fmt::format("{}_{}", *id, task), false});
+          item.push_back(
+              CancelTarget{*id, task, fmt::format("{}_{}", *id, task), false, std::nullopt});
         }
         i = close + 1;
       } else {
-        CancelTarget target{*id, k_no_array_task, "", false};
+        CancelTarget target{*id, k_no_array_task, "", false, std::nullopt};
         if (s.substr(i, 2) == "_*") {
           i += 2;  // every task: the array's id alone says so
         } else if (i < s.size() && s[i] == '_') {
@@ -111,8 +113,13 @@ std::vector<CancelTarget> parse_cancel_targets(const std::vector<std::string>& a
             if (n == 0 && s.substr(i + 1, name.size()) == name) n = name.size();
           }
           if (n == 0) throw invalid();
+          const auto step = number<std::uint32_t>(s.substr(i + 1, n));
+          if (step) {
+            target.step = *step;
+          } else {
+            target.unsupported = true;
+          }
           i += 1 + n;
-          target.unsupported = true;
         }
         target.text = std::string(s.substr(0, i));
         item.push_back(std::move(target));
@@ -347,7 +354,7 @@ nlohmann::json interactive_ids(const ScancelArgs& a, const std::string& user,
   if (!targets.empty()) {
     std::vector<Job> asked;
     for (const auto& t : targets) {
-      if (t.unsupported) continue;
+      if (t.unsupported || t.step) continue;
       bool found = false;
       for (const Job& job : live) {
         if (!names_job(t, job)) continue;
@@ -367,6 +374,49 @@ nlohmann::json interactive_ids(const ScancelArgs& a, const std::string& user,
 void print_kill_error(std::string_view id, std::string_view message) {
   std::fflush(stdout);
   fmt::print(stderr, "{}: error: Kill job error on job id {}: {}\n", k_tool, id, message);
+}
+
+// "12.0": the step srun runs is ended (stintd closes its record CANCELLED,
+// and its srun, which watches it, ends the tasks as slurmstepd would).
+// Asked about first with -i, as Slurm's "Cancel step_id=12.0 ...".
+int cancel_step(const ScancelArgs& a, int signal, const cli::CancelTarget& t) {
+  const std::string& step = t.text;
+  if (signal != 0 && signal != SIGKILL) {
+    std::fflush(stdout);
+    fmt::print(stderr,
+               "{}: error: --signal to job step {} is not available: a step's tasks are srun's "
+               "children; signal that srun (kill -s SIG <pid>) or the whole job (scancel "
+               "--signal=SIG {})\n",
+               k_tool, step, t.job_id);
+    return 1;
+  }
+  // The job the step belongs to: an array task's own ("12_3.0").
+  const std::vector<Job> jobs =
+      query::read_jobs(default_paths(), JobFilter{}, {query::JobRef{t.job_id, t.array_task}});
+  const JobId job_id = jobs.size() == 1 ? jobs.front().id : t.job_id;
+  if (a.interactive) {
+    if (!jobs.empty()) {
+      fmt::print("Cancel step_id={} name={} partition={} [y/n]? ", step, jobs.front().spec.name,
+                 jobs.front().partition);
+      std::fflush(stdout);
+      std::string line;
+      if (!std::getline(std::cin, line) || line.empty() || (line[0] != 'y' && line[0] != 'Y'))
+        return 0;
+    }
+  }
+  if (a.verbose > 0) fmt::print(stderr, "{}: Terminating step {}\n", k_tool, step);
+  try {
+    rpc::call(default_paths(), {{"op", "step_cancel"}, {"job_id", job_id}, {"step_id", *t.step}});
+  } catch (const Error& e) {
+    // Slurm's message names the job alone.
+    if (!a.quiet) {
+      std::fflush(stdout);
+      fmt::print(stderr, "{}: error: Kill job error on job step id {}: {}\n", k_tool, t.job_id,
+                 e.what());
+    }
+    return 1;
+  }
+  return 0;
 }
 
 void print_verbose(const ScancelArgs& a, int signal, std::string_view id) {
@@ -403,9 +453,9 @@ int remove_sibling(const ScancelArgs& a, int signal, const std::vector<cli::Canc
   for (const auto& t : targets) {
     const std::string id = t.text.empty() ? fmt::format("{}", t.job_id) : t.text;
     print_verbose(a, signal, id);
-    const bool found = !t.unsupported && std::any_of(live.begin(), live.end(), [&t](const Job& j) {
-      return names_job(t, j);
-    });
+    const bool found =
+        !t.unsupported && !t.step &&
+        std::any_of(live.begin(), live.end(), [&t](const Job& j) { return names_job(t, j); });
     if (found) {
       if (!a.quiet) print_kill_error(id, "Job not part of a federation");
       rc = 1;
@@ -452,6 +502,10 @@ int cancel(const ScancelArgs& a) {
   int rc = 0;
   nlohmann::json ids = nlohmann::json::array();
   for (const auto& t : targets) {
+    if (t.step) {
+      rc = std::max(rc, cancel_step(a, signal, t));
+      continue;
+    }
     if (!t.unsupported) {
       // A het job's component as written ("12+1"), so that an error names it so.
       ids.push_back(t.text.find('+') != std::string::npos ? nlohmann::json(t.text)

@@ -3,6 +3,7 @@
 // arguments and state names. Signal names are parse::signal_number's.
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,9 +29,11 @@ struct CancelTarget {
   std::uint32_t array_task = k_no_array_task;
   /// As written, one task each: "12", "12_3", "12_4" for "12_[4-5]", "12.0".
   std::string text;
-  /// A job step ("12.0") or a heterogeneous job component ("12+1"): stint
-  /// has neither, so these are reported as invalid job ids.
+  /// The batch or extern step ("12.batch"): stint has no such step to
+  /// cancel, so these are reported as invalid job ids.
   bool unsupported = false;
+  /// A step srun started ("12.0"): cancelled as a step, not as the job.
+  std::optional<std::uint32_t> step;
 };
 
 /// The job id arguments: "12", "12_3", "12_*", "12_[4-5]" and "12_[1,3-4]"

@@ -552,9 +552,16 @@ int run_step(const SrunOptions& options, JobId job_id) {
   so.own_groups = stepd <= 0 || ::getsid(0) != ::getsid(stepd);
   so.kill_wait = [paths] { return static_cast<int>(query::read_config(paths).kill_wait()); };
   std::shared_ptr<Store> store = Store::reader(paths.db());
-  so.allocation_ended = [store, id = job.id]() -> std::optional<std::string> {
+  // The job's end, or the step's own (scancel 12.0 closes its record).
+  so.allocation_ended = [store, id = job.id, attempt = job.restart_count,
+                         step_id]() -> std::optional<std::string> {
     const std::optional<Job> j = store->job(id);
-    if (j && !is_terminal(j->state)) return std::nullopt;
+    if (j && !is_terminal(j->state)) {
+      for (const JobStep& s : store->steps({id})) {
+        if (s.attempt == attempt && s.step_id == step_id && s.state != JobState::running) return "";
+      }
+      return std::nullopt;
+    }
     return j && j->state == JobState::timeout ? " DUE TO TIME LIMIT" : "";
   };
 

@@ -78,10 +78,17 @@ TEST_CASE("scancel expands task ranges into one target per task", "[scancel][arr
 TEST_CASE("scancel steps are parsed, and marked", "[scancel]") {
   const auto targets = parse_cancel_targets({"30.0", "31.batch", "32+1.0", "33_2.1"});
   CHECK(texts(targets) == std::vector<std::string>{"30.0", "31.batch", "32+1.0", "33_2.1"});
-  for (const auto& t : targets) {
-    CAPTURE(t.text);
-    CHECK(t.unsupported);
-  }
+  REQUIRE(targets.size() == 4);
+  // srun's steps are cancelled as steps; the batch step is no step of srun's.
+  CHECK(targets[0].step == 0U);
+  CHECK_FALSE(targets[0].unsupported);
+  CHECK(targets[1].unsupported);
+  CHECK_FALSE(targets[1].step);
+  CHECK(targets[2].job_id == 33);
+  CHECK(targets[2].step == 0U);
+  CHECK(targets[3].job_id == 33);
+  CHECK(targets[3].array_task == 2U);
+  CHECK(targets[3].step == 1U);
 }
 
 TEST_CASE("scancel names a heterogeneous job's component by its own id", "[scancel]") {

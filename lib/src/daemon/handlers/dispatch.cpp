@@ -36,6 +36,7 @@ constexpr Route k_routes[] = {
     {"storage_delete", handle_storage_delete},
     {"step_begin", handle_step_begin},
     {"step_end", handle_step_end},
+    {"step_cancel", handle_step_cancel},
     {"update_node", handle_update_node},
     {"update_partition", handle_update_partition},
     {"reconfigure", handle_reconfigure},

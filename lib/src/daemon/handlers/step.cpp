@@ -198,4 +198,21 @@ Json handle_step_end(Controller& c, const Json& req, const Caller& caller) {
   return Json::object();
 }
 
+// scancel 12.0: the step's record is closed CANCELLED; its srun sees that
+// (it watches the record as it watches the job) and ends the tasks, as
+// slurmstepd ends a cancelled step's.
+Json handle_step_cancel(Controller& c, const Json& req, const Caller& caller) {
+  const Job& job = step_job(c, req, caller);
+  JobStep cancelled;
+  cancelled.step_id = req.at("step_id").get<std::uint32_t>();
+  cancelled.exit_signal = SIGKILL;
+  cancelled.state = JobState::cancelled;
+  try {
+    c.end_step(job, cancelled);
+  } catch (const Error&) {
+    throw Error(Errc::job_state_invalid, std::string(errc_slurm_message(Errc::job_state_invalid)));
+  }
+  return Json::object();
+}
+
 }  // namespace stint::daemon
