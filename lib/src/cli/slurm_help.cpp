@@ -50,7 +50,8 @@ Help options:
   --help                     show this help message
   --usage                    display brief usage message
 )TXT";
-constexpr std::string_view k_sinfo_usage = R"TXT(Usage: sinfo [-abdelNRrsTv] [-i seconds] [-t states] [-p partition] [-n nodes]
+constexpr std::string_view k_sinfo_usage =
+    R"TXT(Usage: sinfo [-abdelNRrsTv] [-i seconds] [-t states] [-p partition] [-n nodes]
              [-S fields] [-o format] [-O Format] [--federation] [--local]
 )TXT";
 
@@ -107,7 +108,8 @@ Help options:
   --help                          show this help message
   --usage                         display a brief summary of squeue options
 )TXT";
-constexpr std::string_view k_squeue_usage = R"TXT(Usage: squeue [-A account] [--clusters names] [-i seconds] [--job jobid]
+constexpr std::string_view k_squeue_usage =
+    R"TXT(Usage: squeue [-A account] [--clusters names] [-i seconds] [--job jobid]
               [-n name] [-o format] [-p partitions] [--qos qos]
               [--reservation reservation] [--sort fields] [--start]
               [--step step_id] [-t states] [-u user_name] [--usage]
@@ -115,7 +117,8 @@ constexpr std::string_view k_squeue_usage = R"TXT(Usage: squeue [-A account] [--
 	      [-ahjlrsv]
 )TXT";
 
-constexpr std::string_view k_scancel_help = R"TXT(Usage: scancel [OPTIONS] [job_id[_array_id][.step_id]]
+constexpr std::string_view k_scancel_help =
+    R"TXT(Usage: scancel [OPTIONS] [job_id[_array_id][.step_id]]
   -A, --account=account           act only on jobs charging this account
   -b, --batch                     signal batch shell for specified job
   -f, --full                      signal batch shell and all steps for specified job
@@ -143,14 +146,16 @@ Help options:
   --help                          show this help message
   --usage                         display brief usage message
 )TXT";
-constexpr std::string_view k_scancel_usage = R"TXT(Usage: scancel [-A account] [--batch] [--full] [--interactive] [-n job_name]
+constexpr std::string_view k_scancel_usage =
+    R"TXT(Usage: scancel [-A account] [--batch] [--full] [--interactive] [-n job_name]
                [-p partition] [-Q] [-q qos] [-R reservation] [-s signal | integer]
                [-t PENDING | RUNNING | SUSPENDED] [--usage] [-u user_name]
                [--hurry] [-V] [-v] [-w hosts...] [--wckey=wckey]
                [job_id[_array_id][.step_id]]
 )TXT";
 
-constexpr std::string_view k_sacct_help = R"TXT(sacct [<OPTION>]                                                            
+constexpr std::string_view k_sacct_help =
+    R"TXT(sacct [<OPTION>]                                                            
      Valid <OPTION> values are:                                              
      -a, --allusers:                                                        
 	           Display jobs for all users. By default, only the         
@@ -345,11 +350,13 @@ Help options:
   --help                          show this help message
   --usage                         display a brief summary of sprio options
 )TXT";
-constexpr std::string_view k_sprio_usage = R"TXT(Usage: sprio [-j jid[s]] [-u user_name[s]] [-o format] [-p partitions]
+constexpr std::string_view k_sprio_usage =
+    R"TXT(Usage: sprio [-j jid[s]] [-u user_name[s]] [-o format] [-p partitions]
    [--federation] [--local] [--sibling] [--usage] [-hlnvVw]
 )TXT";
 
-constexpr std::string_view k_sshare_help = R"TXT(Usage:  sshare [OPTION]                                                    
+constexpr std::string_view k_sshare_help =
+    R"TXT(Usage:  sshare [OPTION]                                                    
   Valid OPTIONs are:                                                       
     -a or --all            list all users                                  
     -A or --accounts=      display specific accounts (comma separated list)
@@ -374,7 +381,8 @@ constexpr std::string_view k_sshare_help = R"TXT(Usage:  sshare [OPTION]
 
 )TXT";
 
-constexpr std::string_view k_sacctmgr_help = R"TXT(sacctmgr [<OPTION>] [<COMMAND>]                                            
+constexpr std::string_view k_sacctmgr_help =
+    R"TXT(sacctmgr [<OPTION>] [<COMMAND>]                                            
     Valid <OPTION> values are:                                             
      -h or --help: equivalent to "help" command                          
      -i or --immediate: commit changes immediately                         
@@ -637,7 +645,8 @@ constexpr std::string_view k_sacctmgr_help = R"TXT(sacctmgr [<OPTION>] [<COMMAND
 
 )TXT";
 
-constexpr std::string_view k_sstat_help = R"TXT(sstat [<OPTION>] -j <job(.stepid)>                                          
+constexpr std::string_view k_sstat_help =
+    R"TXT(sstat [<OPTION>] -j <job(.stepid)>                                          
     Valid <OPTION> values are:                                              
       -a, --allsteps:                                                       
                    Print all steps for the given job(s) when no step is     

@@ -447,9 +447,9 @@ std::vector<ConfigPair> slurm_config_pairs(const Config& c, const ControllerFact
   add("TopologyParam", null);
   add("TopologyPlugin", "topology/none");
   add("TrackWCKey", has_word(enforce, "wckeys") || has_word(enforce, "all") ||
-                        v.text("TrackWCKey") == "YES" || v.text("TrackWCKey") == "yes"
-                    ? "Yes"
-                    : "No");
+                            v.text("TrackWCKey") == "YES" || v.text("TrackWCKey") == "yes"
+                        ? "Yes"
+                        : "No");
   add("TreeWidth", "50");
   add("UsePam", "No");
   add("UnkillableStepProgram", null);
