@@ -583,7 +583,7 @@ int pidinfo(const ScontrolArgs& a, const std::vector<std::string>& w) {
   const Job& job =
       *std::find_if(running.begin(), running.end(), [&](const Job& j) { return j.id == id; });
   // A job without a limit ends a year on, as slurmctld reckons it.
-  constexpr Seconds k_year = 365 * 24 * 3600;
+  constexpr Seconds k_year = Seconds{365} * 24 * 3600;
   const Seconds ends = job.start_time + (job.time_limit == k_infinite ? k_year : job.time_limit);
   const std::time_t when = ends;
   std::tm tm{};

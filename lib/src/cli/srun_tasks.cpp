@@ -267,7 +267,7 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
         layout.nodes.push_back({t.node, {}});
       layout.nodes.back().tasks.push_back(t.task_id);
     }
-    if (!io.listen(o.io_socket, std::move(layout)))
+    if (!io.listen(o.io_socket, layout))
       fmt::print(stderr, "srun: warning: sattach cannot attach to step {}: {}\n", o.step_label,
                  std::strerror(errno));
   }
