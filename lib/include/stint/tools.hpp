@@ -10,6 +10,9 @@
 namespace stint {
 
 std::string_view version();
+/// The Slurm release whose interface the tools follow ("22.05.8"): what
+/// --version, scontrol show config's SLURM_VERSION and a node's Version say.
+std::string_view slurm_release();
 /// What every tool's --version prints: the Slurm release whose interface the
 /// tools follow, then stint's own ("slurm 22.05.8 (stint 0.1.0)"). Scripts
 /// and Slurm's test suite parse the first two words.

@@ -119,7 +119,7 @@ std::string short_usage(const CLI::App& app) {
 void configure_app(CLI::App& app, std::string_view tool) {
   app.name(std::string(tool));
   app.allow_windows_style_options(false);
-  // Slurm's tools all print "slurm 22.05.8"; stint's print "stint 0.1.0".
+  // "slurm 22.05.8 (stint 0.1.0)": Slurm's release first, as scripts read it.
   app.set_version_flag("-V,--version", stint::version_line());
   app.add_flag_callback(
       "--usage", [&app]() { throw UsageRequested{&app}; }, "Print a short usage message");

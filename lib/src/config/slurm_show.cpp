@@ -38,6 +38,7 @@
 
 #include <stint/config_show.hpp>
 #include <stint/parse.hpp>
+#include <stint/tools.hpp>
 
 #include "config/conf_keys.hpp"
 #include "config/raw.hpp"
@@ -425,7 +426,7 @@ std::vector<ConfigPair> slurm_config_pairs(const Config& c, const ControllerFact
   add("SlurmctldPidFile", f.state_dir + "/stintd.lock");
   add("SlurmctldPlugstack", null);
   add("SLURM_CONF", f.config_file.empty() ? null : f.config_file);
-  add("SLURM_VERSION", "22.05.8");
+  add("SLURM_VERSION", std::string(stint::slurm_release()));
   add("SrunEpilog", null);
   add("SrunPortRange", "0-0");
   add("SrunProlog", null);

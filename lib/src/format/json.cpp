@@ -9,6 +9,7 @@
 
 #include <stint/format.hpp>
 #include <stint/parse.hpp>
+#include <stint/tools.hpp>
 
 #include "format/internal.hpp"
 
@@ -389,7 +390,7 @@ std::string sinfo_json(const std::vector<query::NodeInfo>& nodes, const Context&
                        ",billing=" + std::to_string(n.cpus);
     if (n.gpus > 0) tres += ",gres/gpu=" + std::to_string(n.gpus);
     j["tres"] = tres;
-    j["slurmd_version"] = ctx.version;
+    j["slurmd_version"] = std::string(stint::slurm_release());
     j["alloc_memory"] = n.memory_alloc_mb;
     j["alloc_cpus"] = n.cpus_alloc;
     j["idle_cpus"] = n.cpus - n.cpus_alloc;

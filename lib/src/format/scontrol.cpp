@@ -9,6 +9,7 @@
 
 #include <stint/format.hpp>
 #include <stint/parse.hpp>
+#include <stint/tools.hpp>
 
 #include "format/internal.hpp"
 #include "format/job_options.hpp"
@@ -249,7 +250,8 @@ std::string scontrol_node(const query::NodeInfo& n, const Context& ctx, bool one
   l.push_back({"AvailableFeatures=" + features});
   l.push_back({"ActiveFeatures=" + features});
   l.push_back({"Gres=" + (n.gpus > 0 ? gres_text(n.gpus, n.gpu_type) : std::string("(null)"))});
-  l.push_back({"NodeAddr=" + n.name, "NodeHostName=" + n.name, "Version=" + ctx.version});
+  l.push_back({"NodeAddr=" + n.name, "NodeHostName=" + n.name,
+               "Version=" + std::string(stint::slurm_release())});
   l.push_back({"OS=" + ctx.os, ""});
   l.push_back({fmt::format("RealMemory={}", n.memory_mb),
                fmt::format("AllocMem={}", n.memory_alloc_mb),

@@ -11,6 +11,7 @@
 #include <stint/error.hpp>
 #include <stint/format.hpp>
 #include <stint/parse.hpp>
+#include <stint/tools.hpp>
 
 #include "format/internal.hpp"
 
@@ -329,7 +330,7 @@ const std::array k_columns = {
   NodeColumn{'+', "GRES_USED", true, gres_used},
   NodeColumn{'^', "MAX_CPUS_PER_NODE", true, [](const Row&, const Context&) { return std::string("UNLIMITED"); }},
   NodeColumn{'=', "PRIO_JOB_FACTOR", true, [](const Row& r, const Context&) { return std::to_string(r.part->priority_job_factor.value_or(r.part->priority_tier)); }},
-  NodeColumn{'@', "VERSION", true, [](const Row&, const Context&) { return std::string("22.05.8"); }},
+  NodeColumn{'@', "VERSION", true, [](const Row&, const Context&) { return std::string(stint::slurm_release()); }},
 };
 // clang-format on
 
