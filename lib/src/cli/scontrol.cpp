@@ -30,6 +30,7 @@
 #include "cli/scontrol_help.hpp"
 #include "cli/scontrol_resv.hpp"
 #include "cli/scontrol_step.hpp"
+#include "cli/words.hpp"
 #include "rpc/client.hpp"
 #include "util/clock.hpp"
 #include "util/proc.hpp"
@@ -670,36 +671,6 @@ int dispatch(const ScontrolArgs& a) {
   return fail(fmt::format("invalid keyword: {}", verb));
 }
 
-/// A line typed at scontrol's prompt, as words: blanks separate them, quotes
-/// ('...' or "...") keep blanks inside one.
-std::vector<std::string> prompt_words(const std::string& line) {
-  std::vector<std::string> words;
-  std::string word;
-  bool in_word = false;
-  char quote = '\0';
-  for (char c : line) {
-    if (quote != '\0') {
-      if (c == quote) {
-        quote = '\0';
-      } else {
-        word += c;
-      }
-    } else if (c == '\'' || c == '"') {
-      quote = c;
-      in_word = true;
-    } else if (std::isspace(static_cast<unsigned char>(c)) != 0) {
-      if (in_word) words.push_back(std::move(word));
-      word.clear();
-      in_word = false;
-    } else {
-      word += c;
-      in_word = true;
-    }
-  }
-  if (in_word) words.push_back(std::move(word));
-  return words;
-}
-
 /// scontrol with no command: Slurm's interactive mode. Commands are read
 /// from standard input at the "scontrol: " prompt until exit, quit or its
 /// end; "!!" repeats the last command, and oneliner, quiet, verbose,
@@ -721,7 +692,7 @@ int interactive(ScontrolArgs a) {
       return status;
     }
     if (echo) fmt::print("{}\n", line);
-    std::vector<std::string> words = prompt_words(line);
+    std::vector<std::string> words = cli::quoted_words(line);
     if (words.empty()) continue;
     if (words.size() == 1 && words[0] == "!!") {
       if (last.empty()) continue;

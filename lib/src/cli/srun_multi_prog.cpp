@@ -7,38 +7,10 @@
 
 #include <stint/error.hpp>
 
+#include "cli/words.hpp"
+
 namespace stint::cli {
 namespace {
-
-std::vector<std::string> words_of(std::string_view line) {
-  std::vector<std::string> words;
-  std::string word;
-  bool in_word = false;
-  char quote = 0;
-  for (char c : line) {
-    if (quote != 0) {
-      if (c == quote) {
-        quote = 0;
-      } else {
-        word += c;
-      }
-      continue;
-    }
-    if (c == '\'' || c == '"') {
-      quote = c;
-      in_word = true;
-    } else if (c == ' ' || c == '\t') {
-      if (in_word) words.push_back(std::move(word));
-      word.clear();
-      in_word = false;
-    } else {
-      word += c;
-      in_word = true;
-    }
-  }
-  if (in_word) words.push_back(std::move(word));
-  return words;
-}
 
 // A line's complaint, then Slurm's line about the line.
 [[noreturn]] void invalid_line(const std::string& why, std::size_t line_no,
@@ -118,7 +90,7 @@ std::vector<std::vector<std::string>> multi_prog_commands(std::string_view text,
     pending.clear();
     const std::size_t first = line.find_first_not_of(" \t");
     if (first == std::string::npos || line[first] == '#') continue;
-    std::vector<std::string> words = words_of(line);
+    std::vector<std::string> words = quoted_words(line);
     if (words.size() < 2) invalid_line("", line_no, path);
     if (had_asterisk)
       invalid_line("Task range specification with asterisk must be last", line_no, path);
@@ -155,7 +127,7 @@ std::uint32_t multi_prog_task_count(std::string_view text) {
   while (start < text.size()) {
     std::size_t nl = text.find('\n', start);
     if (nl == std::string_view::npos) nl = text.size();
-    const std::vector<std::string> words = words_of(text.substr(start, nl - start));
+    const std::vector<std::string> words = quoted_words(text.substr(start, nl - start));
     start = nl + 1;
     if (words.empty() || words.front().front() == '#' || words.front() == "*") continue;
     try {
