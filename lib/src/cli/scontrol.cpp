@@ -7,7 +7,6 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <ctime>
 #include <iostream>
 #include <optional>
 
@@ -545,73 +544,6 @@ int write_batch_script(const ScontrolArgs& a, const std::vector<std::string>& w)
   return 0;
 }
 
-/// The running job a process belongs to: one of its ancestors is a job's
-/// stepd (a batch script, srun's tasks), or its environment names the job
-/// (salloc's command). 0: none.
-JobId job_of_pid(pid_t pid, const std::vector<Job>& running) {
-  for (pid_t p = pid; p > 1;) {
-    for (const Job& job : running) {
-      for (const NodeAlloc& a : job.alloc) {
-        if (a.stepd_pid == p) return job.id;
-      }
-    }
-    const std::optional<std::int64_t> parent = proc::parent_pid(p);
-    if (!parent || *parent == p) break;
-    p = static_cast<pid_t>(*parent);
-  }
-  const std::string job_id = proc::environment_value(pid, "SLURM_JOB_ID");
-  for (const Job& job : running) {
-    if (!job_id.empty() && std::to_string(job.id) == job_id) return job.id;
-  }
-  return 0;
-}
-
-/// scontrol pidinfo PID: the job the process belongs to and when it ends.
-int pidinfo(const ScontrolArgs& a, const std::vector<std::string>& w) {
-  if (w.size() != 2) throw Error(Errc::usage, "pidinfo requires one process id");
-  char* end = nullptr;
-  const long pid = std::strtol(w[1].c_str(), &end, 10);
-  if (end == w[1].c_str() || *end != '\0' || pid <= 0)
-    return fail(fmt::format("Invalid pid specified: {}", w[1]));
-  JobFilter filter;
-  filter.states = {JobState::running};
-  const std::vector<Job> running = query::read_jobs(default_paths(), filter);
-  const JobId id = job_of_pid(static_cast<pid_t>(pid), running);
-  if (id == 0) {
-    if (!a.quiet) fmt::print(stderr, "Failed to locate job for requested pid\n");
-    return 1;
-  }
-  const Job& job =
-      *std::find_if(running.begin(), running.end(), [&](const Job& j) { return j.id == id; });
-  // A job without a limit ends a year on, as slurmctld reckons it.
-  constexpr Seconds k_year = Seconds{365} * 24 * 3600;
-  const Seconds ends = job.start_time + (job.time_limit == k_infinite ? k_year : job.time_limit);
-  const std::time_t when = ends;
-  std::tm tm{};
-  ::localtime_r(&when, &tm);
-  char text[64];
-  std::strftime(text, sizeof text, "%a %b %d %H:%M:%S %Y", &tm);
-  fmt::print("Slurm JobId={} ends at {}\n", id, text);
-  fmt::print("Job remaining time is {} seconds\n",
-             std::max<Seconds>(0, ends - static_cast<Seconds>(std::time(nullptr))));
-  return 0;
-}
-
-/// scontrol completing: the jobs still completing, one line each, as Slurm
-/// prints them; nothing when none is.
-int completing() {
-  JobFilter filter;
-  filter.states = {JobState::completing};
-  for (const Job& job : query::read_jobs(default_paths(), filter)) {
-    std::vector<std::string> nodes;
-    for (const NodeAlloc& a : job.alloc) nodes.push_back(a.node);
-    const std::string end = parse::format_timestamp(job.end_time);
-    fmt::print("JobId={} EndTime={} CompletingTime=00:00:00 Nodes(COMPLETING)={}\n", job.id, end,
-               parse::compress_hostlist(nodes));
-  }
-  return 0;
-}
-
 // A personal stintd is started by whichever tool needs an answer from it,
 // ping included: scripts (and Slurm's test suite) ask it first.
 int ping() {
@@ -662,8 +594,8 @@ int dispatch(const ScontrolArgs& a) {
     fmt::print("{}\n", stint::version_line());
     return 0;
   }
-  if (is(verb, "pidinfo", 3)) return pidinfo(a, w);
-  if (is(verb, "completing", 2)) return completing();
+  if (is(verb, "pidinfo", 3)) return scontrol_step::pidinfo(w, a.quiet);
+  if (is(verb, "completing", 2)) return scontrol_step::completing();
   if (is(verb, "help", 2)) {
     fmt::print("{}", scontrol_help::text());
     return 0;

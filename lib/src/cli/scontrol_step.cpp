@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
 #include <optional>
 
 #include <fmt/core.h>
@@ -83,6 +86,27 @@ Record step_record(const Job& job, const JobStep& s) {
           {fmt::format("SrunHost:Pid={}:0", proc::short_hostname())}};
 }
 
+/// The running job a process belongs to: one of its ancestors is a job's
+/// stepd (a batch script, srun's tasks), or its environment names the job
+/// (salloc's command). 0: none.
+JobId job_of_pid(pid_t pid, const std::vector<Job>& running) {
+  for (pid_t p = pid; p > 1;) {
+    for (const Job& job : running) {
+      for (const NodeAlloc& a : job.alloc) {
+        if (a.stepd_pid == p) return job.id;
+      }
+    }
+    const std::optional<std::int64_t> parent = proc::parent_pid(p);
+    if (!parent || *parent == p) break;
+    p = static_cast<pid_t>(*parent);
+  }
+  const std::string job_id = proc::environment_value(pid, "SLURM_JOB_ID");
+  for (const Job& job : running) {
+    if (!job_id.empty() && std::to_string(job.id) == job_id) return job.id;
+  }
+  return 0;
+}
+
 }  // namespace
 
 int show(const std::vector<std::string>& ids, bool one_liner) {
@@ -155,6 +179,52 @@ int show(const std::vector<std::string>& ids, bool one_liner) {
     for (const Record& r : found) print(r, one_liner);
   }
   return rc;
+}
+
+int pidinfo(const std::vector<std::string>& w, bool quiet) {
+  if (w.size() != 2) throw Error(Errc::usage, "pidinfo requires one process id");
+  char* end = nullptr;
+  const long pid = std::strtol(w[1].c_str(), &end, 10);
+  if (end == w[1].c_str() || *end != '\0' || pid <= 0) {
+    std::fflush(stdout);
+    fmt::print(stderr, "Invalid pid specified: {}\n", w[1]);
+    return 1;
+  }
+  JobFilter filter;
+  filter.states = {JobState::running};
+  const std::vector<Job> running = query::read_jobs(default_paths(), filter);
+  const JobId id = job_of_pid(static_cast<pid_t>(pid), running);
+  if (id == 0) {
+    if (!quiet) fmt::print(stderr, "Failed to locate job for requested pid\n");
+    return 1;
+  }
+  const Job& job =
+      *std::find_if(running.begin(), running.end(), [&](const Job& j) { return j.id == id; });
+  // A job without a limit ends a year on, as slurmctld reckons it.
+  constexpr Seconds k_year = Seconds{365} * 24 * 3600;
+  const Seconds ends = job.start_time + (job.time_limit == k_infinite ? k_year : job.time_limit);
+  const std::time_t when = ends;
+  std::tm tm{};
+  ::localtime_r(&when, &tm);
+  char text[64];
+  std::strftime(text, sizeof text, "%a %b %d %H:%M:%S %Y", &tm);
+  fmt::print("Slurm JobId={} ends at {}\n", id, text);
+  fmt::print("Job remaining time is {} seconds\n",
+             std::max<Seconds>(0, ends - static_cast<Seconds>(std::time(nullptr))));
+  return 0;
+}
+
+int completing() {
+  JobFilter filter;
+  filter.states = {JobState::completing};
+  for (const Job& job : query::read_jobs(default_paths(), filter)) {
+    std::vector<std::string> nodes;
+    for (const NodeAlloc& a : job.alloc) nodes.push_back(a.node);
+    const std::string end = parse::format_timestamp(job.end_time);
+    fmt::print("JobId={} EndTime={} CompletingTime=00:00:00 Nodes(COMPLETING)={}\n", job.id, end,
+               parse::compress_hostlist(nodes));
+  }
+  return 0;
 }
 
 }  // namespace stint::tools::scontrol_step

@@ -1,6 +1,7 @@
 #pragma once
-// scontrol show step (cli/scontrol_step.cpp): the steps of the running jobs,
-// each job's batch step first, in Slurm's record format.
+// scontrol's views of what runs (cli/scontrol_step.cpp): show step (the
+// running jobs' steps, each job's batch step first, in Slurm's record
+// format), pidinfo and completing.
 
 #include <string>
 #include <vector>
@@ -9,5 +10,14 @@ namespace stint::tools::scontrol_step {
 
 /// `scontrol show step[s] [JOB[.STEP] ...]`; returns scontrol's exit status.
 int show(const std::vector<std::string>& ids, bool one_liner);
+
+/// `scontrol pidinfo PID` (`words` is the whole command): the running job the
+/// process belongs to (a job's stepd among its ancestors, else SLURM_JOB_ID
+/// in its environment), when it ends and how long it has left.
+int pidinfo(const std::vector<std::string>& words, bool quiet);
+
+/// `scontrol completing`: the jobs still completing, one line each, as Slurm
+/// prints them; nothing when none is.
+int completing();
 
 }  // namespace stint::tools::scontrol_step
