@@ -51,6 +51,7 @@ enum class Errc {
   invalid_feature,       ///< "Invalid feature specification"
   invalid_node_count,    ///< "Node count specification invalid"
   invalid_license,       ///< "Invalid license specification"
+  invalid_time_min,      ///< "Invalid time-min specification (exceeds job's time or other limits)"
   internal,              ///< a bug (last: the table's fallback)
 };
 

@@ -66,6 +66,8 @@ constexpr std::array k_errc_table = {
     ErrcRow{Errc::invalid_feature, "invalid_feature", "Invalid feature specification", 1},
     ErrcRow{Errc::invalid_node_count, "invalid_node_count", "Node count specification invalid", 1},
     ErrcRow{Errc::invalid_license, "invalid_license", "Invalid license specification", 1},
+    ErrcRow{Errc::invalid_time_min, "invalid_time_min",
+            "Invalid time-min specification (exceeds job's time or other limits)", 1},
     ErrcRow{Errc::internal, "internal", "Unexpected error", 1},
 };
 
