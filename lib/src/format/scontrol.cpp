@@ -101,6 +101,13 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
   Seconds end = job.end_time;
   if (end == k_no_time && ran && !is_terminal(job.state) && job.time_limit != k_infinite)
     end = job.start_time + job.time_limit;
+  // A job waiting for its --begin time (the plan has no guess for it) is
+  // expected then, as slurmctld reports it.
+  Seconds start = job.start_time;
+  if (job.state == JobState::pending && start == k_no_time && job.eligible_time > ctx.now) {
+    start = job.eligible_time;
+    if (job.time_limit != k_infinite) end = std::max(end, start + job.time_limit);
+  }
 
   std::string min_memory;
   if (auto per_cpu = job.mem_per_cpu_mb())
@@ -154,7 +161,7 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
   l.push_back({"SubmitTime=" + detail::timestamp_or(job.submit_time, "Unknown"),
                "EligibleTime=" + detail::timestamp_or(eligible, "Unknown")});
   l.push_back({"AccrueTime=" + detail::timestamp_or(job.eligible_time, "Unknown")});
-  l.push_back({"StartTime=" + detail::timestamp_or(job.start_time, "Unknown"),
+  l.push_back({"StartTime=" + detail::timestamp_or(start, "Unknown"),
                "EndTime=" + detail::timestamp_or(end, "Unknown"),
                "Deadline=" + detail::timestamp_or(job.spec.deadline.value_or(k_no_time), "N/A")});
   if (ran) {
