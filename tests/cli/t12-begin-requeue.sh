@@ -62,3 +62,42 @@ rc=$?
 set -e
 [ $rc -ne 0 ] || fail "requeue of a --no-requeue job succeeded"
 scancel "$fixed"
+
+# A job waiting for its --begin time is expected to start then (scontrol's
+# StartTime, EndTime its time limit later), as slurmctld reports it.
+noon=$(submit --begin=noon-tomorrow -t 5 --wrap true)
+out=$(scontrol show job "$noon")
+expect_contains "StartTime at its begin time" "$out" "T12:00:00 EndTime="
+expect_contains "EndTime a time limit later" "$out" "T12:05:00 Deadline=N/A"
+scancel "$noon"
+
+# --deadline, as slurmctld takes it: a deadline past, or a --time-min past it
+# or past -t, is refused with Slurm's words.
+sbatch_refused "deadline past" \
+  "sbatch: error: Batch job submission failed: Requested time limit is invalid (missing or exceeds some limit)" \
+  --deadline 2015-03-27T04:30:00 -t1
+sbatch_refused "--time-min past the deadline" \
+  "sbatch: error: Batch job submission failed: Invalid time-min specification (exceeds job's time or other limits)" \
+  --deadline now+1hour --time-min 120
+sbatch_refused "--time-min over -t" \
+  "sbatch: error: Batch job submission failed: Invalid time-min specification (exceeds job's time or other limits)" \
+  -t 10 --time-min 20
+# Without a time limit a deadline implies a minute's --time-min, and the job
+# starts with the whole minutes left before its deadline as its limit.
+cut=$(submit --deadline now+600 --wrap 'sleep 30')
+expect_contains "implied --time-min" "$(scontrol show job "$cut")" "TimeMin=00:01:00"
+wait_for 30 sh -c "[ \"\$(squeue -h -j $cut -o %t)\" = R ]"
+case "$(squeue -h -j "$cut" -o %l)" in
+  9:00 | 10:00) ;;
+  *) fail "time limit cut to the deadline: $(squeue -h -j "$cut" -o %l)" ;;
+esac
+scancel "$cut"
+# A job that can no longer end before its deadline ends DEADLINE, reason
+# DeadLine, exit code 0:1, once it may start (not while held).
+late=$(submit -H -t 2 --deadline now+90 --wrap true)
+expect_eq "held, it waits" "PD" "$(squeue -h -j "$late" -o %t)"
+scontrol release "$late"
+wait_for 30 sh -c "[ \"\$(sacct -n -X -P -o State -j $late)\" = DEADLINE ]"
+expect_eq "reason and exit code" "DEADLINE DeadLine 0:1" \
+  "$(scontrol show job "$late" | tr ' ' '\n' | grep -E '^(JobState|Reason|ExitCode)=' | cut -d= -f2 | lines)"
+expect_eq "squeue" "DL DeadLine (DeadLine)" "$(squeue -h -t all -j "$late" -o '%t %r %R')"

@@ -93,7 +93,8 @@ constexpr std::array k_sbatch_options = {
         "      --deadline=time         remove the job if no ending possible before\n"
         "                              this deadline (start > (deadline - time[-min]))\n",
         Effect::acts,
-        "Removes a pending job that can no longer end before this time (state DEADLINE)."),
+        "Ends a pending job that can no longer end before this time (state DEADLINE, reason "
+        "DeadLine); it starts with its time limit cut to the minutes left."),
     row(SbatchOpt::delay_boot, '\0', "delay-boot", ArgKind::required, 22, "SBATCH_DELAY_BOOT",
         k_parallel, "      --delay-boot=mins       delay boot for desired node features\n",
         Effect::recorded, "Nodes never reboot here: recorded."),

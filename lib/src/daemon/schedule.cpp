@@ -13,6 +13,7 @@
 #include "daemon/controller.hpp"
 #include "daemon/handlers/handlers.hpp"
 #include "daemon/log.hpp"
+#include "sched/deadline.hpp"
 #include "sched/limits.hpp"
 #include "sched/preempt.hpp"
 #include "sched/priority_state.hpp"
@@ -69,13 +70,6 @@ std::vector<const Job*> Controller::eligible_pending() {
   std::vector<JobId> to_end;
   for (auto& [id, job] : m_live) {
     if (job.state != JobState::pending) continue;
-    if (job.spec.deadline &&
-        (t >= *job.spec.deadline ||
-         (job.time_limit != k_infinite && t + job.time_limit > *job.spec.deadline &&
-          job.hold_reason == Reason::none && job.eligible_time <= t))) {
-      to_end.push_back(id);
-      continue;
-    }
     if (!job.dependency.empty() && job.hold_reason == Reason::none) {
       // Only a singleton term asks: the walk over every live job is for it alone.
       const bool singleton = std::any_of(
@@ -114,12 +108,29 @@ std::vector<const Job*> Controller::eligible_pending() {
         continue;
       }
     }
+    // --deadline: a job the pass could start now ends DEADLINE once its
+    // --time-min (else its time limit) no longer fits before the deadline
+    // (slurmctld's deadline_ok); a held one, one before its begin time or
+    // waiting on a dependency is not considered yet.
+    if (job.hold_reason == Reason::none && job.eligible_time <= t &&
+        sched::deadline_missed(job, t)) {
+      to_end.push_back(id);
+      continue;
+    }
     eligible.push_back(&job);
   }
   for (JobId id : to_end) {
     Job& job = m_live.at(id);
-    finish(job, job.reason == Reason::dependency_never_satisfied ? JobState::cancelled
-                                                                 : JobState::deadline);
+    if (job.reason == Reason::dependency_never_satisfied) {
+      finish(job, JobState::cancelled);
+      continue;
+    }
+    // Slurm's exit code of a job past its deadline: 0:1. Its reason,
+    // DeadLine, goes with the state (format/common.cpp).
+    log_info("JobId={} exceeded its deadline and ended", job.display_id());
+    job.exit_status = 0;
+    job.exit_signal = 1;
+    finish(job, JobState::deadline);
   }
   return eligible;
 }
@@ -241,6 +252,14 @@ void Controller::schedule() {
                                             : std::to_string(job.time_limit / 60),
                it->second / 60);
       job.time_limit = it->second;
+    }
+    // --deadline: it starts with no more than the whole minutes left before it.
+    if (const Seconds cut = sched::deadline_time_limit(job, now()); cut != job.time_limit) {
+      log_info("JobId={} time limit cut from {} to {} by its deadline", id,
+               job.time_limit == k_infinite ? std::string("UNLIMITED")
+                                            : std::to_string(job.time_limit / 60),
+               cut / 60);
+      job.time_limit = cut;
     }
     bool recorded = false;
     try {

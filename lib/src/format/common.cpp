@@ -36,6 +36,9 @@ Reason effective_reason(const Job& job) {
 }
 
 std::string reason_text(const Job& job) {
+  // A job ends DEADLINE only past its deadline, and then always with
+  // slurmctld's FAIL_DEADLINE: the state says the reason.
+  if (job.state == JobState::deadline) return "DeadLine";
   // Slurm prints the description it keeps with these reasons instead of
   // their names (squeue %r, scontrol's Reason= with '_' for ' ').
   switch (Reason r = effective_reason(job)) {

@@ -16,6 +16,11 @@
 namespace stint::format {
 namespace {
 
+// The job's reason by name; a job past its deadline has Slurm's FAIL_DEADLINE.
+std::string_view reason_label(const Job& job) {
+  return job.state == JobState::deadline ? "DeadLine" : reason_name(effective_reason(job));
+}
+
 using ojson = nlohmann::ordered_json;
 
 ojson meta(const Context& ctx) {
@@ -151,7 +156,7 @@ ojson job_record(const JobGroup& group, const Context& ctx) {
   j["sockets_per_node"] = nullptr;
   j["start_time"] = job.start_time;
   j["state_description"] = "";
-  j["state_reason"] = reason_name(effective_reason(job));
+  j["state_reason"] = reason_label(job);
   j["standard_error"] = job.stderr_path;
   j["standard_input"] = "/dev/null";
   j["standard_output"] = job.stdout_path;
@@ -277,7 +282,7 @@ ojson accounting_record(const JobGroup& group, const Context& ctx) {
     j["reservation"] = {{"id", id == ctx.reservation_ids.end() ? 0U : id->second}, {"name", resv}};
   }
   j["restarts"] = job.restart_count;
-  j["state"] = {{"current", state_name(job.state)}, {"reason", reason_name(effective_reason(job))}};
+  j["state"] = {{"current", state_name(job.state)}, {"reason", reason_label(job)}};
   ojson steps = ojson::array();
   if (ran) {
     const NodeAlloc& first = job.alloc.front();

@@ -128,6 +128,7 @@ std::string exit_code(const Row& r) {
 /// (Priority, Resources); an ended job's own outcome is not a reason here.
 std::string reason(const Row& r) {
   const Reason why = effective_reason(r.job);
+  if (r.job.state == JobState::deadline) return job_only(r, "DeadLine");  // FAIL_DEADLINE
   // A script killed by a signal ends JobLaunchFailure: its outcome, too.
   if (why == Reason::launch_failed && is_terminal(r.job.state)) return job_only(r, "None");
   switch (why) {

@@ -52,7 +52,8 @@ std::string reason_list(const Job& job, const Context&) {
   // Slurm shows the reason for jobs that are waiting or that ended without
   // running to completion, the nodes otherwise.
   const bool show_reason = job.state == JobState::pending || job.state == JobState::timeout ||
-                           job.state == JobState::failed || job.state == JobState::out_of_memory;
+                           job.state == JobState::failed || job.state == JobState::out_of_memory ||
+                           job.state == JobState::deadline;
   if (show_reason) return fmt::format("({})", reason_text(job));
   return detail::job_nodelist(job);
 }

@@ -8,6 +8,7 @@
 
 #include "daemon/handlers/handlers.hpp"
 #include "model/json.hpp"
+#include "sched/deadline.hpp"
 #include "sched/foreign_names.hpp"
 #include "sched/placement.hpp"
 #include "sched/reservation.hpp"
@@ -195,8 +196,16 @@ void prepare_job(Controller& c, Job& job, const Caller& caller,
       throw Error(Errc::invalid_argument, "");  // sbatch adds "Job dependency problem"
     }
   }
-  if (spec.deadline && *spec.deadline <= job.submit_time)
-    throw Error(Errc::invalid_argument, "Invalid --deadline specification");
+  // --time-min and --deadline against the time limit and the clock, as
+  // slurmctld checks them; a deadline without any time limit implies a
+  // --time-min of one minute (scontrol shows TimeMin=00:01:00).
+  const std::optional<Seconds> time_limit = spec.time_limit ? spec.time_limit : part.default_time;
+  const std::optional<Seconds>& time_min = spec.options().time_min;
+  if (auto refused =
+          sched::time_min_deadline_refusal(time_limit, time_min, spec.deadline, job.submit_time))
+    throw *refused;
+  if (auto least = sched::implied_time_min(time_limit, time_min, spec.deadline))
+    job.spec.options_to_set().time_min = least;
 }
 
 }  // namespace
