@@ -112,6 +112,13 @@ wait_for 30 sh -c "[ \"\$(squeue -h -j $blocker -o %t)\" = R ]"
 fixed=$(submit --priority=5 --wrap true)
 sited=$(submit --wrap true)
 scontrol update JobId="$sited" SiteFactor=777 || fail "scontrol update SiteFactor"
+# Out of range, as scontrol's update_job.c checks before sending: refused,
+# nothing changed.
+for v in 2147483646 -2147483646; do
+  err=$(scontrol update JobId="$sited" SiteFactor=$v 2>&1) && fail "SiteFactor=$v accepted"
+  expect_eq "SiteFactor=$v refused" \
+    "scontrol: error: SiteFactor value out of range (+/- 2147483645). Value ignored" "$err"
+done
 wait_for 30 sh -c "[ \"\$(sprio -h -o '%i %S' -j $sited | awk '{print \$2}')\" = 777 ]"
 stint daemon stop >/dev/null
 age_before=$(field "$sited" 2)

@@ -464,6 +464,16 @@ int update(const std::vector<std::string>& w) {
         throw Error(Errc::invalid_argument, "Invalid TimeLimit value");
       }
     }
+    if (*canonical == "SiteFactor") {
+      // Checked here, as update_job.c does before it sends anything: the
+      // factor is kept as NICE_OFFSET + value, within +/- (NICE_OFFSET - 3).
+      constexpr long long k_max_site_factor = 2147483645;
+      const long long n = std::strtoll(value.c_str(), nullptr, 10);
+      if (n > k_max_site_factor || n < -k_max_site_factor)
+        throw Error(Errc::invalid_argument,
+                    fmt::format("SiteFactor value out of range (+/- {}). Value ignored",
+                                k_max_site_factor));
+    }
     if (*canonical == "StartTime") {
       // Resolved here, as Slurm's scontrol does: "now+60" counts from when it
       // was typed, not from when stintd reads it.
