@@ -157,6 +157,97 @@ scancel "$job"
 out=$(sacctmgr -i delete user "$me" account=grp_a)
 expect_contains "deleted" "$out" " Deleting user associations..."
 
+# --- Slurm's other spellings -----------------------------------------------------
+
+# add user user=NAME and add account name=NAME, as Slurm's test scripts write them.
+out=$(sacctmgr -i add account name=spell cluster=test)
+expect_contains "account name=" "$out" " Adding Account(s)"
+out=$(sacctmgr -i add user user=speller account=spell cluster=test)
+expect_contains "user user=" "$out" " Adding User(s)"
+expect_eq "user=: the association" "spell|speller" \
+  "$(sacctmgr -n -P show assoc where user=speller format=account,user)"
+sacctmgr -i delete user speller >/dev/null
+sacctmgr -i delete account spell >/dev/null
+# A QOS's MaxJobs and MaxSubmitJobs are its per-user limits; MaxCPUs,
+# MaxNodes, GrpCPUs, ... one TRES of the TRES limits (qos_functions.c).
+out=$(sacctmgr -i add qos oldnames MaxSubmitJobs=100 MaxJobs=50 MaxCPUs=80 MaxNodes=2 \
+  GrpCPUs=8 GrpNodes=1 MaxCPUMins=600 GrpCPUMins=240)
+expect_contains "old names" "$out" " Adding QOS(s)"
+expect_contains "old names: MaxSubmitJobs" "$out" "  MaxSubmitJobsPerUser     = 100"
+expect_eq "old names listed" "MaxSubmit|MaxJobs|MaxCPUs|MaxNodes|GrpCPUs|GrpNodes|MaxCPUMins|GrpCPUMins
+100|50|80|2|8|1|600|240" \
+  "$(sacctmgr -P show qos oldnames \
+    format=MaxSubmitJobs,MaxJobs,MaxCPUs,MaxNodes,GrpCPUs,GrpNodes,MaxCPUMins,GrpCPUMins)"
+expect_eq "as the per-user and TRES limits" "50|100|cpu=80,node=2|cpu=8,node=1" \
+  "$(sacctmgr -n -P show qos oldnames format=MaxJobsPU,MaxSubmitPU,MaxTRES,GrpTRES)"
+sacctmgr -i modify qos where name=oldnames set MaxSubmitJobs=-1 MaxCPUs=-1 GrpCPUMins=-1 >/dev/null
+expect_eq "cleared with -1" "|||2" \
+  "$(sacctmgr -n -P show qos oldnames format=MaxSubmitJobs,MaxCPUs,GrpCPUMins,MaxNodes)"
+sacctmgr -i delete qos oldnames >/dev/null
+err=$(sacctmgr -i add qos peracct MaxSubmitJobsPerAccount=1 2>&1) &&
+  fail "MaxSubmitJobsPerAccount accepted"
+expect_contains "per-account limits refused" "$err" " Unknown option: MaxSubmitJobsPerAccount=1"
+
+# --- sshare -v says what it was asked ------------------------------------------
+
+err=$(sshare -v -A Lab,root 2>&1 >/dev/null)
+expect_eq "sshare -v" "$(printf 'Users requested:\n\t: %s\nAccounts requested:\n\t: lab\n\t: root' "$me")" "$err"
+err=$(sshare -a --verbose 2>&1 >/dev/null)
+expect_eq "sshare -a -v" "$(printf 'Users requested:\n\t: all\nAccounts requested:\n\t: all')" "$err"
+
+# --- show config: slurm.conf's accounting keys, then slurmdbd's -------------------
+
+out=$(sacctmgr show config) || fail "sacctmgr show config failed"
+[[ $(head -n 1 <<<"$out") =~ ^Configuration\ data\ as\ of\ [0-9]{4}-[0-9]{2}-[0-9]{2}T ]] ||
+  fail "show config begins with '$(head -n 1 <<<"$out")'"
+expect_contains "slurm.conf part" "$out" "AccountingStorageBackupHost  = (null)
+AccountingStorageHost  = localhost
+AccountingStorageParameters = (null)
+AccountingStoragePass  = (null)
+AccountingStoragePort  = 6819
+AccountingStorageType  = accounting_storage/slurmdbd
+"
+expect_contains "SLURM_VERSION" "$out" "SLURM_VERSION          = 22.05"
+expect_contains "TrackWCKey" "$out" "TrackWCKey             = No
+
+SlurmDBD configuration:
+AllowNoDefAcct         = No
+"
+expect_contains "the database" "$out" "StorageLoc             = $STINT_STATE_DIR/stint.db"
+expect_contains "slurmdbd's seconds" "$out" "TCPTimeout             = 2 secs"
+err=$(sacctmgr show config bogus 2>&1) && fail "show config bogus accepted"
+expect_contains "show config takes nothing" "$err" " Unknown option: bogus"
+
+# --- show stats and clear stats: stintd's requests --------------------------------
+
+before=$(date +%s)
+sacctmgr clear stats || fail "sacctmgr clear stats failed"
+sacctmgr -i add account statacct >/dev/null
+out=$(sacctmgr show stats) || fail "sacctmgr show stats failed"
+after=$(date +%s)
+expect_contains "banner" "$out" "All statistics are in microseconds
+*******************************************************************
+
+Remote Procedure Call statistics by message type
+"
+since=$(sed -n 's/^Data since  *[A-Z][a-z][a-z] [A-Z][a-z][a-z] [0-9][0-9] [0-9:]* [0-9]* (\([0-9]*\))$/\1/p' <<<"$out")
+[ -n "$since" ] && [ "$since" -ge "$before" ] && [ "$since" -le "$after" ] ||
+  fail "Data since is not the clear's time ($before..$after): $out"
+# The clear, the add (each connection's end a DBD_FINI), most first.
+grep -q -E $'^\tDBD_FINI                 \( 1401\) count:2      ave_time:[0-9]+ +total_time:[0-9]+$' <<<"$out" ||
+  fail "no DBD_FINI line: $out"
+grep -q -E $'^\tDBD_ADD_ACCOUNTS         \( 1402\) count:1 ' <<<"$out" || fail "no DBD_ADD_ACCOUNTS line: $out"
+grep -q -E $'^\tDBD_CLEAR_STATS          \( 1491\) count:1 ' <<<"$out" || fail "no DBD_CLEAR_STATS line: $out"
+expect_contains "by user" "$out" "
+Remote Procedure Call statistics by user
+"
+grep -q -E "^$(printf '\t%-20s(%10u)' "$me" "$(id -u)" | sed 's/[()]/\\&/g') count:2 " <<<"$out" ||
+  fail "no line for $me: $out"
+sacctmgr show stats total_time >/dev/null || fail "show stats total_time failed"
+err=$(sacctmgr show stats bogus 2>&1) && fail "show stats bogus accepted"
+expect_contains "show stats bogus" "$err" " Unknown option: bogus (show stats takes ave_time or total_time)"
+sacctmgr -i delete account statacct >/dev/null
+
 # --- a non-admin's changes are refused ----------------------------------------
 
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && getent passwd nobody >/dev/null; then
@@ -180,6 +271,11 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && getent passwd nobody >
   err=$(as_nobody sacctmgr -i modify user nobody set AdminLevel=Admin 2>&1) &&
     fail "an operator made itself an administrator"
   expect_eq "still an operator" "Operator" "$(sacctmgr -n -P list user nobody format=admin)"
+  # The statistics are an administrator's, as slurmdbd's are.
+  err=$(as_nobody sacctmgr show stats 2>&1) && fail "an operator read the statistics"
+  expect_contains "stats refused" "$err" "Access/permission denied"
+  err=$(as_nobody sacctmgr clear stats 2>&1) && fail "an operator cleared the statistics"
+  expect_contains "clear stats refused" "$err" "Access/permission denied"
 else
   echo "SKIP non-admin checks: they need root, setpriv and the user nobody" >&2
 fi

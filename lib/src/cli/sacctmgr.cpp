@@ -12,8 +12,10 @@
 
 #include <fmt/core.h>
 #include <poll.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <stint/config_show.hpp>
 #include <stint/error.hpp>
 #include <stint/paths.hpp>
 #include <stint/query.hpp>
@@ -22,7 +24,10 @@
 
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
+#include "cli/read_common.hpp"
 #include "rpc/client.hpp"
+#include "util/clock.hpp"
+#include "util/proc.hpp"
 
 namespace stint::tools {
 namespace {
@@ -110,6 +115,67 @@ int show(const cli::SacctmgrCommand& cmd, const SacctmgrArgs& a, const Paths& pa
   return 0;
 }
 
+// `sacctmgr show config`: read here, as scontrol's is, without starting
+// stintd (BOOT_TIME is known only while it runs).
+int show_config(const Paths& paths) {
+  const Config config = query::read_config(paths);
+  const format::Context ctx = cli::read_context(config);
+  std::optional<std::int64_t> pid;
+  try {
+    const nlohmann::json reply = rpc::call(paths, {{"op", "ping"}}, rpc::AutoStart::no);
+    pid = reply.value("pid", std::int64_t{0});
+  } catch (const Error& e) {
+    if (e.code() != Errc::daemon_unavailable) throw;
+  }
+  ControllerFacts f;
+  f.now = ctx.now;
+  f.controller_up = pid.has_value();
+  f.host = proc::short_hostname();
+  f.machine = ctx.arch;
+  f.state_dir = paths.state_dir;
+  f.config_file = config.source_path.empty() ? paths.config() : config.source_path;
+  // Who stintd runs as: the running one's user, else the state directory's
+  // owner (who a personal stintd runs as).
+  std::optional<std::uint32_t> uid = pid ? proc::real_uid(*pid) : std::nullopt;
+  struct stat st {};
+  if (!uid && ::stat(paths.state_dir.c_str(), &st) == 0) uid = st.st_uid;
+  f.uid = uid.value_or(::geteuid());
+  f.user_name = proc::user_name(f.uid);
+
+  cli::SacctmgrDbdFacts d;
+  d.now = ctx.now;
+  d.boot_time = k_no_time;
+  if (pid) {
+    const std::optional<std::uint64_t> ticks = proc::start_ticks(*pid);
+    const long per_second = ::sysconf(_SC_CLK_TCK);
+    if (ticks && per_second > 0 && ctx.boot_time != k_no_time)
+      d.boot_time =
+          ctx.boot_time + static_cast<Seconds>(*ticks / static_cast<std::uint64_t>(per_second));
+  }
+  d.database = paths.db();
+  d.config_file = f.config_file;
+  d.host = f.host;
+  fmt::print("{}", cli::sacctmgr_config_text(slurm_config_pairs(config, f), d));
+  return 0;
+}
+
+// `sacctmgr show stats` and `clear stats`: stintd's request counts.
+int stats(const cli::SacctmgrCommand& cmd, const Paths& paths) {
+  if (cmd.verb == cli::SacctmgrVerb::clear) {
+    rpc::call(paths, {{"op", "acct_clear_stats"}});
+    return 0;
+  }
+  cli::StatsOrder order = cli::StatsOrder::count;
+  if (!cmd.names.empty())
+    order = cmd.names.front().starts_with("a") ? cli::StatsOrder::ave_time
+                                               : cli::StatsOrder::total_time;
+  const nlohmann::json reply = rpc::call(paths, {{"op", "acct_stats"}});
+  fmt::print("{}", cli::sacctmgr_stats_text(reply, wall_now(), order, [](std::uint32_t uid) {
+               return proc::user_name(uid);
+             }));
+  return 0;
+}
+
 // stint has the one cluster stint.yaml names: adding it is "nothing new",
 // and it cannot be deleted.
 int cluster_write(const cli::SacctmgrCommand& cmd, const std::string& cluster) {
@@ -192,6 +258,14 @@ int run(int argc, char** argv) {
   if (a.associations) cmd.with_assoc = true;
   const Paths paths = default_paths();
   try {
+    if (cmd.entity == cli::SacctmgrEntity::config) return show_config(paths);
+    if (cmd.entity == cli::SacctmgrEntity::stats) {
+      try {
+        return stats(cmd, paths);
+      } catch (const Error& e) {
+        return report(cmd, e);
+      }
+    }
     if (cmd.verb == cli::SacctmgrVerb::show) return show(cmd, a, paths);
     return write(cmd, a, paths);
   } catch (const cli::SacctmgrError& e) {

@@ -9,6 +9,8 @@
 //   sacctmgr [OPTIONS] show|list ENTITY [NAME...] [where Key=value...] [format=...]
 //                      [withassoc] [tree] [woplimits]
 
+#include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -17,16 +19,18 @@
 #include <nlohmann/json.hpp>
 
 #include <stint/accounts.hpp>
+#include <stint/config_show.hpp>
 #include <stint/error.hpp>
 
 #include "sched/limits.hpp"
 
 namespace stint::cli {
 
-enum class SacctmgrVerb { add, modify, remove, show };
+enum class SacctmgrVerb { add, modify, remove, show, clear };
 
-/// What sacctmgr acts on.
-enum class SacctmgrEntity { account, association, cluster, qos, user, tres };
+/// What sacctmgr acts on: records, or (show only) the configuration and
+/// (show and clear) stintd's request statistics.
+enum class SacctmgrEntity { account, association, cluster, qos, user, tres, config, stats };
 
 /// One command line after the options.
 struct SacctmgrCommand {
@@ -82,5 +86,30 @@ struct SacctmgrTable {
 /// `sacctmgr show ...` over `data`. Throws SacctmgrError "Unknown field 'x'".
 std::string sacctmgr_show(const SacctmgrCommand& cmd, const Accounting& data,
                           const std::string& cluster, const SacctmgrTable& table);
+
+/// What `sacctmgr show config` says of the accounting side beside the
+/// slurm.conf keys: stint's database stands in for slurmdbd's.
+struct SacctmgrDbdFacts {
+  Seconds now = 0;                 ///< "Configuration data as of"
+  Seconds boot_time = 0;           ///< BOOT_TIME: stintd's start; k_no_time if it is down
+  std::string database;            ///< StorageLoc: stint.db
+  std::string config_file;         ///< SLURMDBD_CONF: the file accounting is configured in
+  std::string host = "localhost";  ///< DbdHost and DbdAddr: this machine
+};
+
+/// `sacctmgr show config` (config_functions.c): "Configuration data as of",
+/// the slurm.conf keys sacctmgr prints, taken from `slurm` (the pairs of
+/// `scontrol show config`), then "SlurmDBD configuration:" and slurmdbd's
+/// keys in its order with stint's values.
+std::string sacctmgr_config_text(const std::vector<ConfigPair>& slurm, const SacctmgrDbdFacts& f);
+
+/// How `sacctmgr show stats [ave_time|total_time]` orders its lines.
+enum class StatsOrder { count, ave_time, total_time };
+
+/// `sacctmgr show stats` over stintd's acct_stats reply (docs/protocol.md):
+/// the banner with `now` and the time the counts start, then the requests by
+/// message type and by user (`user_name` names a uid), in microseconds.
+std::string sacctmgr_stats_text(const nlohmann::json& reply, Seconds now, StatsOrder order,
+                                const std::function<std::string(std::uint32_t)>& user_name);
 
 }  // namespace stint::cli

@@ -87,6 +87,15 @@ std::string tres_limit(const Row& r, Tres QosLimits::*field) {
   return r.qos ? sched::format_tres(r.qos->limits.*field) : "";
 }
 
+// One TRES of a QOS limit, for the columns of Slurm's older names (GrpCPUs,
+// MaxNodes, ...): slurmdb_find_tres_count_in_string's count, empty if unset.
+std::string qos_tres(const Row& r, const char* name, Tres QosLimits::*field) {
+  if (!r.qos) return {};
+  const Tres& t = r.qos->limits.*field;
+  auto it = t.find(name);
+  return it == t.end() ? std::string() : std::to_string(it->second);
+}
+
 }  // namespace
 
 const std::vector<Column>& assoc_columns() {
@@ -271,6 +280,38 @@ const std::vector<Column>& qos_columns() {
       {"maxjobspa", "maxjobsperaccount", "MaxJobsPA", 9, empty},
       {"maxsubmitpa", "maxsubmitjobsperaccount", "MaxSubmitPA", 11, empty},
       {"mintres", "mintresperjob", "MinTRES", 13, empty},
+      // Slurm's older names, one TRES of a limit each (common.c's
+      // _get_print_field: MaxJobs and MaxSubmitJobs show the per-user ones).
+      {"maxjobs", "", "MaxJobs", 7,
+       [](const Ctx&, const Row& r) {
+         return sched::format_limit(r.qos->limits.max_jobs_per_user);
+       }},
+      {"maxsubmit", "maxsubmitjobs", "MaxSubmit", 9,
+       [](const Ctx&, const Row& r) {
+         return sched::format_limit(r.qos->limits.max_submit_jobs_per_user);
+       }},
+      {"maxcpus", "maxcpusperjob", "MaxCPUs", 8,
+       [](const Ctx&, const Row& r) { return qos_tres(r, "cpu", &QosLimits::max_tres_per_job); }},
+      {"maxnodes", "maxnodesperjob", "MaxNodes", 8,
+       [](const Ctx&, const Row& r) { return qos_tres(r, "node", &QosLimits::max_tres_per_job); }},
+      {"maxcpumins", "maxcpuminsperjob", "MaxCPUMins", 11,
+       [](const Ctx&, const Row& r) {
+         return qos_tres(r, "cpu", &QosLimits::max_tres_mins_per_job);
+       }},
+      {"maxcpuspu", "maxcpusperuser", "MaxCPUsPU", 9,
+       [](const Ctx&, const Row& r) { return qos_tres(r, "cpu", &QosLimits::max_tres_per_user); }},
+      {"maxnodespu", "maxnodesperuser", "MaxNodesPU", 10,
+       [](const Ctx&, const Row& r) { return qos_tres(r, "node", &QosLimits::max_tres_per_user); }},
+      {"grpcpus", "", "GrpCPUs", 8,
+       [](const Ctx&, const Row& r) { return qos_tres(r, "cpu", &QosLimits::grp_tres); }},
+      {"grpnodes", "", "GrpNodes", 8,
+       [](const Ctx&, const Row& r) { return qos_tres(r, "node", &QosLimits::grp_tres); }},
+      {"grpmem", "grpmemory", "GrpMem", 7,
+       [](const Ctx&, const Row& r) { return qos_tres(r, "mem", &QosLimits::grp_tres); }},
+      {"grpcpumins", "", "GrpCPUMins", 11,
+       [](const Ctx&, const Row& r) { return qos_tres(r, "cpu", &QosLimits::grp_tres_mins); }},
+      {"grpcpurunmins", "", "GrpCPURunMins", 13,
+       [](const Ctx&, const Row& r) { return qos_tres(r, "cpu", &QosLimits::grp_tres_run_mins); }},
   };
   return k;
 }

@@ -36,10 +36,13 @@ constexpr EntityWord k_list_entities[] = {
     {"acct", 4, SacctmgrEntity::account},
     {"associations", 2, SacctmgrEntity::association},
     {"clusters", 2, SacctmgrEntity::cluster},
+    {"configuration", 2, SacctmgrEntity::config},
     {"qos", 1, SacctmgrEntity::qos},
+    {"stats", 1, SacctmgrEntity::stats},
     {"users", 1, SacctmgrEntity::user},
     {"tres", 4, SacctmgrEntity::tres},
 };
+constexpr EntityWord k_clear_entities[] = {{"stats", 1, SacctmgrEntity::stats}};
 constexpr EntityWord k_write_entities[] = {
     {"accounts", 1, SacctmgrEntity::account}, {"acct", 4, SacctmgrEntity::account},
     {"clusters", 2, SacctmgrEntity::cluster}, {"qos", 1, SacctmgrEntity::qos},
@@ -51,6 +54,9 @@ constexpr std::string_view k_list_help =
     "Input line must include \"Account\", \"Association\", \"Cluster\", \"Configuration\",\n"
     "\"Event\", \"Federation\", \"Problem\", \"QOS\", \"Resource\", \"Reservation\",\n"
     "\"RunAwayJobs\", \"Stats\", \"Transaction\", \"TRES\", \"User\", or \"WCKey\"";
+constexpr std::string_view k_clear_help =
+    "No valid entity in list command\n"
+    "Input line must include \"Stats\"";
 constexpr std::string_view k_add_help =
     "No valid entity in add command\n"
     "Input line must include \"Account\", \"Cluster\", \"Coordinator\", \"Federation\", "
@@ -84,6 +90,21 @@ bool names_entity(std::string_view key, SacctmgrEntity entity) {
       return k == "qos";
     case SacctmgrEntity::cluster:
       return k == "cluster" || k == "clusters";
+    default:
+      return false;
+  }
+}
+
+// Keys that name what an add command adds, with Slurm's abbreviations:
+// Names= or Users= for a user (user_functions.c), Names=, Accounts= or Acct=
+// for an account (account_functions.c), Name= for a QOS (qos_functions.c).
+bool names_added(std::string_view key, SacctmgrEntity entity) {
+  if (abbrev(key, "names", 1)) return true;
+  switch (entity) {
+    case SacctmgrEntity::user:
+      return abbrev(key, "users", 1);
+    case SacctmgrEntity::account:
+      return abbrev(key, "accounts", 1) || abbrev(key, "acct", 4);
     default:
       return false;
   }
@@ -135,14 +156,35 @@ SacctmgrCommand parse_sacctmgr(const std::vector<std::string>& words) {
   } else if (abbrev(verb, "modify", 1) || abbrev(verb, "update", 1)) {
     cmd.verb = SacctmgrVerb::modify;
     help = k_modify_help;
+  } else if (abbrev(verb, "clear", 3)) {
+    cmd.verb = SacctmgrVerb::clear;
+    help = k_clear_help;
   } else {
     throw SacctmgrError(fmt::format("invalid keyword: {}", verb));
   }
   if (words.size() < 2) throw SacctmgrError(std::string(help));
-  auto entity = cmd.verb == SacctmgrVerb::show ? entity_of(words[1], k_list_entities)
-                                               : entity_of(words[1], k_write_entities);
+  auto entity = cmd.verb == SacctmgrVerb::show    ? entity_of(words[1], k_list_entities)
+                : cmd.verb == SacctmgrVerb::clear ? entity_of(words[1], k_clear_entities)
+                                                  : entity_of(words[1], k_write_entities);
   if (!entity) throw SacctmgrError(std::string(help));
   cmd.entity = *entity;
+  if (cmd.entity == SacctmgrEntity::config || cmd.entity == SacctmgrEntity::stats) {
+    // "show stats ave_time|total_time" picks the order; nothing else follows
+    // these (Slurm would ignore it).
+    for (std::size_t i = 2; i < words.size(); ++i) {
+      const bool order = cmd.entity == SacctmgrEntity::stats && cmd.verb == SacctmgrVerb::show &&
+                         i == 2 &&
+                         (abbrev(words[i], "ave_time", 2) || abbrev(words[i], "total_time", 2));
+      if (!order)
+        throw SacctmgrError(
+            fmt::format(" Unknown option: {}{}", words[i],
+                        cmd.entity == SacctmgrEntity::stats && cmd.verb == SacctmgrVerb::show
+                            ? " (show stats takes ave_time or total_time)"
+                            : ""));
+      cmd.names.push_back(lower(words[i]));
+    }
+    return cmd;
+  }
 
   enum class Part { conditions, where, set } part = Part::conditions;
   for (std::size_t i = 2; i < words.size(); ++i) {
@@ -169,7 +211,7 @@ SacctmgrCommand parse_sacctmgr(const std::vector<std::string>& words) {
       continue;
     }
     if (cmd.verb == SacctmgrVerb::add) {
-      if (names_entity(s->key, SacctmgrEntity::association) && s->op == "=") {
+      if (names_added(s->key, cmd.entity) && s->op == "=") {
         add_names(cmd.names, s->value);
       } else {
         cmd.settings.push_back(std::move(*s));

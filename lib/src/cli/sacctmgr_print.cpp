@@ -177,6 +177,7 @@ std::string sacctmgr_summary(const SacctmgrCommand& cmd, const nlohmann::json& r
     case SacctmgrVerb::remove:
       return delete_summary(cmd, reply, cluster, nothing);
     case SacctmgrVerb::show:
+    case SacctmgrVerb::clear:
       break;
   }
   nothing = true;

@@ -305,6 +305,10 @@ std::string sacctmgr_show(const SacctmgrCommand& cmd, const Accounting& data,
       tables = {&tres_columns()};
       break;
     }
+    case SacctmgrEntity::config:
+    case SacctmgrEntity::stats:
+      // Printed by sacctmgr_config_text and sacctmgr_stats_text.
+      return {};
   }
   std::vector<Chosen> cols = choose(format, tables);
   if (tree) {

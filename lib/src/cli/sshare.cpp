@@ -2,6 +2,7 @@
 // stintd and computed by the scheduler's own functions (cli/priority_read).
 
 #include <algorithm>
+#include <cctype>
 #include <cstdio>
 
 #include <fmt/core.h>
@@ -63,6 +64,19 @@ std::vector<std::pair<std::string, std::uint64_t>> run_mins(const std::vector<co
   return out;
 }
 
+// What -v prints on standard error before the table, as sshare.c does.
+void print_request(bool all_users, const std::vector<std::string>& users,
+                   const std::vector<std::string>& accounts) {
+  std::string out = "Users requested:\n";
+  if (all_users) out += "\t: all\n";
+  for (const std::string& u : users) out += fmt::format("\t: {}\n", u);
+  out += "Accounts requested:\n";
+  if (accounts.empty()) out += "\t: all\n";
+  for (const std::string& acct : accounts) out += fmt::format("\t: {}\n", acct);
+  std::fflush(stdout);
+  fmt::print(stderr, "{}", out);
+}
+
 int show(const SshareArgs& a) {
   if (a.helpformat) {
     fmt::print("{}", format::sshare_helpformat());
@@ -81,7 +95,13 @@ int show(const SshareArgs& a) {
     users = cli::split_list(a.users);
     if (users.empty()) users.push_back(proc::user_name(static_cast<std::uint32_t>(::getuid())));
   }
-  const std::vector<std::string> accounts = cli::split_list(a.accounts);
+  // Slurm lowercases the account names it is given (slurm_addto_char_list).
+  std::vector<std::string> accounts = cli::split_list(a.accounts);
+  for (std::string& acct : accounts) {
+    std::transform(acct.begin(), acct.end(), acct.begin(),
+                   [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  }
+  if (a.verbose > 0) print_request(all_users, users, accounts);
 
   JobFilter running_only;
   running_only.states = {JobState::running};

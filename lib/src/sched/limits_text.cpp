@@ -128,6 +128,9 @@ constexpr auto k_assoc_keys = std::to_array<std::string_view>(
      "maxcpumins",  "maxcpuminsperjob", "maxcpus",        "maxnodes",      "qos",
      "qoslevel",    "defaultqos",       "defqos"});
 
+// With Slurm's shorter spellings: qos_functions.c takes "MaxJobs" for
+// MaxJobsPerUser, "MaxSubmitJobs" for MaxSubmitJobsPerUser, "MaxCPUs" and
+// "MaxNodes" for MaxCPUsPerJob and MaxNodesPerJob.
 constexpr auto k_qos_keys = std::to_array<std::string_view>(
     {"description",       "priority",       "usagefactor",       "preempt",
      "preemptmode",       "gracetime",      "preemptexempttime", "flags",
@@ -138,7 +141,9 @@ constexpr auto k_qos_keys = std::to_array<std::string_view>(
      "maxtres",           "maxtresperjob",  "maxtrespj",         "maxtrespernode",
      "maxtrespn",         "maxtresperuser", "maxtrespu",         "maxtresmins",
      "maxtresminsperjob", "maxtresminspj",  "maxcpumins",        "maxcpuminsperjob",
-     "grpcpus",           "grpnodes",       "maxcpusperuser",    "maxnodesperuser"});
+     "grpcpus",           "grpnodes",       "maxcpusperuser",    "maxnodesperuser",
+     "maxjobs",           "maxsubmitjobs",  "maxsubmit",         "maxcpus",
+     "maxcpusperjob",     "maxnodes",       "maxnodesperjob"});
 
 }  // namespace
 
@@ -388,10 +393,15 @@ bool apply_qos_setting(Qos& q, const Setting& s, const Accounting& data) {
     merge_one_tres(l.grp_tres, "cpu", s);
   } else if (k == "grpnodes") {
     merge_one_tres(l.grp_tres, "node", s);
-  } else if (k == "maxjobsperuser" || k == "maxjobspu") {
+  } else if (k == "maxjobsperuser" || k == "maxjobspu" || k == "maxjobs") {
     l.max_jobs_per_user = count_value(s);
-  } else if (k == "maxsubmitjobsperuser" || k == "maxsubmitjobspu" || k == "maxsubmitpu") {
+  } else if (k == "maxsubmitjobsperuser" || k == "maxsubmitjobspu" || k == "maxsubmitpu" ||
+             k == "maxsubmitjobs" || k == "maxsubmit") {
     l.max_submit_jobs_per_user = count_value(s);
+  } else if (k == "maxcpus" || k == "maxcpusperjob") {
+    merge_one_tres(l.max_tres_per_job, "cpu", s);
+  } else if (k == "maxnodes" || k == "maxnodesperjob") {
+    merge_one_tres(l.max_tres_per_job, "node", s);
   } else if (k == "maxwall" || k == "maxwalldurationperjob") {
     l.max_wall = wall_value(s);
   } else if (k == "maxtres" || k == "maxtresperjob" || k == "maxtrespj") {
@@ -511,11 +521,13 @@ std::vector<std::string> qos_limit_lines(const Qos& q, const std::vector<Setting
   if (given_any(given, {"grptresrunmins", "grpcpurunmins"}))
     line("GrpTRESRunMins", or_none(format_tres(l.grp_tres_run_mins)));
   if (given_any(given, {"grpwall"})) line("GrpWall", or_none(format_wall(l.grp_wall)));
-  if (given_any(given, {"maxjobsperuser", "maxjobspu"}))
+  if (given_any(given, {"maxjobsperuser", "maxjobspu", "maxjobs"}))
     out.push_back(fmt::format("  MaxJobsPerUser = {}", or_none(format_limit(l.max_jobs_per_user))));
-  if (given_any(given, {"maxsubmitjobsperuser", "maxsubmitjobspu", "maxsubmitpu"}))
+  if (given_any(given, {"maxsubmitjobsperuser", "maxsubmitjobspu", "maxsubmitpu", "maxsubmitjobs",
+                        "maxsubmit"}))
     line("MaxSubmitJobsPerUser", or_none(format_limit(l.max_submit_jobs_per_user)));
-  if (given_any(given, {"maxtres", "maxtresperjob", "maxtrespj"}))
+  if (given_any(given, {"maxtres", "maxtresperjob", "maxtrespj", "maxcpus", "maxcpusperjob",
+                        "maxnodes", "maxnodesperjob"}))
     line("MaxTRESPerJob", format_tres(l.max_tres_per_job));
   if (given_any(given, {"maxtrespernode", "maxtrespn"}))
     line("MaxTRESPerNode", format_tres(l.max_tres_per_node));

@@ -682,3 +682,97 @@ TEST_CASE("a deleted QOS leaves no references behind", "[sacctmgr]") {
   CHECK(a.find_association("root", "bob", "")->qos == std::vector<std::string>{"normal"});
   CHECK(a.find_association("root", "bob", "")->default_qos.empty());
 }
+
+TEST_CASE("sacctmgr names what it adds as Slurm's add commands do", "[sacctmgr]") {
+  // add user user=NAME (user_functions.c: Names= or Users=), add account
+  // accounts=NAME or acct=NAME (account_functions.c).
+  auto cmd = cli::parse_sacctmgr({"add", "user", "user=t1,t2", "account=lab", "cluster=c"});
+  CHECK(cmd.names == std::vector<std::string>{"t1", "t2"});
+  CHECK(cmd.settings ==
+        std::vector<sched::Setting>{{"account", "=", "lab"}, {"cluster", "=", "c"}});
+  CHECK(cli::parse_sacctmgr({"add", "user", "Users=t1"}).names == std::vector<std::string>{"t1"});
+  CHECK(cli::parse_sacctmgr({"add", "account", "accounts=a1"}).names ==
+        std::vector<std::string>{"a1"});
+  CHECK(cli::parse_sacctmgr({"add", "account", "Acct=a1"}).names == std::vector<std::string>{"a1"});
+  // An account's Accounts= is not a user's.
+  CHECK(cli::parse_sacctmgr({"add", "user", "bob", "account=lab"}).names ==
+        std::vector<std::string>{"bob"});
+}
+
+TEST_CASE("sacctmgr show config, show stats and clear stats", "[sacctmgr]") {
+  CHECK(cli::parse_sacctmgr({"show", "config"}).entity == SacctmgrEntity::config);
+  CHECK(cli::parse_sacctmgr({"list", "Configuration"}).entity == SacctmgrEntity::config);
+  auto cmd = cli::parse_sacctmgr({"show", "stats", "ave"});
+  CHECK(cmd.entity == SacctmgrEntity::stats);
+  CHECK(cmd.names == std::vector<std::string>{"ave"});
+  cmd = cli::parse_sacctmgr({"clear", "stats"});
+  CHECK(cmd.verb == SacctmgrVerb::clear);
+  CHECK(cmd.entity == SacctmgrEntity::stats);
+  auto error_of = [](std::vector<std::string> words) {
+    try {
+      cli::parse_sacctmgr(words);
+    } catch (const cli::SacctmgrError& e) {
+      return std::string(e.what());
+    }
+    return std::string("(no error)");
+  };
+  CHECK(error_of({"clear", "users"}) ==
+        "No valid entity in list command\nInput line must include \"Stats\"");
+  CHECK(error_of({"clear"}) ==
+        "No valid entity in list command\nInput line must include \"Stats\"");
+  CHECK(error_of({"show", "config", "x"}) == " Unknown option: x");
+  CHECK(error_of({"clear", "stats", "x"}) == " Unknown option: x");
+  CHECK(error_of({"show", "stats", "x"}) ==
+        " Unknown option: x (show stats takes ave_time or total_time)");
+
+  // show config: config_functions.c's lines from scontrol's pairs, then
+  // slurmdbd's.
+  const std::vector<ConfigPair> slurm = {{"AccountingStorageHost", "localhost"},
+                                         {"AccountingStorageType", "accounting_storage/slurmdbd"},
+                                         {"MessageTimeout", "10 sec"},
+                                         {"SlurmUser", "alice(1000)"},
+                                         {"TrackWCKey", "No"}};
+  cli::SacctmgrDbdFacts f;
+  f.now = 0;
+  f.boot_time = k_no_time;
+  f.database = "/s/stint.db";
+  f.config_file = "/s/stint.yaml";
+  f.host = "box";
+  const std::string text = cli::sacctmgr_config_text(slurm, f);
+  CHECK(text.find("\nAccountingStorageHost  = localhost\n") != std::string::npos);
+  CHECK(text.find("\nAccountingStorageParameters = (null)\n") != std::string::npos);
+  CHECK(text.find("\nSlurmUserId            = alice(1000)\n") != std::string::npos);
+  CHECK(text.find("\nTrackWCKey             = No\n\nSlurmDBD configuration:\n"
+                  "AllowNoDefAcct         = No\n") != std::string::npos);
+  CHECK(text.find("\nMessageTimeout         = 10 secs\n") != std::string::npos);
+  CHECK(text.find("\nDbdHost                = box\n") != std::string::npos);
+  CHECK(text.find("\nStorageLoc             = /s/stint.db\n") != std::string::npos);
+  CHECK(text.find("\nStorageUser            = alice\n") != std::string::npos);
+  CHECK(text.ends_with("\nTrackWCKey             = No\nTrackSlurmctldDown     = No\n"));
+
+  // show stats: most requests first (ties: more time, then the lower id),
+  // or by average or total time.
+  const nlohmann::json reply = {
+      {"since", 100},
+      {"types",
+       {{{"name", "DBD_FINI"}, {"id", 1401}, {"count", 3}, {"total_usec", 0}},
+        {{"name", "REQUEST_PING"}, {"id", 1008}, {"count", 2}, {"total_usec", 50}},
+        {{"name", "DBD_ADD_QOS"}, {"id", 1447}, {"count", 1}, {"total_usec", 400}}}},
+      {"users", {{{"uid", 0}, {"count", 3}, {"total_usec", 450}}}}};
+  auto name = [](std::uint32_t uid) { return uid == 0 ? std::string("root") : std::string("?"); };
+  std::string stats = cli::sacctmgr_stats_text(reply, 200, cli::StatsOrder::count, name);
+  CHECK(stats.find("All statistics are in microseconds\n") != std::string::npos);
+  CHECK(stats.find(" (200)\nData since                    ") != std::string::npos);
+  CHECK(stats.find("\nRemote Procedure Call statistics by message type\n"
+                   "\tDBD_FINI                 ( 1401) count:3      ave_time:0      total_time:0\n"
+                   "\tREQUEST_PING             ( 1008) count:2      ave_time:25     total_time:50\n"
+                   "\tDBD_ADD_QOS              ( 1447) count:1      ave_time:400    "
+                   "total_time:400\n\n"
+                   "Remote Procedure Call statistics by user\n"
+                   "\troot                (         0) count:3      ave_time:150    "
+                   "total_time:450\n") != std::string::npos);
+  stats = cli::sacctmgr_stats_text(reply, 200, cli::StatsOrder::ave_time, name);
+  CHECK(stats.find("message type\n\tDBD_ADD_QOS ") != std::string::npos);
+  stats = cli::sacctmgr_stats_text(reply, 200, cli::StatsOrder::total_time, name);
+  CHECK(stats.find("message type\n\tDBD_ADD_QOS ") != std::string::npos);
+}

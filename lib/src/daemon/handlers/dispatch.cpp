@@ -1,3 +1,5 @@
+#include <chrono>
+
 #include <fmt/core.h>
 #include <unistd.h>
 
@@ -5,6 +7,7 @@
 #include <stint/tools.hpp>
 
 #include "daemon/handlers/handlers.hpp"
+#include "daemon/handlers/rpc_stats.hpp"
 
 namespace stint::daemon {
 namespace {
@@ -46,6 +49,8 @@ constexpr Route k_routes[] = {
     {"acct_add", handle_acct_add},
     {"acct_modify", handle_acct_modify},
     {"acct_delete", handle_acct_delete},
+    {"acct_stats", handle_acct_stats},
+    {"acct_clear_stats", handle_acct_clear_stats},
 };
 
 }  // namespace
@@ -128,6 +133,18 @@ Json Controller::handle(const Json& request, const Caller& caller) {
   if (!request.is_object() || !request.contains("op") || !request["op"].is_string())
     throw Error(Errc::protocol, "request without op");
   std::string op = request["op"].get<std::string>();
+  // Counted for `sacctmgr show stats` once answered or refused.
+  const auto started = std::chrono::steady_clock::now();
+  struct Record {
+    const Json& request;
+    const Caller& caller;
+    std::chrono::steady_clock::time_point started;
+    ~Record() {
+      const auto took = std::chrono::steady_clock::now() - started;
+      record_rpc(request, caller.uid,
+                 std::chrono::duration_cast<std::chrono::microseconds>(took).count());
+    }
+  } record{request, caller, started};
   for (const auto& route : k_routes) {
     if (route.op == op) {
       try {
