@@ -127,7 +127,8 @@ before=$(sacct -n -X -P -o JobID | wc -l)
 rc=0
 msg=$(srun -p nosuch true 2>&1) || rc=$?
 expect_eq "bad partition status" 1 "$rc"
-expect_contains "bad partition" "$msg" "srun: error: Unable to allocate resources: Invalid partition name specified"
+expect_eq "bad partition" "srun: error: invalid partition specified: nosuch
+srun: error: Unable to allocate resources: Invalid partition name specified" "$msg"
 rc=0
 msg=$(srun --time=bogus true 2>&1) || rc=$?
 expect_contains "bad time" "$msg" "srun: error: Invalid --time specification"

@@ -83,6 +83,10 @@ set -e
 expect_eq "-I: exit" 1 "$rc"
 expect_contains "-I" "$err" "salloc: error: Unable to allocate resources: Requested nodes are busy"
 
+# slurmctld's own line comes first, then salloc's.
+command_refused "bad partition" "salloc: error: invalid partition specified: nosuch
+salloc: error: Job submit/allocate failed: Invalid partition name specified" salloc -p debug,nosuch true
+
 wait_for 30 grep -q "queued and waiting" later.err
 touch release
 set +e

@@ -363,8 +363,14 @@ int run(int argc, char** argv) {
       }
     }
   } catch (const Error& e) {
-    throw Error(e.code(),
-                fmt::format("Job submit/allocate failed: {}", errc_slurm_message(e.code())));
+    // slurmctld's message, where it sends one, comes first on its own line
+    // (the client library logs it), as sbatch's does.
+    const std::string_view reason = errc_slurm_message(e.code());
+    const std::string detail = e.what();
+    throw Error(e.code(), detail.empty() || detail == reason
+                              ? fmt::format("Job submit/allocate failed: {}", reason)
+                              : fmt::format("{}\nsalloc: error: Job submit/allocate failed: {}",
+                                            detail, reason));
   }
 
   auto store = Store::reader(paths.db());

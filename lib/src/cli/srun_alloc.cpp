@@ -157,8 +157,14 @@ int run_with_allocation(const SrunOptions& o, const std::vector<std::string>& ar
   try {
     reply = rpc::call(paths, {{"op", "submit"}, {"spec", to_json(spec)}});
   } catch (const Error& e) {
-    throw Error(e.code(),
-                fmt::format("Unable to allocate resources: {}", errc_slurm_message(e.code())));
+    // slurmctld's message, where it sends one, comes first on its own line
+    // (the client library logs it), as sbatch's does.
+    const std::string_view reason = errc_slurm_message(e.code());
+    const std::string detail = e.what();
+    throw Error(e.code(), detail.empty() || detail == reason
+                              ? fmt::format("Unable to allocate resources: {}", reason)
+                              : fmt::format("{}\nsrun: error: Unable to allocate resources: {}",
+                                            detail, reason));
   }
   id = reply.value("job_id", JobId{0});
   // A cluster's names mapped to this machine's (stint.yaml's aliases).
