@@ -53,6 +53,15 @@ expect_eq "sinfo %f" "fast,ib
 slow" "$(sinfo -h -p debug -N -o %f | sort -u)"
 expect_contains "partition OverSubscribe" "$(scontrol show partition whole)" "OverSubscribe=EXCLUSIVE"
 
+# --- what the job shows: --tmp and --contiguous as scontrol shows them -------------
+held=$(submit -H --tmp=2 --contiguous --wrap true)
+expect_contains "job MinTmpDiskNode" "$(scontrol show job "$held")" "MinTmpDiskNode=2M"
+expect_contains "job Contiguous" "$(scontrol show job "$held")" "Contiguous=1"
+expect_eq "squeue contiguous" "1" "$(squeue -h -j "$held" -O contiguous | tr -d ' ')"
+scancel "$held"
+expect_contains "no --contiguous" "$(scontrol show job "$(submit -H --wrap true)")" "Contiguous=0"
+scancel --me
+
 # --- placement -------------------------------------------------------------------
 j1=$(submit -w b-2 --wrap 'sleep 60')
 j2=$(submit -C slow -x b-2 --wrap 'sleep 60')

@@ -83,7 +83,7 @@ ojson job_record(const JobGroup& group, const Context& ctx) {
   j["command"] = "";
   j["comment"] = job.spec.comment;
   j["container"] = "";
-  j["contiguous"] = false;
+  j["contiguous"] = job.spec.options().contiguous;
   j["core_spec"] = nullptr;
   j["thread_spec"] = nullptr;
   j["cores_per_socket"] = nullptr;
@@ -138,7 +138,7 @@ ojson job_record(const JobGroup& group, const Context& ctx) {
   j["memory_per_node"] = per_cpu ? ojson(nullptr) : ojson(job.req.mem_per_node_mb);
   j["memory_per_cpu"] = per_cpu ? ojson(*per_cpu) : ojson(nullptr);
   j["minimum_cpus_per_node"] = job.req.cpus_per_node;
-  j["minimum_tmp_disk_per_node"] = 0;
+  j["minimum_tmp_disk_per_node"] = job.spec.options().tmp_mb.value_or(0);
   j["preempt_time"] = 0;
   j["pre_sus_time"] = 0;
   j["priority"] = job.priority;

@@ -201,12 +201,13 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
                                a.mem_mb, gres)});
     }
   }
-  l.push_back(
-      {fmt::format("MinCPUsNode={}", job.req.cpus_per_node), min_memory, "MinTmpDiskNode=0"});
+  l.push_back({fmt::format("MinCPUsNode={}", job.req.cpus_per_node), min_memory,
+               "MinTmpDiskNode=" + parse::format_memory_mb(more.tmp_mb.value_or(0))});
   l.push_back({"Features=(null)", "DelayBoot=" + detail::delay_boot_text(more)});
   if (!more.cluster_constraint.empty()) l.push_back({"ClusterFeatures=" + more.cluster_constraint});
   if (!more.reservation.empty()) l.push_back({"Reservation=" + more.reservation});
-  l.push_back({"OverSubscribe=" + detail::share_text(more), "Contiguous=0", "Licenses=(null)",
+  l.push_back({"OverSubscribe=" + detail::share_text(more),
+               more.contiguous ? "Contiguous=1" : "Contiguous=0", "Licenses=(null)",
                "Network=" + detail::network_text(more)});
   l.push_back({"Command=" + command});
   l.push_back({"WorkDir=" + job.spec.work_dir});

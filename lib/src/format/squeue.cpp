@@ -148,7 +148,7 @@ const std::array k_columns = {
   JobColumn{'b', "tres-per-node", "TRES_PER_NODE", true, tres_per_node},
   JobColumn{'B', "batchhost", "EXEC_HOST", true, [](const Job& j, const Context&) { return j.alloc.empty() ? std::string("n/a") : j.alloc.front().node; }},
   JobColumn{'z', "sct", "S:C:T", true, [](const Job&, const Context&) { return std::string("*:*:*"); }},
-  JobColumn{'O', "contiguous", "CONTIGUOUS", true, [](const Job&, const Context&) { return std::string("0"); }},
+  JobColumn{'O', "contiguous", "CONTIGUOUS", true, [](const Job& j, const Context&) { return std::string(j.spec.options().contiguous ? "1" : "0"); }},
   JobColumn{'n', "reqnodes", "REQ_NODES", true, [](const Job&, const Context&) { return std::string(); }},
   JobColumn{'x', "excnodes", "EXC_NODES", true, [](const Job&, const Context&) { return std::string(); }},
   JobColumn{'Y', "schednodes", "SCHEDNODES", true, [](const Job&, const Context&) { return std::string("(null)"); }},
