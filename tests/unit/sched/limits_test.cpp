@@ -186,7 +186,18 @@ TEST_CASE("QOS settings", "[limits]") {
   CHECK(q.preempt_mode == "requeue");
   CHECK_THROWS_AS(sched::apply_qos_setting(q, set("Preempt", "gold"), d), Error);
   CHECK_THROWS_AS(sched::apply_qos_setting(q, set("PreemptMode", "sometimes"), d), Error);
-  CHECK_FALSE(sched::apply_qos_setting(q, set("MaxJobs", "1"), d));
+  // Slurm's shorter spellings: MaxJobs and MaxSubmitJobs are the per-user
+  // limits, MaxCPUs and MaxNodes one TRES of MaxTRESPerJob.
+  Qos t;
+  CHECK(sched::apply_qos_setting(t, set("MaxJobs", "3"), d));
+  CHECK(t.limits.max_jobs_per_user == 3);
+  CHECK(sched::apply_qos_setting(t, set("MaxSubmitJobs", "4"), d));
+  CHECK(t.limits.max_submit_jobs_per_user == 4);
+  CHECK(sched::apply_qos_setting(t, set("MaxCPUs", "6"), d));
+  CHECK(sched::apply_qos_setting(t, set("MaxNodes", "2"), d));
+  CHECK(t.limits.max_tres_per_job == Tres{{"cpu", 6}, {"node", 2}});
+  // stint has no per-account QOS limits.
+  CHECK_FALSE(sched::apply_qos_setting(t, set("MaxJobsPerAccount", "1"), d));
 
   std::vector<std::string> lines =
       sched::qos_limit_lines(q, {set("MaxJobsPerUser", "1"), set("Priority", "100")});
