@@ -26,7 +26,13 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
   // replaces) and synced on another thread while stint.db's commit syncs:
   // the two flushes overlap instead of following each other.
   Store::Transaction tx(*m_store, Store::Sync::durable);
-  const JobId first = m_store->allocate_job_ids(static_cast<std::uint32_t>(jobs.size()));
+  const auto count = static_cast<std::uint32_t>(jobs.size());
+  JobId first = m_store->allocate_job_ids(count);
+  // FirstJobId: the sequence starts there (raised later, it moves up to it).
+  if (const auto floor = static_cast<JobId>(m_config.conf_int("FirstJobId")); first < floor) {
+    m_store->set_meta("next_job_id", std::to_string(floor + count));
+    first = floor;
+  }
   JobId next = first;
   for (auto& job : jobs) {
     job.id = next++;
