@@ -64,6 +64,12 @@ struct PartitionConfig {
   /// OverSubscribe= as slurm.conf spells it (NO, YES[:N], EXCLUSIVE,
   /// FORCE[:N]); empty is NO.
   std::string over_subscribe;
+  /// AllowAccounts=/DenyAccounts=, AllowQos=/DenyQos=: empty allows all and
+  /// denies none. Slurm keeps a deny list only where there is no allow list.
+  std::vector<std::string> allow_accounts;
+  std::vector<std::string> deny_accounts;
+  std::vector<std::string> allow_qos;
+  std::vector<std::string> deny_qos;
 
   bool operator==(const PartitionConfig&) const = default;
 };
@@ -198,16 +204,36 @@ struct Config {
 struct PartitionOverride {
   std::optional<PartitionState> state;
   std::optional<Seconds> max_time;
+  std::optional<Seconds> default_time;  ///< k_infinite: UNLIMITED; 0 with `none`: NONE
+  bool default_time_none = false;       ///< DefaultTime=NONE: the partition's MaxTime
   std::optional<std::uint32_t> priority_tier;
+  std::optional<std::uint32_t> priority_job_factor;
   std::optional<std::vector<std::string>> nodes;  ///< node names
-  bool empty() const { return !state && !max_time && !priority_tier && !nodes; }
+  std::optional<std::vector<std::string>> allow_accounts;
+  std::optional<std::vector<std::string>> deny_accounts;
+  std::optional<std::vector<std::string>> allow_qos;
+  std::optional<std::vector<std::string>> deny_qos;
+  /// `scontrol create PartitionName=`: a partition the file lacks, made of
+  /// `nodes`; `scontrol delete`: the file's (or a created) partition gone.
+  bool created = false;
+  bool deleted = false;
+  bool empty() const {
+    return !state && !max_time && !default_time && !default_time_none && !priority_tier &&
+           !priority_job_factor && !nodes && !allow_accounts && !deny_accounts && !allow_qos &&
+           !deny_qos && !created && !deleted;
+  }
   bool operator==(const PartitionOverride&) const = default;
 };
 std::string partition_override_to_json(const PartitionOverride& o);
 /// Throws Errc::config_invalid for text that is not an override.
 PartitionOverride partition_override_from_json(std::string_view text);
-/// Applies an override to the partition of that name (none: nothing happens).
+/// Applies an override to the partition of that name: a created one is
+/// added (after the file's), a deleted one removed; an override of a
+/// partition the config lacks otherwise changes nothing.
 void apply_partition_override(Config& c, std::string_view partition, const PartitionOverride& o);
+/// Merges a later change into an override (`scontrol update` after update or
+/// create); a deletion drops everything set before it.
+void merge_partition_override(PartitionOverride& into, const PartitionOverride& change);
 /// What `scontrol reconfigure` keeps of the overrides (ReconfigFlags): all
 /// of them with KeepPartInfo, the state only with KeepPartState, else none.
 PartitionOverride kept_on_reconfigure(const Config& next, const PartitionOverride& o);

@@ -75,7 +75,11 @@ struct PartitionInfo {
   std::uint32_t total_cpus = 0;
   std::uint64_t total_memory_mb = 0;
   std::uint32_t total_gpus = 0;
-  std::string over_subscribe = "NO";  ///< OverSubscribe= as scontrol prints it
+  std::string over_subscribe = "NO";        ///< OverSubscribe= as scontrol prints it
+  std::vector<std::string> allow_accounts;  ///< empty: ALL
+  std::vector<std::string> deny_accounts;
+  std::vector<std::string> allow_qos;  ///< empty: ALL
+  std::vector<std::string> deny_qos;
 };
 
 /// The node view: every configured node, with the allocations of the active

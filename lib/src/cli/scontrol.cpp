@@ -27,6 +27,7 @@
 #include "cli/read_common.hpp"
 #include "cli/scontrol_config.hpp"
 #include "cli/scontrol_help.hpp"
+#include "cli/scontrol_partition.hpp"
 #include "cli/scontrol_resv.hpp"
 #include "cli/scontrol_step.hpp"
 #include "cli/words.hpp"
@@ -159,7 +160,8 @@ int show_partition(const ScontrolArgs& a, const std::vector<std::string>& names)
   const Config config = query::read_config(default_paths());
   const std::string preempt = config.conf("PreemptMode").value_or("OFF");
   std::string out;
-  for (const query::PartitionInfo& p : query::partitions(config)) {
+  const std::vector<query::PartitionInfo> partitions = query::partitions(config);
+  for (const query::PartitionInfo& p : partitions) {
     if (!names.empty() && std::find(names.begin(), names.end(), p.name) == names.end()) continue;
     out += format::scontrol_partition(p, preempt, a.one_liner);
   }
@@ -173,8 +175,13 @@ int show_partition(const ScontrolArgs& a, const std::vector<std::string>& names)
 
 int show(const ScontrolArgs& a, const std::vector<std::string>& w) {
   if (w.size() < 2) throw Error(Errc::usage, "too few arguments for keyword:show");
-  const std::string& what = w[1];
-  const std::vector<std::string> rest(w.begin() + 2, w.end());
+  // "show partition=debug" is "show partition debug", as _show_it splits it.
+  std::string what = w[1];
+  std::vector<std::string> rest(w.begin() + 2, w.end());
+  if (const auto eq = what.find('='); eq != std::string::npos) {
+    rest.insert(rest.begin(), what.substr(eq + 1));
+    what.resize(eq);
+  }
   if (is(what, "jobs", 1) || is(what, "jobid", 4)) return show_job(a, rest);
   if (is(what, "nodes", 1)) return show_node(a, rest);
   if (a.json || a.yaml)
@@ -383,52 +390,14 @@ int update_node(const std::vector<std::string>& w) {
       "slurm_update");
 }
 
-/// scontrol update PartitionName=<name> State=... MaxTime=... PriorityTier=... Nodes=...
-int update_partition(const std::vector<std::string>& w) {
-  std::string name;
-  nlohmann::json fields = nlohmann::json::object();
-  for (std::size_t i = 1; i < w.size(); ++i) {
-    const std::string& word = w[i];
-    const auto eq = word.find('=');
-    if (eq == std::string::npos)
-      throw Error(Errc::invalid_argument, fmt::format("Invalid input: {}", word));
-    const std::string key = lower(word.substr(0, eq));
-    const std::string value = word.substr(eq + 1);
-    if (key == "partitionname") {
-      name = value;
-    } else if (key == "state") {
-      fields["State"] = value;
-    } else if (key == "maxtime") {
-      fields["MaxTime"] = value;
-    } else if (key == "prioritytier") {
-      fields["PriorityTier"] = value;
-    } else if (key == "nodes") {
-      fields["Nodes"] = value;
-    } else {
-      // update_part.c says it with error(), its message ending in a newline
-      // of its own: a blank line follows. scontrol then reports the failed
-      // update, with no error number set.
-      std::fflush(stdout);
-      fmt::print(stderr,
-                 "{0}: error: Update of this parameter is not supported: {1}\n\n"
-                 "{0}: error: Request aborted\nslurm_update error: No error\n",
-                 k_tool, word);
-      return 1;
-    }
-  }
-  if (fields.empty()) throw Error(Errc::usage, "No changes specified");
-  return send_admin({{"op", "update_partition"}, {"partition", name}, {"fields", fields}},
-                    "slurm_update");
-}
-
 int update(const std::vector<std::string>& w) {
   if (scontrol_resv::is_reservation_update({w.begin() + 1, w.end()}))
     return scontrol_resv::update({w.begin() + 1, w.end()});
   // The first key names the entity, as in Slurm.
   if (w.size() > 1) {
-    const std::string first = lower(w[1].substr(0, w[1].find('=')));
-    if (first == "nodename") return update_node(w);
-    if (first == "partitionname") return update_partition(w);
+    const std::string first = w[1].substr(0, w[1].find('='));
+    if (lower(first) == "nodename") return update_node(w);
+    if (is(first, "PartitionName", 3)) return scontrol_partition::update({w.begin() + 1, w.end()});
   }
   std::optional<std::string> job_text;
   nlohmann::json fields = nlohmann::json::object();

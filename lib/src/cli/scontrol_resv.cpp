@@ -17,6 +17,7 @@
 #include <stint/reservation.hpp>
 
 #include "cli/read_common.hpp"
+#include "cli/scontrol_partition.hpp"
 #include "model/reservation_json.hpp"
 #include "rpc/client.hpp"
 #include "util/clock.hpp"
@@ -83,11 +84,12 @@ int create(const std::vector<std::string>& args) {
   // reservation has a PartitionName= of its own).
   for (const std::string& w : args) {
     const std::string_view tag = tag_of(w);
-    if (names(tag, "NodeName", 3) || names(tag, "PartitionName", 3)) {
+    if (names(tag, "NodeName", 3)) {
       return error_line(
-          "Creating nodes or partitions is not supported here: declare them in stint.yaml and "
-          "run scontrol reconfigure");
+          "Creating nodes is not supported here: declare them in stint.yaml and run scontrol "
+          "reconfigure");
     }
+    if (names(tag, "PartitionName", 3)) return scontrol_partition::create(args);
     if (!names(tag, "ReservationName", 3)) continue;
     ReservationRequest request;
     try {
@@ -145,11 +147,12 @@ int remove(const std::vector<std::string>& args) {
   } else {
     return error_line("Proper format is 'delete <ENTITY>=<ID>' or 'delete <ENTITY> <ID>'");
   }
-  if (names(tag, "NodeName", 3) || names(tag, "PartitionName", 3)) {
+  if (names(tag, "NodeName", 3)) {
     return error_line(
-        "Deleting nodes or partitions is not supported here: remove them from stint.yaml and "
-        "run scontrol reconfigure");
+        "Deleting nodes is not supported here: remove them from stint.yaml and run scontrol "
+        "reconfigure");
   }
+  if (names(tag, "PartitionName", 3)) return scontrol_partition::remove(args.front(), value);
   if (!names(tag, "ReservationName", 3))
     return plain_error(fmt::format("Invalid deletion entity: {}", args.front()));
   try {

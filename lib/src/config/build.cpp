@@ -482,7 +482,8 @@ class Builder {
       if (node.kind != RawNode::Kind::map) fail(node.line, path, "expected a map (a partition)");
       auto f = fields(node, path,
                       {"id", "node_pool_ids", "priority_tier", "priority_job_factor", "max_time",
-                       "default_time", "state", "preempt_mode", "grace_time", "oversubscribe"});
+                       "default_time", "state", "preempt_mode", "grace_time", "oversubscribe",
+                       "allow_accounts", "deny_accounts", "allow_qos", "deny_qos"});
       PartitionConfig p;
       p.id = required_name(f, node, path, "id", "partition id");
       if (c.find_partition(p.id))
@@ -552,6 +553,13 @@ class Builder {
                            "EXCLUSIVE (each job has whole nodes)",
                            text(it->second)));
         p.over_subscribe = v == "NO" ? "" : v;
+      }
+      // slurm.conf's AllowAccounts= and the rest: a name or a list of names.
+      for (auto [key, into] :
+           {std::pair{"allow_accounts", &p.allow_accounts},
+            std::pair{"deny_accounts", &p.deny_accounts}, std::pair{"allow_qos", &p.allow_qos},
+            std::pair{"deny_qos", &p.deny_qos}}) {
+        if (auto it = f.find(key); it != f.end()) *into = strings(it->second, true);
       }
       c.partitions.push_back(std::move(p));
     }

@@ -76,8 +76,17 @@ std::string partition_override_to_json(const PartitionOverride& o) {
   nlohmann::json j = nlohmann::json::object();
   if (o.state) j["state"] = std::string(partition_state_name(*o.state));
   if (o.max_time) j["max_time"] = *o.max_time;
+  if (o.default_time) j["default_time"] = *o.default_time;
+  if (o.default_time_none) j["default_time_none"] = true;
   if (o.priority_tier) j["priority_tier"] = *o.priority_tier;
+  if (o.priority_job_factor) j["priority_job_factor"] = *o.priority_job_factor;
   if (o.nodes) j["nodes"] = *o.nodes;
+  if (o.allow_accounts) j["allow_accounts"] = *o.allow_accounts;
+  if (o.deny_accounts) j["deny_accounts"] = *o.deny_accounts;
+  if (o.allow_qos) j["allow_qos"] = *o.allow_qos;
+  if (o.deny_qos) j["deny_qos"] = *o.deny_qos;
+  if (o.created) j["created"] = true;
+  if (o.deleted) j["deleted"] = true;
   return j.dump();
 }
 
@@ -85,6 +94,7 @@ PartitionOverride partition_override_from_json(std::string_view text) {
   PartitionOverride o;
   try {
     nlohmann::json j = nlohmann::json::parse(text);
+    if (!j.is_object()) throw Error(Errc::config_invalid, "partition override: not an object");
     if (auto it = j.find("state"); it != j.end()) {
       const std::string s = it->get<std::string>();
       for (PartitionState st : {PartitionState::up, PartitionState::down, PartitionState::drain,
@@ -94,22 +104,92 @@ PartitionOverride partition_override_from_json(std::string_view text) {
       if (!o.state) throw Error(Errc::config_invalid, "unknown partition state " + s);
     }
     if (auto it = j.find("max_time"); it != j.end()) o.max_time = it->get<Seconds>();
+    if (auto it = j.find("default_time"); it != j.end()) o.default_time = it->get<Seconds>();
+    o.default_time_none = j.value("default_time_none", false);
     if (auto it = j.find("priority_tier"); it != j.end())
       o.priority_tier = it->get<std::uint32_t>();
-    if (auto it = j.find("nodes"); it != j.end()) o.nodes = it->get<std::vector<std::string>>();
+    if (auto it = j.find("priority_job_factor"); it != j.end())
+      o.priority_job_factor = it->get<std::uint32_t>();
+    auto names = [&](const char* key, std::optional<std::vector<std::string>>& into) {
+      if (auto it = j.find(key); it != j.end()) into = it->get<std::vector<std::string>>();
+    };
+    names("nodes", o.nodes);
+    names("allow_accounts", o.allow_accounts);
+    names("deny_accounts", o.deny_accounts);
+    names("allow_qos", o.allow_qos);
+    names("deny_qos", o.deny_qos);
+    o.created = j.value("created", false);
+    o.deleted = j.value("deleted", false);
   } catch (const nlohmann::json::exception& e) {
     throw Error(Errc::config_invalid, fmt::format("partition override: {}", e.what()));
   }
   return o;
 }
 
+void merge_partition_override(PartitionOverride& into, const PartitionOverride& change) {
+  if (change.deleted) {
+    // What was set before no longer matters; a partition the file has stays
+    // deleted until a reconfigure, a created one is simply gone.
+    const bool was_created = into.created;
+    into = PartitionOverride{};
+    into.deleted = !was_created;
+    return;
+  }
+  if (change.created) {
+    into = change;
+    return;
+  }
+  if (change.state) into.state = change.state;
+  if (change.max_time) into.max_time = change.max_time;
+  if (change.default_time || change.default_time_none) {
+    into.default_time = change.default_time;
+    into.default_time_none = change.default_time_none;
+  }
+  if (change.priority_tier) into.priority_tier = change.priority_tier;
+  if (change.priority_job_factor) into.priority_job_factor = change.priority_job_factor;
+  if (change.nodes) into.nodes = change.nodes;
+  if (change.allow_accounts) into.allow_accounts = change.allow_accounts;
+  if (change.deny_accounts) into.deny_accounts = change.deny_accounts;
+  if (change.allow_qos) into.allow_qos = change.allow_qos;
+  if (change.deny_qos) into.deny_qos = change.deny_qos;
+}
+
 void apply_partition_override(Config& c, std::string_view partition, const PartitionOverride& o) {
+  if (o.deleted) {
+    std::erase_if(c.partitions, [&](const PartitionConfig& p) { return p.id == partition; });
+    if (c.default_partition_id == partition) c.default_partition_id.clear();
+    return;
+  }
+  if (o.created && !c.find_partition(partition)) {
+    PartitionConfig made;
+    made.id = std::string(partition);
+    // stint's partitions name pools; the created one names its nodes' pools
+    // and keeps the node list itself, as `Nodes=` updates do.
+    if (o.nodes) {
+      for (const NodeDef& n : c.nodes()) {
+        if (std::find(o.nodes->begin(), o.nodes->end(), n.name) != o.nodes->end() &&
+            std::find(made.node_pool_ids.begin(), made.node_pool_ids.end(), n.pool_id) ==
+                made.node_pool_ids.end())
+          made.node_pool_ids.push_back(n.pool_id);
+      }
+    }
+    c.partitions.push_back(std::move(made));
+  }
   for (PartitionConfig& p : c.partitions) {
     if (p.id != partition) continue;
     if (o.state) p.state = *o.state;
     if (o.max_time) p.max_time = *o.max_time;
+    if (o.default_time_none)
+      p.default_time.reset();
+    else if (o.default_time)
+      p.default_time = *o.default_time;
     if (o.priority_tier) p.priority_tier = *o.priority_tier;
+    if (o.priority_job_factor) p.priority_job_factor = *o.priority_job_factor;
     if (o.nodes) p.nodes = *o.nodes;
+    if (o.allow_accounts) p.allow_accounts = *o.allow_accounts;
+    if (o.deny_accounts) p.deny_accounts = *o.deny_accounts;
+    if (o.allow_qos) p.allow_qos = *o.allow_qos;
+    if (o.deny_qos) p.deny_qos = *o.deny_qos;
   }
 }
 

@@ -245,8 +245,9 @@ class Importer {
     for (const Record& r : m_slurm.records) {
       if (r.kind != "PartitionName") continue;
       const std::string unused = unused_pairs(
-          r, {"Default", "DefaultTime", "GraceTime", "MaxTime", "Nodes", "OverSubscribe",
-              "PreemptMode", "Priority", "PriorityJobFactor", "PriorityTier", "Shared", "State"});
+          r, {"AllowAccounts", "AllowQos", "Default", "DefaultTime", "DenyAccounts", "DenyQos",
+              "GraceTime", "MaxTime", "Nodes", "OverSubscribe", "PreemptMode", "Priority",
+              "PriorityJobFactor", "PriorityTier", "Shared", "State"});
       if (!unused.empty())
         note(r.origin, fmt::format("PartitionName={} {}: not used here", r.name, unused));
       if (iequals(r.name, "DEFAULT")) {
@@ -319,6 +320,21 @@ class Importer {
     const std::string* share = v.get("OverSubscribe");
     if (!share) share = v.get("Shared");
     if (share) p.over_subscribe = over_subscribe(at, p.id, *share);
+    // ALL (Slurm's word for no list) is no list here too.
+    for (auto [key, into] :
+         {std::pair{"AllowAccounts", &p.allow_accounts},
+          std::pair{"DenyAccounts", &p.deny_accounts}, std::pair{"AllowQos", &p.allow_qos},
+          std::pair{"DenyQos", &p.deny_qos}}) {
+      const std::string* listed = v.get(key);
+      if (!listed || iequals(*listed, "ALL")) continue;
+      std::size_t start = 0;
+      while (start <= listed->size()) {
+        std::size_t end = listed->find(',', start);
+        if (end == std::string::npos) end = listed->size();
+        if (end > start) into->push_back(listed->substr(start, end - start));
+        start = end + 1;
+      }
+    }
     m_out.config.partitions.push_back(std::move(p));
   }
 

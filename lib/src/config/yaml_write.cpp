@@ -143,6 +143,15 @@ std::string config_to_yaml(const Config& c) {
       e << YAML::Key << "oversubscribe" << YAML::Value << p.over_subscribe;
     if (!p.preempt_mode.empty()) e << YAML::Key << "preempt_mode" << YAML::Value << p.preempt_mode;
     if (p.grace_time != 0) e << YAML::Key << "grace_time" << YAML::Value << time_text(p.grace_time);
+    for (auto [key, names] :
+         {std::pair{"allow_accounts", &p.allow_accounts},
+          std::pair{"deny_accounts", &p.deny_accounts}, std::pair{"allow_qos", &p.allow_qos},
+          std::pair{"deny_qos", &p.deny_qos}}) {
+      if (names->empty()) continue;
+      e << YAML::Key << key << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (const std::string& n : *names) e << n;
+      e << YAML::EndSeq;
+    }
     e << YAML::EndMap;
   }
   e << YAML::EndSeq;

@@ -178,12 +178,15 @@ void Controller::node_failed(Job& job) {
 void Controller::update_partition(const std::string& name, const PartitionOverride& change,
                                   const std::string& who) {
   PartitionOverride merged = m_partition_overrides[name];
-  if (change.state) merged.state = change.state;
-  if (change.max_time) merged.max_time = change.max_time;
-  if (change.priority_tier) merged.priority_tier = change.priority_tier;
-  if (change.nodes) merged.nodes = change.nodes;
-  m_store->put_partition_override(name, partition_override_to_json(merged));
-  m_partition_overrides[name] = merged;
+  merge_partition_override(merged, change);
+  // A created partition deleted again leaves nothing to keep.
+  const bool nothing_left = merged.empty();
+  m_store->put_partition_override(
+      name, nothing_left ? std::string() : partition_override_to_json(merged));
+  if (nothing_left)
+    m_partition_overrides.erase(name);
+  else
+    m_partition_overrides[name] = merged;
   const Config before = m_config;
   apply_overrides();
   for (const std::string& line : config_changes(before, m_config))

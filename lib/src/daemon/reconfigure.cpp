@@ -30,18 +30,21 @@ std::vector<std::string> Controller::reconfigure(const std::string& who) {
   } catch (const Error& e) {
     throw refuse(e.what());
   }
-  std::vector<const Job*> live;
-  for (const auto& [id, job] : m_live) live.push_back(&job);
-  if (auto problems = sched::reconfigure_problems(next, live); !problems.empty())
-    throw refuse(fmt::format("{}", fmt::join(problems, "; ")));
-
   // Overrides of partitions that are gone, and states of nodes that are gone,
-  // go with them; the rest of the overrides as ReconfigFlags says.
+  // go with them; the rest of the overrides as ReconfigFlags says (a partition
+  // `scontrol create` made stays only with KeepPartInfo).
   std::map<std::string, PartitionOverride> overrides;
   for (const auto& [name, o] : m_partition_overrides) {
     PartitionOverride kept = kept_on_reconfigure(next, o);
-    if (next.find_partition(name) && !kept.empty()) overrides.emplace(name, kept);
+    if ((next.find_partition(name) || kept.created) && !kept.empty()) overrides.emplace(name, kept);
   }
+  Config next_effective = next;
+  for (const auto& [name, o] : overrides) apply_partition_override(next_effective, name, o);
+  std::vector<const Job*> live;
+  for (const auto& [id, job] : m_live) live.push_back(&job);
+  if (auto problems = sched::reconfigure_problems(next_effective, live); !problems.empty())
+    throw refuse(fmt::format("{}", fmt::join(problems, "; ")));
+
   std::vector<std::string> gone_nodes;
   const std::vector<NodeDef> next_nodes = next.nodes();
   for (const auto& entry : m_node_states) {

@@ -48,6 +48,11 @@ std::string partition_line(const Config& config, const PartitionConfig& p, bool 
   if (!p.preempt_mode.empty()) line += fmt::format(" PreemptMode={}", p.preempt_mode);
   if (p.grace_time > 0) line += fmt::format(" GraceTime={}", p.grace_time);
   if (!p.over_subscribe.empty()) line += fmt::format(" OverSubscribe={}", p.over_subscribe);
+  for (auto [key, names] :
+       {std::pair{"AllowAccounts", &p.allow_accounts}, std::pair{"DenyAccounts", &p.deny_accounts},
+        std::pair{"AllowQos", &p.allow_qos}, std::pair{"DenyQos", &p.deny_qos}}) {
+    if (!names->empty()) line += fmt::format(" {}={}", key, fmt::join(*names, ","));
+  }
   return line + fmt::format(" State={}\n", partition_state_name(p.state));
 }
 

@@ -322,7 +322,17 @@ std::string scontrol_partition(const query::PartitionInfo& p, std::string_view p
 
   Lines l;
   l.push_back({"PartitionName=" + p.name});
-  l.push_back({"AllowGroups=ALL", "AllowAccounts=ALL", "AllowQos=ALL"});
+  // A deny list shows only where there is no allow list (partition_info.c).
+  auto access = [](std::string_view what, const std::vector<std::string>& allow,
+                   const std::vector<std::string>& deny) {
+    if (!allow.empty() || deny.empty())
+      return fmt::format(
+          "Allow{}={}", what,
+          allow.empty() ? std::string("ALL") : fmt::format("{}", fmt::join(allow, ",")));
+    return fmt::format("Deny{}={}", what, fmt::join(deny, ","));
+  };
+  l.push_back({"AllowGroups=ALL", access("Accounts", p.allow_accounts, p.deny_accounts),
+               access("Qos", p.allow_qos, p.deny_qos)});
   l.push_back(
       {"AllocNodes=ALL", std::string("Default=") + (p.is_default ? "YES" : "NO"), "QoS=N/A"});
   l.push_back({"DefaultTime=" + (p.default_time ? limit_text(*p.default_time, "UNLIMITED")

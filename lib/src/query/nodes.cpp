@@ -109,6 +109,10 @@ std::vector<PartitionInfo> partitions(const Config& config) {
     if (!p.over_subscribe.empty()) info.over_subscribe = p.over_subscribe;
     info.max_time = p.max_time;
     info.default_time = p.default_time;
+    info.allow_accounts = p.allow_accounts;
+    info.deny_accounts = p.deny_accounts;
+    info.allow_qos = p.allow_qos;
+    info.deny_qos = p.deny_qos;
     info.priority_tier = p.priority_tier;
     info.priority_job_factor = p.priority_job_factor;
     for (const NodeDef& n : config.partition_nodes(p)) {

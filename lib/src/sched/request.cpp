@@ -183,6 +183,22 @@ void apply_partition(ResourceRequest& req, const PartitionConfig& partition) {
   if (partition.over_subscribe == "EXCLUSIVE") req.whole_nodes = true;
 }
 
+std::optional<Error> partition_access(const PartitionConfig& partition, std::string_view account,
+                                      std::string_view qos) {
+  auto listed = [](const std::vector<std::string>& names, std::string_view name) {
+    return std::find(names.begin(), names.end(), name) != names.end();
+  };
+  auto admitted = [&](const std::vector<std::string>& allow, const std::vector<std::string>& deny,
+                      std::string_view name) {
+    return allow.empty() ? !listed(deny, name) : listed(allow, name);
+  };
+  if (!admitted(partition.allow_accounts, partition.deny_accounts, account))
+    return Error(Errc::invalid_account, std::string(errc_slurm_message(Errc::invalid_account)));
+  if (!admitted(partition.allow_qos, partition.deny_qos, qos))
+    return Error(Errc::invalid_qos, std::string(errc_slurm_message(Errc::invalid_qos)));
+  return std::nullopt;
+}
+
 std::optional<Error> never_fits(const ResourceRequest& req,
                                 const std::vector<NodeDef>& partition_nodes) {
   // Too many nodes first: every other count would fail too, and say less.

@@ -29,6 +29,13 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
 /// every job whole nodes.
 void apply_partition(ResourceRequest& req, const PartitionConfig& partition);
 
+/// Whether the partition's AllowAccounts/DenyAccounts and AllowQos/DenyQos
+/// let a job of that account and QOS in (an allow list, where there is one,
+/// decides alone, as slurmctld's _valid_job_part_acct): nullopt if they do,
+/// else the error to refuse the submission with.
+std::optional<Error> partition_access(const PartitionConfig& partition, std::string_view account,
+                                      std::string_view qos);
+
 /// Whether a request could ever run on the partition's nodes when they are all
 /// idle (submit-time check); nullopt if it can, else the error to refuse with
 /// (its message is the detail line Slurm prints before "submission failed").

@@ -53,6 +53,100 @@ TEST_CASE("an override changes only what it sets, and Nodes= names nodes") {
   stint::apply_partition_override(c, "nope", o);  // no such partition: nothing
 }
 
+TEST_CASE("every field of an override survives JSON") {
+  stint::PartitionOverride o;
+  o.default_time = stint::k_infinite;
+  o.priority_job_factor = 7;
+  o.allow_accounts = std::vector<std::string>{"physics", "chem"};
+  o.deny_accounts = std::vector<std::string>{};
+  o.allow_qos = std::vector<std::string>{"high"};
+  o.deny_qos = std::vector<std::string>{"none"};
+  o.created = true;
+  CHECK(stint::partition_override_from_json(stint::partition_override_to_json(o)) == o);
+  stint::PartitionOverride gone;
+  gone.deleted = true;
+  gone.default_time_none = true;
+  CHECK(stint::partition_override_from_json(stint::partition_override_to_json(gone)) == gone);
+  CHECK_THROWS_AS(stint::partition_override_from_json("[1]"), stint::Error);
+  CHECK_THROWS_AS(stint::partition_override_from_json("{\"nodes\": 3}"), stint::Error);
+}
+
+TEST_CASE("a created partition is added after the file's, of its nodes' pools") {
+  stint::Config c = parse(R"(
+node_pools:
+  - {id: a, count: 2, cpus: 4, memory: 4G}
+  - {id: b, count: 2, cpus: 8, memory: 8G}
+partitions:
+  - {id: debug, node_pool_ids: [a]}
+)");
+  stint::PartitionOverride o;
+  o.created = true;
+  o.nodes = std::vector<std::string>{"a-2", "b-1"};
+  o.max_time = 1800;
+  o.priority_tier = o.priority_job_factor = 3;
+  stint::apply_partition_override(c, "mixed", o);
+  REQUIRE(c.partitions.size() == 2);
+  const stint::PartitionConfig& p = c.partitions.back();
+  CHECK(p.id == "mixed");
+  CHECK(p.node_pool_ids == std::vector<std::string>{"a", "b"});
+  CHECK(p.max_time == 1800);
+  CHECK(p.priority_job_factor == 3u);
+  std::vector<std::string> names;
+  for (const stint::NodeDef& n : c.partition_nodes(p)) names.push_back(n.name);
+  CHECK(names == std::vector<std::string>{"a-2", "b-1"});
+  CHECK(c.default_partition()->id == "debug");
+  // Applied again (every pass of the tools applies them all): still one.
+  stint::apply_partition_override(c, "mixed", o);
+  CHECK(c.partitions.size() == 2);
+
+  stint::PartitionOverride empty_one;
+  empty_one.created = true;
+  empty_one.nodes = std::vector<std::string>{};
+  stint::apply_partition_override(c, "empty", empty_one);
+  REQUIRE(c.find_partition("empty"));
+  CHECK(c.partition_nodes(*c.find_partition("empty")).empty());
+}
+
+TEST_CASE("a deleted partition is gone, the default with it") {
+  stint::Config c = parse(k_two);
+  c.default_partition_id = "debug";
+  stint::PartitionOverride gone;
+  gone.deleted = true;
+  stint::apply_partition_override(c, "debug", gone);
+  CHECK_FALSE(c.find_partition("debug"));
+  CHECK(c.default_partition_id.empty());
+  CHECK(c.default_partition()->id == "long");
+}
+
+TEST_CASE("merging changes: later wins, a deletion forgets, a created one deleted is nothing") {
+  stint::PartitionOverride o;
+  o.max_time = 60;
+  stint::PartitionOverride later;
+  later.max_time = 120;
+  later.default_time_none = true;
+  later.allow_accounts = std::vector<std::string>{};
+  stint::merge_partition_override(o, later);
+  CHECK(o.max_time == 120);
+  CHECK(o.default_time_none);
+  CHECK(o.allow_accounts == std::vector<std::string>{});
+
+  stint::PartitionOverride gone;
+  gone.deleted = true;
+  stint::merge_partition_override(o, gone);
+  CHECK(o.deleted);
+  CHECK_FALSE(o.max_time);
+
+  stint::PartitionOverride made;
+  made.created = true;
+  made.nodes = std::vector<std::string>{"a-1"};
+  stint::PartitionOverride again = made;
+  stint::merge_partition_override(again, gone);
+  CHECK(again.empty());
+  // Deleted, then created anew: the new one alone.
+  stint::merge_partition_override(o, made);
+  CHECK(o == made);
+}
+
 TEST_CASE("reconfigure keeps overrides as ReconfigFlags says") {
   stint::PartitionOverride o;
   o.state = stint::PartitionState::down;

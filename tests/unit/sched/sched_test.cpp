@@ -398,3 +398,34 @@ TEST_CASE("keep_whole_het_jobs leaves other jobs' starts alone", "[sched][het]")
   sched::keep_whole_het_jobs(alone, {&leader}, {{99, 2}});
   CHECK(alone.starts.size() == 1);
 }
+
+TEST_CASE("a partition's account and QOS lists admit or refuse a job", "[sched]") {
+  PartitionConfig p;
+  p.id = "debug";
+  CHECK_FALSE(sched::partition_access(p, "physics", "normal"));
+
+  p.allow_accounts = {"physics", "chem"};
+  CHECK_FALSE(sched::partition_access(p, "chem", "normal"));
+  auto refused = sched::partition_access(p, "bio", "normal");
+  REQUIRE(refused);
+  CHECK(refused->code() == Errc::invalid_account);
+  CHECK(std::string(refused->what()) ==
+        "Invalid account or account/partition combination specified");
+  // With an allow list, the deny list does not count (slurmctld ignores it).
+  p.deny_accounts = {"chem"};
+  CHECK_FALSE(sched::partition_access(p, "chem", "normal"));
+  p.allow_accounts.clear();
+  CHECK(sched::partition_access(p, "chem", "normal"));
+  CHECK_FALSE(sched::partition_access(p, "bio", "normal"));
+
+  p.deny_accounts.clear();
+  p.allow_qos = {"high"};
+  refused = sched::partition_access(p, "bio", "normal");
+  REQUIRE(refused);
+  CHECK(refused->code() == Errc::invalid_qos);
+  CHECK_FALSE(sched::partition_access(p, "bio", "high"));
+  p.allow_qos.clear();
+  p.deny_qos = {"normal"};
+  CHECK(sched::partition_access(p, "bio", "normal"));
+  CHECK_FALSE(sched::partition_access(p, "bio", "high"));
+}

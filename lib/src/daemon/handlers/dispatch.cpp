@@ -42,6 +42,8 @@ constexpr Route k_routes[] = {
     {"step_cancel", handle_step_cancel},
     {"update_node", handle_update_node},
     {"update_partition", handle_update_partition},
+    {"create_partition", handle_create_partition},
+    {"delete_partition", handle_delete_partition},
     {"reconfigure", handle_reconfigure},
     {"resv_create", handle_resv_create},
     {"resv_update", handle_resv_update},

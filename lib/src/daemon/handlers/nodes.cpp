@@ -10,6 +10,7 @@
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
 
+#include "config/raw.hpp"
 #include "daemon/handlers/handlers.hpp"
 #include "daemon/handlers/sacctmgr.hpp"
 #include "util/proc.hpp"
@@ -96,13 +97,36 @@ Json handle_update_node(Controller& c, const Json& req, const Caller& caller) {
   return Json::object();
 }
 
-Json handle_update_partition(Controller& c, const Json& req, const Caller& caller) {
-  operators_only(c, caller);
-  const std::string name = req.at("partition").get<std::string>();
-  if (!c.config().find_partition(name))
-    throw Error(Errc::invalid_partition, std::string(errc_slurm_message(Errc::invalid_partition)));
+// The fields scontrol sends (Slurm's key names, already matched from the
+// user's abbreviations) as an override; throws what scontrol reports.
+PartitionOverride partition_change(const Controller& c, const Json& fields) {
   PartitionOverride change;
-  for (const auto& [key, value_json] : req.at("fields").items()) {
+  auto list = [](const std::string& value) {
+    std::vector<std::string> names;
+    std::size_t start = 0;
+    while (start <= value.size()) {
+      std::size_t end = value.find(',', start);
+      if (end == std::string::npos) end = value.size();
+      if (end > start) names.push_back(value.substr(start, end - start));
+      start = end + 1;
+    }
+    return names;
+  };
+  auto priority = [](const std::string& key, const std::string& value) {
+    std::uint32_t n = 0;
+    auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), n);
+    if (ec != std::errc() || end != value.data() + value.size() || n > 65533)
+      throw Error(Errc::invalid_argument, fmt::format("Invalid {} value: {}", key, value));
+    return n;
+  };
+  auto limit = [](const std::string& key, const std::string& value) {
+    try {
+      return parse::time_limit(value);
+    } catch (const Error&) {
+      throw Error(Errc::invalid_time, fmt::format("Invalid input: {}={}", key, value));
+    }
+  };
+  for (const auto& [key, value_json] : fields.items()) {
     const std::string value = value_json.get<std::string>();
     const std::string k = upper(key);
     if (k == "STATE") {
@@ -114,17 +138,15 @@ Json handle_update_partition(Controller& c, const Json& req, const Caller& calle
       if (!change.state)
         throw Error(Errc::invalid_argument, fmt::format("Invalid input: State={}", value));
     } else if (k == "MAXTIME") {
-      try {
-        change.max_time = parse::time_limit(value);
-      } catch (const Error&) {
-        throw Error(Errc::invalid_time, fmt::format("Invalid input: MaxTime={}", value));
-      }
+      change.max_time = limit(key, value);
+    } else if (k == "DEFAULTTIME") {
+      change.default_time = limit(key, value);
+    } else if (k == "PRIORITY") {
+      change.priority_tier = change.priority_job_factor = priority(key, value);
     } else if (k == "PRIORITYTIER") {
-      std::uint32_t tier = 0;
-      auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), tier);
-      if (ec != std::errc() || end != value.data() + value.size() || tier > 65533)
-        throw Error(Errc::invalid_argument, fmt::format("Invalid input: PriorityTier={}", value));
-      change.priority_tier = tier;
+      change.priority_tier = priority(key, value);
+    } else if (k == "PRIORITYJOBFACTOR") {
+      change.priority_job_factor = priority(key, value);
     } else if (k == "NODES") {
       std::vector<std::string> nodes;
       if (upper(value) == "ALL") {
@@ -133,12 +155,64 @@ Json handle_update_partition(Controller& c, const Json& req, const Caller& calle
         nodes = known_nodes(c, value);
       }
       change.nodes = std::move(nodes);
+    } else if (k == "ALLOWACCOUNTS" || k == "ALLOWQOS") {
+      // ALL (or nothing) lifts the list, as slurmctld's update_part does.
+      std::vector<std::string> names =
+          upper(value) == "ALL" ? std::vector<std::string>{} : list(value);
+      (k == "ALLOWQOS" ? change.allow_qos : change.allow_accounts) = std::move(names);
+    } else if (k == "DENYACCOUNTS") {
+      change.deny_accounts = list(value);
+    } else if (k == "DENYQOS") {
+      change.deny_qos = list(value);
     } else {
       throw Error(Errc::invalid_argument,
                   fmt::format("Update of this parameter is not supported: {}={}", key, value));
     }
   }
+  return change;
+}
+
+Json handle_update_partition(Controller& c, const Json& req, const Caller& caller) {
+  operators_only(c, caller);
+  const std::string name = req.at("partition").get<std::string>();
+  if (!c.config().find_partition(name))
+    throw Error(Errc::invalid_partition, std::string(errc_slurm_message(Errc::invalid_partition)));
+  PartitionOverride change = partition_change(c, req.at("fields"));
   if (change.empty()) throw Error(Errc::usage, "No changes specified");
+  c.update_partition(name, change, Controller::who(caller));
+  return Json::object();
+}
+
+// scontrol create PartitionName=: a partition stint.yaml lacks, kept (as
+// Slurm keeps one) until stintd reads its file again without KeepPartInfo.
+Json handle_create_partition(Controller& c, const Json& req, const Caller& caller) {
+  operators_only(c, caller);
+  const std::string name = req.at("partition").get<std::string>();
+  if (c.config().find_partition(name) || !config_detail::valid_name(name))
+    throw Error(Errc::invalid_partition, std::string(errc_slurm_message(Errc::invalid_partition)));
+  PartitionOverride change = partition_change(c, req.at("fields"));
+  change.created = true;
+  if (!change.nodes) change.nodes = std::vector<std::string>{};
+  c.update_partition(name, change, Controller::who(caller));
+  return Json::object();
+}
+
+// scontrol delete PartitionName=: refused while a job that has not ended
+// names it, or a reservation does (slurmctld's partition_in_use).
+Json handle_delete_partition(Controller& c, const Json& req, const Caller& caller) {
+  operators_only(c, caller);
+  const std::string name = req.at("partition").get<std::string>();
+  if (!c.config().find_partition(name))
+    throw Error(Errc::invalid_partition, std::string(errc_slurm_message(Errc::invalid_partition)));
+  for (const auto& [id, job] : c.live()) {
+    if (job.partition == name && !is_terminal(job.state))
+      throw Error(Errc::invalid_argument, "Partition is in use");
+  }
+  for (const Reservation& r : c.reservations()) {
+    if (r.partition == name) throw Error(Errc::invalid_argument, "Partition is in use");
+  }
+  PartitionOverride change;
+  change.deleted = true;
   c.update_partition(name, change, Controller::who(caller));
   return Json::object();
 }

@@ -167,6 +167,13 @@ void prepare_job(Controller& c, Job& job, const Caller& caller,
   // Accounts and limits: the job's account and QOS, refusals by
   // AccountingStorageEnforce, and the per-job limits (sacctmgr_submit.cpp).
   resolve_accounting(c, job, warnings);
+  // Every partition named must admit the job's account and QOS.
+  for (const std::string& name : spec.partition && !spec.partition->empty()
+                                     ? split_commas(*spec.partition)
+                                     : std::vector<std::string>{part.id}) {
+    if (const PartitionConfig* p = config.find_partition(name))
+      if (auto refused = sched::partition_access(*p, job.account, job.qos)) throw *refused;
+  }
   // --reservation: it exists, admits the job and has nodes of its partition.
   c.check_reservation_use(job);
   if (job.spec.run) prepare_run(c, job);
