@@ -68,6 +68,18 @@ expect_eq "a step that is not there" "1 Job step $j.5 not found" "$rc $out"
 rc=0
 out=$(scontrol show step 9999.0 2>&1) || rc=$?
 expect_eq "a job that never was" "1 slurm_get_job_steps error: Invalid job id specified" "$rc $out"
+# listpids: the batch shell is the batch step's task 0; srun's tasks carry
+# their step, local and global ids; the rest of a step shows "-".
+pids=$(scontrol listpids "$j")
+expect_eq "listpids header" "PID      JOBID    STEPID   LOCALID GLOBALID" "$(head -n1 <<<"$pids")"
+expect_eq "batch task" 1 "$(grep -cE "^[0-9]+ +$j +batch +0 +0 *$" <<<"$pids")"
+expect_eq "step tasks" "0 0
+0 1" "$(awk -v j="$j" '$2 == j && $3 == "0" && $4 != "-" {print $4, $5}' <<<"$pids")"
+expect_eq "srun itself in the batch step" 1 "$(awk -v j="$j" '$2 == j && $3 == "batch" && $4 == "-"' <<<"$pids" | grep -c .)"
+expect_eq "one node's" "0 1" "$(scontrol listpids "$j.0" n-2 | awk 'NR > 1 && $4 != "-" {print $3, $5}')"
+rc=0
+out=$(scontrol listpids "$j.10" n-1 2>&1 >/dev/null) || rc=$?
+expect_eq "a step that is not there" "1 StepId=$j.10 does not exist on node n-1." "$rc $out"
 touch release
 wait_for 30 job_ended "$j"
 rc=0

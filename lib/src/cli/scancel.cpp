@@ -421,10 +421,12 @@ int cancel_step(const ScancelArgs& a, int signal, const cli::CancelTarget& t) {
 
 void print_verbose(const ScancelArgs& a, int signal, std::string_view id) {
   if (a.verbose <= 0) return;
+  // --full wins over --batch, as in scancel.c.
+  const std::string_view kind = a.full ? "full " : a.batch ? "batch " : "";
   if (signal == 0) {
-    fmt::print(stderr, "{}: Terminating job {}\n", k_tool, id);
+    fmt::print(stderr, "{}: Terminating {}job {}\n", k_tool, kind, id);
   } else {
-    fmt::print(stderr, "{}: Signal {} to job {}\n", k_tool, signal, id);
+    fmt::print(stderr, "{}: Signal {} to {}job {}\n", k_tool, signal, kind, id);
   }
 }
 
@@ -519,7 +521,8 @@ int cancel(const ScancelArgs& a) {
   }
   if (!targets.empty() && ids.empty()) return rc;
 
-  nlohmann::json request = {{"op", "cancel"}, {"signal", signal}, {"batch_only", a.batch}};
+  nlohmann::json request = {
+      {"op", "cancel"}, {"signal", signal}, {"batch_only", a.batch}, {"full", a.full}};
   if (a.interactive) {
     // Ask first, then cancel exactly what was confirmed.
     request["job_ids"] = interactive_ids(a, user, state, targets);
@@ -540,6 +543,25 @@ int cancel(const ScancelArgs& a) {
   const nlohmann::json reply = rpc::call(default_paths(), request);
   const auto results = reply.find("results");
   if (results == reply.end() || !results->is_array()) return rc;
+  if (targets.empty() && results->empty() && a.verbose > 0) {
+    // scancel.c's _filter_job_records, said with -v only; not a failure.
+    std::string filters;
+    auto add = [&filters](std::string_view key, const std::string& value) {
+      if (!value.empty()) filters += fmt::format("{}={} ", key, value);
+    };
+    add("account", a.account);
+    add("job_name", a.name);
+    add("nodelist", a.nodelist);
+    add("partition", a.partition);
+    add("qos", a.qos);
+    add("reservation", a.reservation);
+    add("state", state ? std::string(state_name(*state)) : std::string());
+    add("user_name", user);
+    add("wckey", a.wckey);
+    if (!filters.empty())
+      fmt::print(stderr, "{}: error: No active jobs match ALL job filters, including: {}\n", k_tool,
+                 filters);
+  }
   for (const auto& r : *results) {
     const std::string id = result_id(r);
     print_verbose(a, signal, id);

@@ -74,6 +74,13 @@ int not_supported(std::string_view word) {
   return fail(fmt::format("Update of this parameter is not supported: {}\nRequest aborted", word));
 }
 
+/// -v's first line before a record listing (Slurm's quiet_flag -1): when the
+/// records were read and how many there are.
+void verbose_header(const ScontrolArgs& a, std::size_t records) {
+  if (a.verbose > 0 && !a.quiet)
+    fmt::print("last_update_time={}, records={}\n", parse::format_timestamp(wall_now()), records);
+}
+
 bool is(std::string_view word, std::string_view name, std::size_t min_len) {
   // Slurm takes abbreviations of its keywords ("sh j" for "show job").
   return word.size() >= min_len && word.size() <= name.size() &&
@@ -124,6 +131,7 @@ int show_job(const ScontrolArgs& a, const std::vector<std::string>& ids) {
     return 0;
   }
   ctx.array_jobs = query::dependency_arrays(paths, jobs);
+  verbose_header(a, jobs.size());
   fmt::print("{}", format::scontrol_jobs(std::move(jobs), ctx, a.one_liner, a.details > 0));
   return 0;
 }
@@ -152,6 +160,7 @@ int show_node(const ScontrolArgs& a, const std::vector<std::string>& names) {
     if (wanted.empty()) return fail("No nodes in the system");
     return fail(fmt::format("Node {} not found", names.front()));
   }
+  verbose_header(a, partitions.size());
   fmt::print("{}", out);
   return 0;
 }
@@ -169,6 +178,7 @@ int show_partition(const ScontrolArgs& a, const std::vector<std::string>& names)
     if (names.empty()) return fail("No partitions in the system");
     return fail(fmt::format("Partition {} not found", names.front()));
   }
+  verbose_header(a, view.nodes.size());
   fmt::print("{}", out);
   return 0;
 }
@@ -402,15 +412,20 @@ int update(const std::vector<std::string>& w) {
   std::optional<std::string> job_text;
   nlohmann::json fields = nlohmann::json::object();
   for (std::size_t i = 1; i < w.size(); ++i) {
-    const std::string& word = w[i];
-    const auto eq = word.find('=');
+    std::string word = w[i];
+    auto eq = word.find('=');
     if (eq == std::string::npos) {
-      // "update job 22 ...": the id follows the keyword.
-      if (is(word, "job", 3) && i + 1 < w.size()) {
-        job_text = w[++i];
-        continue;
+      // As update_job.c reads them: Nice alone is Nice=100; any other key
+      // without '=' takes the next word as its value ("job 22",
+      // "ArrayTaskThrottle 2").
+      if (is(word, "Nice", 2)) {
+        word = "Nice=100";
+      } else if (i + 1 < w.size()) {
+        word += "=" + w[++i];
+      } else {
+        return fail(fmt::format("Invalid input: {}\nRequest aborted", word));
       }
-      throw Error(Errc::invalid_argument, fmt::format("Invalid input: {}", word));
+      eq = word.find('=');
     }
     const std::string key = lower(word.substr(0, eq));
     const std::string value = word.substr(eq + 1);
@@ -558,6 +573,9 @@ int dispatch(const ScontrolArgs& a) {
   if (is(verb, "requeuehold", 8)) return act_on_jobs(w, {{"op", "requeue"}, {"hold", true}}, "");
   if (is(verb, "requeue", 3)) return act_on_jobs(w, {{"op", "requeue"}, {"hold", false}}, "");
   if (is(verb, "top", 3)) return act_on_jobs(w, {{"op", "top"}}, "slurm_top_job");
+  // Operators only; each refusal is "<why> for job <id>", as scontrol_suspend prints.
+  if (is(verb, "suspend", 2)) return act_on_jobs(w, {{"op", "suspend"}}, "");
+  if (is(verb, "resume", 3)) return act_on_jobs(w, {{"op", "suspend"}, {"resume", true}}, "");
   if (is(verb, "update", 1)) return update(w);
   // "d" and "de" are scontrol's "details": delete needs three letters.
   if (is(verb, "create", 2) || is(verb, "delete", 3)) {
@@ -575,6 +593,7 @@ int dispatch(const ScontrolArgs& a) {
   }
   if (is(verb, "pidinfo", 3)) return scontrol_step::pidinfo(w, a.quiet);
   if (is(verb, "completing", 2)) return scontrol_step::completing();
+  if (is(verb, "listpids", 5)) return scontrol_step::listpids(w);
   if (is(verb, "help", 2)) {
     fmt::print("{}", scontrol_help::text());
     return 0;

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <ctime>
 #include <optional>
+#include <tuple>
+#include <utility>
 
 #include <fmt/core.h>
 
@@ -14,6 +16,7 @@
 #include <stint/paths.hpp>
 #include <stint/query.hpp>
 
+#include "util/fs.hpp"
 #include "util/proc.hpp"
 
 namespace stint::tools::scontrol_step {
@@ -107,7 +110,106 @@ JobId job_of_pid(pid_t pid, const std::vector<Job>& running) {
   return 0;
 }
 
+/// One process of a job on a node, as slurmstepd's task list and pid list
+/// give them to listpids: a task with its local and global ids, or another
+/// process of the step ("-").
+struct StepProcess {
+  pid_t pid = 0;
+  std::string step;  ///< "batch" or the step's number
+  std::string node;
+  std::optional<std::pair<std::string, std::string>> ids;  ///< local, global
+};
+
+std::string command_name(std::int64_t pid) {
+  try {
+    std::string text = fs::read_file(fmt::format("/proc/{}/comm", pid));
+    while (!text.empty() && text.back() == '\n') text.pop_back();
+    return text;
+  } catch (const Error&) {
+    return {};
+  }
+}
+
+/// A running job's processes: what its stepds started (the batch shell and
+/// everything under it, srun's tasks among them), each placed in its step by
+/// the SLURM_STEP_ID srun gives its tasks.
+std::vector<StepProcess> job_processes(const Job& job) {
+  std::vector<StepProcess> out;
+  for (const NodeAlloc& a : job.alloc) {
+    if (a.stepd_pid <= 0 || !proc::alive(a.stepd_pid, a.stepd_start_ticks)) continue;
+    for (std::int64_t pid : proc::descendants(a.stepd_pid)) {
+      StepProcess p;
+      p.pid = static_cast<pid_t>(pid);
+      const std::string step = proc::environment_value(pid, "SLURM_STEP_ID");
+      p.step = step.empty() ? "batch" : step;
+      const std::string node = proc::environment_value(pid, "SLURMD_NODENAME");
+      p.node = step.empty() || node.empty() ? a.node : node;
+      const auto parent = proc::parent_pid(pid);
+      if (step.empty() && parent && *parent == a.stepd_pid) {
+        p.ids = std::pair<std::string, std::string>{"0", "0"};
+      } else if (!step.empty() && parent && command_name(*parent) == "srun") {
+        p.ids = std::pair{proc::environment_value(pid, "SLURM_LOCALID"),
+                          proc::environment_value(pid, "SLURM_PROCID")};
+      }
+      out.push_back(std::move(p));
+    }
+  }
+  return out;
+}
+
 }  // namespace
+
+int listpids(const std::vector<std::string>& w) {
+  if (w.size() > 3) throw Error(Errc::usage, "too many arguments for keyword:listpids");
+  std::optional<StepRef> ref;
+  if (w.size() > 1 && w[1] != "*") {
+    ref = parse_ref(w[1]);
+    if (!ref) {
+      std::fflush(stdout);
+      fmt::print(stderr, "Invalid job id specified\n");
+      return 1;
+    }
+  }
+  const std::string node = w.size() > 2 ? w[2] : std::string();
+  fmt::print("{:<8} {:<8} {:<8} {:<7} {:<8}\n", "PID", "JOBID", "STEPID", "LOCALID", "GLOBALID");
+  JobFilter filter;
+  filter.states = {JobState::running};
+  std::vector<std::pair<JobId, StepProcess>> found;
+  for (const Job& job : query::read_jobs(default_paths(), filter)) {
+    if (ref && ref->job != job.id) continue;
+    for (StepProcess& p : job_processes(job)) {
+      if (!node.empty() && p.node != node) continue;
+      if (ref && ref->step && *ref->step != p.step) continue;
+      found.emplace_back(job.id, std::move(p));
+    }
+  }
+  // Each step's tasks first (by local id), then its other processes; the
+  // batch step before the numbered ones.
+  auto step_rank = [](const std::string& step) {
+    return step == "batch" ? -1L : std::strtol(step.c_str(), nullptr, 10);
+  };
+  std::stable_sort(found.begin(), found.end(), [&](const auto& a, const auto& b) {
+    return std::tuple(a.first, step_rank(a.second.step), !a.second.ids.has_value(),
+                      a.second.ids ? std::strtol(a.second.ids->first.c_str(), nullptr, 10) : 0L) <
+           std::tuple(b.first, step_rank(b.second.step), !b.second.ids.has_value(),
+                      b.second.ids ? std::strtol(b.second.ids->first.c_str(), nullptr, 10) : 0L);
+  });
+  for (const auto& [job, p] : found) {
+    fmt::print("{:<8} {:<8} {:<8} {:<7} {:<8}\n", p.pid, job, p.step,
+               p.ids ? p.ids->first : std::string("-"), p.ids ? p.ids->second : std::string("-"));
+  }
+  if (!found.empty()) return 0;
+  std::fflush(stdout);
+  const std::string on = node.empty() ? std::string("(null)") : node;
+  if (!ref) {
+    fmt::print(stderr, "No job steps exist on this node.\n");
+  } else if (ref->step) {
+    fmt::print(stderr, "StepId={}.{} does not exist on node {}.\n", ref->job, *ref->step, on);
+  } else {
+    fmt::print(stderr, "There are no steps for job {} on node {}.\n", ref->job, on);
+  }
+  return 1;
+}
 
 int show(const std::vector<std::string>& ids, bool one_liner) {
   const Paths paths = default_paths();

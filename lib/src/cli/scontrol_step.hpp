@@ -16,6 +16,11 @@ int show(const std::vector<std::string>& ids, bool one_liner);
 /// in its environment), when it ends and how long it has left.
 int pidinfo(const std::vector<std::string>& words, bool quiet);
 
+/// `scontrol listpids [JOB[.STEP]|*] [NODE]`: the processes of the running
+/// jobs' steps (on NODE, a virtual node's name, when given), Slurm's columns
+/// and messages.
+int listpids(const std::vector<std::string>& words);
+
 /// `scontrol completing`: the jobs still completing, one line each, as Slurm
 /// prints them; nothing when none is.
 int completing();

@@ -242,11 +242,11 @@ void Controller::cancel_running(Job& job) {
   }
 }
 
-void Controller::signal_running(const Job& job, int signal) {
+void Controller::signal_running(const Job& job, int signal, SignalTarget target) {
   for (const auto& a : job.alloc) {
     if (a.stepd_pid > 0 && proc::alive(a.stepd_pid, a.stepd_start_ticks)) {
       sigval value{};
-      value.sival_int = signal;
+      value.sival_int = forward_value(signal, target);
       ::sigqueue(static_cast<pid_t>(a.stepd_pid), k_stepd_forward_signal, value);
     }
   }

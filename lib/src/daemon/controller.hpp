@@ -23,6 +23,7 @@
 #include "daemon/mail.hpp"
 #include "sched/priority_state.hpp"
 #include "sched/sched.hpp"
+#include "stepd/signal_target.hpp"
 #include "util/clock.hpp"
 
 namespace stint {
@@ -131,7 +132,13 @@ class Controller {
   /// Whether a job or array with this id ever existed.
   bool ever_existed(JobId id, std::uint32_t array_task);
   /// Delivers `signal` to a running job's tasks.
-  void signal_running(const Job& job, int signal);
+  void signal_running(const Job& job, int signal, SignalTarget target = SignalTarget::all);
+  /// `scontrol suspend`: stops a running job (its CPUs go back to the pass,
+  /// its time limit's clock stops) until `scontrol resume`; nullopt, or the
+  /// error Slurm gives for the job's state.
+  std::optional<Error> suspend_job(Job& job);
+  /// `scontrol resume` of a suspended job, where its resources are free.
+  std::optional<Error> resume_job(Job& job);
   void request_shutdown() { m_shutdown = true; }
   void mark_dirty() { m_dirty = true; }
   bool dirty() const { return m_dirty; }
@@ -348,9 +355,11 @@ class Controller {
   sched::PriorityState m_priority;  ///< multifactor priority between passes (schedule.cpp)
   /// Running jobs being preempted: when their GraceTime ends (they are then killed).
   std::map<JobId, Seconds> m_preempting;
-  std::map<JobId, JobId> m_suspended_by;  ///< suspended job -> the job it was preempted for
-  std::size_t m_live_cluster_runs = 0;    ///< cluster runs not ended: stintd stays to follow them
-  std::unique_ptr<Mailer> m_mailer;       ///< made with the first mail
+  /// suspended job -> the job it was preempted for, or k_suspended_by_operator
+  std::map<JobId, JobId> m_suspended_by;
+  static constexpr JobId k_suspended_by_operator = 0;
+  std::size_t m_live_cluster_runs = 0;  ///< cluster runs not ended: stintd stays to follow them
+  std::unique_ptr<Mailer> m_mailer;     ///< made with the first mail
   /// Live jobs with time-limit mail: the types already sent (slurmctld
   /// clears them from the job's mail type as it sends them).
   std::map<JobId, std::uint16_t> m_mail_time_sent;

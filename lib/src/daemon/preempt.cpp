@@ -12,6 +12,7 @@
 #include "daemon/controller.hpp"
 #include "daemon/log.hpp"
 #include "daemon/spool.hpp"
+#include "sched/sched.hpp"
 
 namespace stint::daemon {
 
@@ -22,7 +23,7 @@ void Controller::preempt(Job& victim, const sched::Preemption& p) {
     // Slurm's order: SIGTSTP, then SIGSTOP (stepd sends both and stops the
     // clock of the time limit).
     write_suspend_marker(m_paths, victim.id, p.preemptor);
-    signal_running(victim, SIGSTOP);
+    signal_running(victim, SIGSTOP, SignalTarget::suspend);
     victim.state = JobState::suspended;
     save(victim);
     m_suspended_by[victim.id] = p.preemptor;
@@ -64,18 +65,63 @@ void Controller::resume_suspended(sched::Cluster& cluster, std::vector<Job*> sus
             [](const Job* a, const Job* b) { return a->priority > b->priority; });
   for (Job* job : suspended) {
     auto by = m_suspended_by.find(job->id);
-    if (by != m_suspended_by.end() && find_live(by->second)) continue;
+    // An operator's suspension (no preemptor) lasts until scontrol resume.
+    if (by != m_suspended_by.end() &&
+        (by->second == k_suspended_by_operator || find_live(by->second)))
+      continue;
     bool free = std::all_of(job->alloc.begin(), job->alloc.end(),
                             [&](const NodeAlloc& a) { return cluster.can_take(a); });
     if (!free) continue;
     for (const auto& a : job->alloc) cluster.find(a.node)->take(a);
-    signal_running(*job, SIGCONT);
+    signal_running(*job, SIGCONT, SignalTarget::suspend);
     job->state = JobState::running;
     save(*job);
     clear_suspend_marker(m_paths, job->id);
     m_suspended_by.erase(job->id);
     log_info("job {} resumed", job->display_id());
   }
+}
+
+std::optional<Error> Controller::suspend_job(Job& job) {
+  if (job.state == JobState::pending)
+    return Error(Errc::job_state_invalid, "Job is pending execution");
+  if (is_terminal(job.state) || job.state == JobState::completing)
+    return Error(Errc::job_state_invalid, "Job/step already completing or completed");
+  if (job.state != JobState::running) return Error(Errc::job_state_invalid, "Job is not running");
+  write_suspend_marker(m_paths, job.id, k_suspended_by_operator);
+  signal_running(job, SIGSTOP, SignalTarget::suspend);
+  job.state = JobState::suspended;
+  save(job);
+  m_suspended_by[job.id] = k_suspended_by_operator;
+  log_info("job {} suspended", job.display_id());
+  return std::nullopt;
+}
+
+std::optional<Error> Controller::resume_job(Job& job) {
+  if (job.state == JobState::pending)
+    return Error(Errc::job_state_invalid, "Job is pending execution");
+  if (is_terminal(job.state) || job.state == JobState::completing)
+    return Error(Errc::job_state_invalid, "Job/step already completing or completed");
+  if (job.state != JobState::suspended)
+    return Error(Errc::job_state_invalid, "Job is not suspended");
+  // Its CPUs went back to the pass while it was stopped: another job may
+  // hold them now.
+  std::vector<const Job*> active;
+  for (const auto& [id, other] : m_live) {
+    if (is_active(other.state) && other.state != JobState::suspended) active.push_back(&other);
+  }
+  sched::Cluster cluster(m_config.nodes());
+  cluster.take_jobs(active);
+  if (!std::all_of(job.alloc.begin(), job.alloc.end(),
+                   [&](const NodeAlloc& a) { return cluster.can_take(a); }))
+    return Error(Errc::nodes_busy, "Requested nodes are busy");
+  signal_running(job, SIGCONT, SignalTarget::suspend);
+  job.state = JobState::running;
+  save(job);
+  clear_suspend_marker(m_paths, job.id);
+  m_suspended_by.erase(job.id);
+  log_info("job {} resumed", job.display_id());
+  return std::nullopt;
 }
 
 void Controller::recover_preemptions() {

@@ -157,6 +157,13 @@ std::uint64_t rss_kb(pid_t pid) {
   return static_cast<std::uint64_t>(resident) * static_cast<std::uint64_t>(page_kb);
 }
 
+std::string command_name(pid_t pid) {
+  std::string text;
+  if (!read_proc_file(fmt::format("/proc/{}/comm", pid), text)) return {};
+  while (!text.empty() && text.back() == '\n') text.pop_back();
+  return text;
+}
+
 std::uint64_t rss_kb_sum(const std::vector<pid_t>& pids) {
   std::uint64_t sum = 0;
   for (pid_t pid : pids) sum += rss_kb(pid);

@@ -23,6 +23,10 @@ std::vector<pid_t> descendants_of(pid_t root);
 /// 0 for a process that is gone or a zombie.
 std::uint64_t rss_kb(pid_t pid);
 
+/// A process's command name (/proc/<pid>/comm: its program's file name, cut
+/// at 15 characters); "" for one that is gone.
+std::string command_name(pid_t pid);
+
 /// The sum of rss_kb over `pids`.
 std::uint64_t rss_kb_sum(const std::vector<pid_t>& pids);
 

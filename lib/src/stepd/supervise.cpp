@@ -26,6 +26,7 @@
 
 #include "stepd/cgroup.hpp"
 #include "stepd/proc.hpp"
+#include "stepd/signal_target.hpp"
 #include "stepd/spawn.hpp"
 #include "stepd/stepd.hpp"
 #include "util/clock.hpp"
@@ -251,15 +252,52 @@ class Supervisor {
     if (child) reap();
   }
 
-  // stintd suspends a preempted job with SIGSTOP and resumes it with
-  // SIGCONT: Slurm sends SIGTSTP first (a shell or a job that catches it may
-  // act), and the time a job spends suspended does not count toward its
-  // time limit, so the clocks stop with it.
-  void forward(int sig) {
+  // stintd suspends a job (scontrol suspend, preemption) with SIGSTOP and
+  // resumes it with SIGCONT: Slurm sends SIGTSTP first (a shell or a job that
+  // catches it may act), every process of the job stops (srun's tasks too,
+  // in process groups of their own), and the time a job spends suspended
+  // does not count toward its time limit, so the clocks stop with it. Other
+  // signals reach what `target` says (scancel's --batch and --full).
+  void forward(int value) {
+    const int sig = forwarded_signal(value);
+    const SignalTarget target = forwarded_target(value);
     if (m_task_reaped || sig <= 0 || sig >= NSIG) return;
+    switch (target) {
+      case SignalTarget::batch:
+        ::kill(m_pid, sig);
+        return;
+      case SignalTarget::steps:
+        signal_steps(sig);
+        return;
+      case SignalTarget::suspend:
+        suspend_or_resume(sig);
+        return;
+      case SignalTarget::all:
+        break;
+    }
+    // A stopped task must run to act on SIGTERM (GraceTime's, or scancel -s).
+    if (sig == SIGTERM) ::killpg(m_pid, SIGCONT);
+    ::killpg(m_pid, sig);
+  }
+
+  // The job's steps are what its sruns started: every process of each, as
+  // slurmstepd signals a step's processes under proctrack/linuxproc. The
+  // batch shell, srun itself and what the shell started outside srun get
+  // nothing. (srun does not pass on a signal from this stepd: it takes one
+  // for a signal to the whole process group, which its tasks had too.)
+  void signal_steps(int sig) {
+    for (pid_t pid : detail::descendants_of(::getpid())) {
+      if (pid == m_pid || detail::command_name(pid) != "srun") continue;
+      for (pid_t task : detail::descendants_of(pid)) {
+        if (detail::command_name(task) != "srun") ::kill(task, sig);
+      }
+    }
+  }
+
+  void suspend_or_resume(int sig) {
     if (sig == SIGSTOP && m_phase == Phase::running && !m_suspended_at) {
       ::killpg(m_pid, SIGTSTP);
-      ::killpg(m_pid, SIGSTOP);
+      for (pid_t pid : detail::descendants_of(::getpid())) ::kill(pid, SIGSTOP);
       m_suspended_at = SteadyClock::now();
       m_left_at_suspend = m_deadline;
       m_signal_left_at_suspend = m_signal_at;
@@ -275,11 +313,9 @@ class Supervisor {
       if (m_signal_left_at_suspend) m_signal_at = *m_signal_left_at_suspend + paused;
       m_left_at_suspend.reset();
       m_signal_left_at_suspend.reset();
+      for (pid_t pid : detail::descendants_of(::getpid())) ::kill(pid, SIGCONT);
       log("resumed");
     }
-    // A stopped task must run to act on SIGTERM (GraceTime's, or scancel -s).
-    if (sig == SIGTERM) ::killpg(m_pid, SIGCONT);
-    ::killpg(m_pid, sig);
   }
 
   // --signal: once, `before` seconds ahead of the time limit, to the task's
@@ -289,10 +325,11 @@ class Supervisor {
     m_signal_at.reset();
     if (m_task_reaped || m_phase != Phase::running) return;
     const SignalSpec& sig = m_launch.signal;
+    // sbatch --signal: the steps, as Slurm's default; B: the batch shell alone.
     if (sig.batch_only) {
       ::kill(m_pid, sig.signal);
     } else {
-      ::killpg(m_pid, sig.signal);
+      signal_steps(sig.signal);
     }
     log("signal {} sent {} s before the time limit{}", sig.signal, sig.before,
         sig.batch_only ? " (batch shell only)" : "");

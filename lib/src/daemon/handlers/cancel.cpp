@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <csignal>
 
 #include <fmt/core.h>
 
@@ -54,13 +55,17 @@ bool has_filter(const Json& req) {
 }
 
 // Cancels or signals one live job; the error, if it may not be.
-std::optional<Error> act(Controller& c, Job& job, int signal, const Caller& caller) {
+std::optional<Error> act(Controller& c, Job& job, int signal, SignalTarget target,
+                         const Caller& caller) {
   if (!c.may_act_for(caller, job.user_id))
     return Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
   if (signal != 0) {
     if (job.state != JobState::running)
       return Error(Errc::job_state_invalid, "Job is pending execution");
-    c.signal_running(job, signal);
+    // A run's command is its task, not a batch shell with steps: it gets the
+    // signal itself.
+    if (job.spec.run && target == SignalTarget::steps) target = SignalTarget::all;
+    c.signal_running(job, signal, target);
     return std::nullopt;
   }
   // A pending het job goes whole or not at all (its leader's id names it
@@ -102,6 +107,13 @@ Json handle_cancel(Controller& c, const Json& req, const Caller& caller) {
     if (n < 0 || n > 64) throw Error(Errc::invalid_argument, "Invalid signal");
     signal = static_cast<int>(n);
   }
+  // scancel's KILL_JOB_BATCH and KILL_FULL_JOB: without either, a signal
+  // other than SIGKILL goes to the job's steps, not to its batch shell.
+  SignalTarget target = SignalTarget::steps;
+  if (signal == SIGKILL || req.value("full", false))
+    target = SignalTarget::all;
+  else if (req.value("batch_only", false))
+    target = SignalTarget::batch;
   if (req.contains("job_ids") && !req["job_ids"].empty()) {
     // The pending jobs each reference names (an array's tasks) are cancelled
     // in one commit before the next reference is looked at.
@@ -114,7 +126,7 @@ Json handle_cancel(Controller& c, const Json& req, const Caller& caller) {
             pending.push_back(&job);
             return std::nullopt;
           }
-          return act(c, job, signal, caller);
+          return act(c, job, signal, target, caller);
         },
         [&]() -> std::optional<Error> {
           c.cancel_pending(pending, caller.uid);
@@ -153,7 +165,7 @@ Json handle_cancel(Controller& c, const Json& req, const Caller& caller) {
       ++next_cancelled;
     } else if (Job* job = c.find_live(id)) {
       Json shown = job->is_array_task() ? Json(job->display_id()) : Json(id);
-      results.push_back(job_result(shown, act(c, *job, signal, caller)));
+      results.push_back(job_result(shown, act(c, *job, signal, target, caller)));
     }
   }
   return {{"results", results}};

@@ -30,6 +30,7 @@ constexpr Route k_routes[] = {
     {"update_job", handle_update_job},
     {"requeue", handle_requeue},
     {"top", handle_top},
+    {"suspend", handle_suspend},
     {"run_stop", handle_run_stop},
     {"run_refresh", handle_run_refresh},
     {"run_delete", handle_run_delete},

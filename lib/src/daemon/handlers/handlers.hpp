@@ -45,6 +45,7 @@ Json handle_step_cancel(Controller& c, const Json& req, const Caller& caller);
 // Nodes, partitions and the config (handlers/nodes.cpp).
 Json handle_update_node(Controller& c, const Json& req, const Caller& caller);
 Json handle_update_partition(Controller& c, const Json& req, const Caller& caller);
+Json handle_suspend(Controller& c, const Json& req, const Caller& caller);
 Json handle_create_partition(Controller& c, const Json& req, const Caller& caller);
 Json handle_delete_partition(Controller& c, const Json& req, const Caller& caller);
 Json handle_reconfigure(Controller& c, const Json& req, const Caller& caller);

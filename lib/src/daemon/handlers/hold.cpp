@@ -62,4 +62,18 @@ Json handle_release(Controller& c, const Json& req, const Caller& caller) {
       c, req, [&](Job& job) { return release_one(c, job, caller); }, NoAfterRef{}, k_finished);
 }
 
+// scontrol suspend and resume: operators only (slurmctld's validate_operator).
+Json handle_suspend(Controller& c, const Json& req, const Caller& caller) {
+  const bool resume = req.value("resume", false);
+  const bool allowed = c.is_operator(caller);
+  return for_each_job(
+      c, req,
+      [&](Job& job) -> std::optional<Error> {
+        if (!allowed)
+          return Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
+        return resume ? c.resume_job(job) : c.suspend_job(job);
+      },
+      NoAfterRef{}, "Job/step already completing or completed");
+}
+
 }  // namespace stint::daemon
