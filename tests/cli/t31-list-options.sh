@@ -174,5 +174,18 @@ expect_eq "squeue -u UID" "$(squeue -h -o %i -u "$(id -un)" | sort | lines)" \
 expect_eq "sacct -u UID" "$(sacct -n -X -o JobID -u "$(id -un)" | sort | lines)" \
   "$(sacct -n -X -o JobID -u "$(id -u)" | sort | lines)"
 
+# -v: Slurm's dump of the options first, then the listing.
+out=$(sinfo -v -p debug)
+expect_contains "sinfo -v dump" "$out" "partition   = debug"
+expect_contains "sinfo -v level" "$out" "verbose     = 1"
+expect_contains "sinfo -v listing after it" "$out" "PARTITION AVAIL"
+out=$(squeue -vv -j "$h")
+expect_contains "squeue -v dump" "$out" "jobs        = $h"
+expect_contains "squeue -v level" "$out" "verbose     = 2"
+# scancel -v with filters that match nothing says so, and is no failure.
+expect_eq "scancel -v, nothing matched" \
+  "scancel: error: No active jobs match ALL job filters, including: job_name=nosuchname qos=nosuchqos " \
+  "$(scancel -v --name=nosuchname --qos=nosuchqos 2>&1)"
+
 scancel "$h" "$l" "$m" "$a" "$r"
 echo ok

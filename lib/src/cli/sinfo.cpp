@@ -21,6 +21,7 @@
 
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
+#include "cli/option_dump.hpp"
 #include "cli/read_common.hpp"
 
 namespace stint::tools {
@@ -297,6 +298,28 @@ int report(const SinfoArgs& a) {
   if (const auto unknown = cli::unknown_clusters(clusters, config.cluster_name, from_env)) {
     error_line(*unknown);
     return 1;
+  }
+  if (a.verbose > 0) {
+    option_dump::SinfoOptions o;
+    o.all = a.all;
+    o.dead = a.dead;
+    o.exact = a.exact;
+    o.format = a.format;
+    o.long_format = a.format_long;
+    o.iterate = iterate;
+    o.long_output = a.long_list;
+    o.no_header = a.no_header;
+    o.node_flag = a.node;
+    o.nodes = a.nodes;
+    o.partition = a.partitions;
+    o.responding = a.responding;
+    o.list_reasons = a.reasons;
+    o.reservation = a.reservations;
+    o.states = a.states;
+    o.sort = a.sort;
+    o.summarize = a.summarize;
+    o.verbose = a.verbose;
+    fmt::print("{}", option_dump::sinfo(o));
   }
   for (;;) {
     // -l prints its own date line; -i and -v print one too.

@@ -23,6 +23,7 @@
 
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
+#include "cli/option_dump.hpp"
 #include "cli/read_common.hpp"
 #include "cli/squeue_steps.hpp"
 #include "util/proc.hpp"
@@ -172,6 +173,7 @@ int report(const SqueueArgs& a, const Paths& paths, const Config& config, JobFil
       if (!partitions.empty() && !contains(partitions, p)) continue;
       Job copy = job;
       copy.partition = p;
+      copy.spec.partition = p;
       emit(copy);
     }
   };
@@ -369,6 +371,34 @@ int list(SqueueArgs a, std::vector<std::string> operands) {
     const std::string json = format::squeue_json(jobs, ctx, a.array);
     fmt::print("{}", a.yaml ? format::yaml_from_json(json) : json);
     return 0;
+  }
+  if (a.verbose > 0) {
+    option_dump::SqueueOptions o;
+    o.all = a.all;
+    o.array = a.array;
+    o.federation = a.federation;
+    o.format = !a.format.empty() ? a.format : a.format_long;
+    if (o.format.empty() && a.start && a.steps.empty() && !a.steps_given)
+      o.format = "%.18i %.9P %.8j %.8u %.2t %.19S %.6D %20Y %R";
+    o.iterate = iterate;
+    o.job_flag = a.jobs_given;
+    o.jobs = a.jobs;
+    o.licenses = a.licenses;
+    o.local = a.local;
+    o.names = a.names;
+    o.nodes = a.nodelist;
+    o.partitions = a.partitions;
+    o.priority = a.priority;
+    o.reservation = a.reservation;
+    o.sibling = a.sibling;
+    o.sort = a.sort;
+    o.start = a.start;
+    o.states = a.states;
+    o.steps_flag = a.steps_given;
+    o.steps = a.steps;
+    o.users = a.users;
+    o.verbose = a.verbose;
+    fmt::print("{}", option_dump::squeue(o));
   }
   for (;;) {
     // -l prints its own date line; -i and -v print one too.

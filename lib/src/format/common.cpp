@@ -219,6 +219,15 @@ std::string squeue_secs(Seconds s) {
   return parse::format_duration(s);
 }
 
+std::string job_partition(const Job& job) {
+  // slurmctld keeps a pending job's partitions as it was given them; once it
+  // runs, the one it runs in.
+  if (job.state == JobState::pending && job.spec.partition &&
+      job.spec.partition->find(',') != std::string::npos)
+    return *job.spec.partition;
+  return job.partition;
+}
+
 std::string job_nodelist(const Job& job) {
   if (job.alloc.empty()) return {};
   return parse::compress_hostlist(job.node_names());

@@ -52,6 +52,9 @@ std::string timestamp_or(Seconds t, std::string_view none);
 /// squeue's elapsed form ("M:SS", "H:MM:SS", "D-HH:MM:SS"); "INVALID" when
 /// negative or over a year, as Slurm prints it.
 std::string squeue_secs(Seconds s);
+/// The job's partition as Slurm shows it: a pending job submitted to
+/// several, all of them ("debug,gpu").
+std::string job_partition(const Job& job);
 /// The job's node list folded ("n[1-3]"); empty before it has nodes.
 std::string job_nodelist(const Job& job);
 /// Nodes the job has (allocated) or asks for (pending).

@@ -175,7 +175,7 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
        "LastSchedEval=" + detail::timestamp_or(ran ? job.start_time : job.submit_time, "Unknown"),
        // slurmctld's main scheduler leaves het jobs to the backfill one.
        job.is_het_component() ? "Scheduler=Backfill" : "Scheduler=Main"});
-  l.push_back({"Partition=" + job.partition,
+  l.push_back({"Partition=" + detail::job_partition(job),
                fmt::format("AllocNode:Sid={}:0",
                            job.spec.submit_host.empty() ? "localhost" : job.spec.submit_host)});
   l.push_back({"ReqNodeList=(null)", "ExcNodeList=(null)"});

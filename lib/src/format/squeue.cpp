@@ -105,7 +105,7 @@ std::string priority_norm(const Job& job, const Context&) {
 const std::array k_columns = {
   JobColumn{'i', "jobarrayid", "JOBID", true, [](const Job& j, const Context&) { return j.display_id(); }, [](const JobGroup& g, const Context&) { return group_id_text(g); }},
   JobColumn{'A', "jobid", "JOBID", true, [](const Job& j, const Context&) { return std::to_string(j.id); }},
-  JobColumn{'P', "partition", "PARTITION", true, [](const Job& j, const Context&) { return j.partition; }},
+  JobColumn{'P', "partition", "PARTITION", true, [](const Job& j, const Context&) { return detail::job_partition(j); }},
   JobColumn{'j', "name", "NAME", true, [](const Job& j, const Context&) { return j.spec.name; }},
   JobColumn{'u', "username", "USER", true, user_name},
   JobColumn{'U', "userid", "UID", true, [](const Job& j, const Context&) { return std::to_string(j.user_id); }},
@@ -313,7 +313,7 @@ bool is_text_key(char key) {
 std::string_view text_key(char key, const Job& j, const Context& ctx, std::string& scratch) {
   switch (key) {
     case 'P':
-      return j.partition;
+      return scratch = detail::job_partition(j);
     case 'j':
       return j.spec.name;
     case 'u':
