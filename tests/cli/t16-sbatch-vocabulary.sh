@@ -174,4 +174,23 @@ expect_eq "typo message" "sbatch: unrecognized option '--mial-type=ALL'
 sbatch: error: typo.sh:3: unrecognized option '--mial-type=ALL'; did you mean '--mail-type'?
 Try \"sbatch --help\" for more information" "$err"
 
+# -v lists the options set once they are read (Slurm's "defined options"), in
+# Slurm's order and its spelling of each value; SBATCH_DEBUG sets the level.
+err=$(SBATCH_DEBUG=4 SBATCH_TIMELIMIT=3 sbatch -H -N1 -o none --mem=1024 --contiguous \
+  --wrap true 2>&1 >/dev/null)
+expect_eq "-v list" "sbatch: defined options
+sbatch: -------------------- --------------------
+sbatch: contiguous          : set
+sbatch: hold                : set
+sbatch: mem                 : 1G
+sbatch: nodes               : 1
+sbatch: output              : none
+sbatch: time                : 00:03:00
+sbatch: verbose             : 4
+sbatch: wrap                : true
+sbatch: -------------------- --------------------
+sbatch: end of defined options" "$err"
+expect_eq "no list without -v" "" "$(sbatch -H -N1 --wrap true 2>&1 >/dev/null)"
+scancel --me
+
 scancel "${ids[@]}" >/dev/null 2>&1 || true

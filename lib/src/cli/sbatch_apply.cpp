@@ -206,6 +206,7 @@ std::string SbatchBuilder::node_file(const std::string& path, std::string_view r
 void SbatchBuilder::apply(const FoundOption& o, Layer layer) {
   const auto id = static_cast<SbatchOpt>(o.id);
   apply_core(id, o, layer);
+  given[id] = {value_of(o), layer};
 }
 
 // The options every scheduler has; the rest are apply_more's.
@@ -362,7 +363,14 @@ void SbatchBuilder::apply_core(SbatchOpt id, const FoundOption& o, Layer layer) 
       }
       break;
     case SbatchOpt::verbose:
-      ++request.verbose;
+      // SBATCH_DEBUG=N sets the level; each -v adds one.
+      if (layer == Layer::environment && !v.empty() &&
+          std::all_of(v.begin(), v.end(), [](char c) { return c >= '0' && c <= '9'; }) &&
+          v.size() < 10) {
+        request.verbose = std::stoi(v);
+      } else {
+        ++request.verbose;
+      }
       break;
     case SbatchOpt::wait:
       request.wait = true;

@@ -3,8 +3,11 @@
 // (sbatch_options.cpp runs it; sbatch_apply.cpp holds what each option does).
 
 #include <array>
+#include <map>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "cli/sbatch_options.hpp"
 
@@ -32,6 +35,9 @@ struct SbatchBuilder {
   std::array<bool, k_layers> set_mem{};
   std::array<bool, k_layers> set_mem_per_cpu{};
   std::array<bool, k_layers> set_mem_per_gpu{};
+  /// Each option set, with the value it was last given and by which layer
+  /// (sbatch -v lists them; --hint gives way by where options came from).
+  std::map<SbatchOpt, std::pair<std::string, Layer>> given;
 
   /// Applies one option; throws stint::Error with Slurm's message for a bad
   /// value.
@@ -48,5 +54,9 @@ struct SbatchBuilder {
   std::string read_named_file(const std::string& path, std::string_view refusal) const;
   std::string node_file(const std::string& path, std::string_view refusal) const;
 };
+
+/// sbatch -v's lines (without "sbatch: "): the options set, as Slurm's
+/// slurm_print_set_options lists them.
+std::vector<std::string> defined_options(const SbatchBuilder& b);
 
 }  // namespace stint::cli

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cstdlib>
 #include <optional>
 
 #include <fmt/core.h>
@@ -155,6 +156,16 @@ bool apply_directives(SbatchBuilder& b, const BatchScript& script, int component
   return d.more_components;
 }
 
+// Whether an input variable of a flag sets it (Slurm's slurm_process_option):
+// empty, "yes" or a number other than 0 does; anything else ("0", "no")
+// leaves it unset.
+bool env_flag_set(const std::string& value) {
+  if (value.empty() || iequals(value, "yes")) return true;
+  char* end = nullptr;
+  const long number = std::strtol(value.c_str(), &end, 10);
+  return number != 0 && *end == '\0';
+}
+
 // The input environment variables of sbatch(1), each applied as its option.
 void apply_environment(SbatchBuilder& b, const EnvList& env) {
   for (const auto& spec : sbatch_option_table()) {
@@ -165,6 +176,9 @@ void apply_environment(SbatchBuilder& b, const EnvList& env) {
       vars = space == std::string_view::npos ? std::string_view() : vars.substr(space + 1);
       if (var == "SBATCH_IGNORE_PBS") continue;  // read before the script (build_sbatch_request)
       if (const std::string* value = env_find(env, var)) {
+        if (spec.arg == ArgKind::none && spec.id != static_cast<int>(SbatchOpt::verbose) &&
+            !env_flag_set(*value))
+          continue;
         b.apply(FoundOption{spec.id, std::string(var), *value, 0}, Layer::environment);
       }
     }
@@ -399,7 +413,10 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const 
     // #PBS (and #BSUB) lines are read after the #SBATCH ones, as Slurm's
     // xlate_batch_script does, unless --ignore-pbs or SBATCH_IGNORE_PBS says
     // not to; Slurm reads them again for every component.
-    if (!command_line.ignore_pbs && !env_find(context.environment, "SBATCH_IGNORE_PBS")) {
+    // An "#SBATCH --ignore-pbs" line counts as well.
+    const std::string* ignore_pbs = env_find(context.environment, "SBATCH_IGNORE_PBS");
+    if (!command_line.ignore_pbs && !(ignore_pbs && env_flag_set(*ignore_pbs)) &&
+        !b.given.count(SbatchOpt::ignore_pbs)) {
       for (const auto& o : pbs_options(script.text, script_file_name(script))) {
         b.apply(o, Layer::directive);
       }
@@ -416,6 +433,10 @@ SbatchRequest build_sbatch_request(const SbatchCommandLine& command_line, const 
     }
     b.finish();
     fill_in_component(b, command_line, script, context, k == 0);
+    // -v: Slurm lists the options set once they are checked.
+    if (b.request.verbose > 0) {
+      for (std::string& line : defined_options(b)) b.request.notices.emplace_back("info", line);
+    }
 
     for (auto& notice : b.request.notices) request.notices.push_back(std::move(notice));
     b.request.notices.clear();
@@ -488,17 +509,53 @@ void SbatchBuilder::finish() {
                     "SLURM_NTASKS_PER_GPU");
       }
     }
-    // Slurm's validate_hint_option: --hint gives way to the options it would
-    // set itself (said only with -v).
-    if (!o.hint.empty() && (o.ntasks_per_core || o.threads_per_core || o.sockets_per_node)) {
-      if (request.verbose > 0) {
-        request.notices.emplace_back(
-            "info",
+    // Slurm's validate_hint_option: --hint and the options it would set
+    // itself; an option of the command line or a directive wins over one of
+    // the environment, and --hint gives way where both come from the same
+    // (said only with -v).
+    const auto set_by = [this](SbatchOpt id, bool environment) {
+      const auto it = given.find(id);
+      return it != given.end() && (it->second.second == Layer::environment) == environment;
+    };
+    const auto others_set_by = [&](bool environment) {
+      return set_by(SbatchOpt::ntasks_per_core, environment) ||
+             set_by(SbatchOpt::threads_per_core, environment) ||
+             set_by(SbatchOpt::extra_node_info, environment);
+    };
+    if (!o.hint.empty()) {
+      // Reset as Slurm resets them: no longer set (-v does not list them).
+      const auto drop_hint = [&] {
+        s.options_to_set().hint.clear();
+        given.erase(SbatchOpt::hint);
+      };
+      std::string said;
+      if (set_by(SbatchOpt::hint, false) && others_set_by(false)) {
+        said =
             "Following options are mutually exclusive with --hint: --ntasks-per-core, "
             "--threads-per-core, -B and --cpu-bind (other then --cpu-bind=verbose). Ignoring "
-            "--hint.");
+            "--hint.";
+        drop_hint();
+      } else if (set_by(SbatchOpt::hint, false)) {
+        JobOptions& m = s.options_to_set();
+        m.ntasks_per_core.reset();
+        m.threads_per_core.reset();
+        if (set_by(SbatchOpt::extra_node_info, true)) {
+          m.sockets_per_node.reset();
+          m.cores_per_socket.reset();
+        }
+        for (SbatchOpt id :
+             {SbatchOpt::ntasks_per_core, SbatchOpt::threads_per_core, SbatchOpt::extra_node_info})
+          given.erase(id);
+      } else if (others_set_by(false)) {
+        drop_hint();
+      } else if (others_set_by(true)) {
+        said =
+            "Following options are mutually exclusive with --hint: --ntasks-per-core, "
+            "--threads-per-core, -B and --cpu-bind, but more than one set by environment "
+            "variables. Ignoring SLURM_HINT.";
+        drop_hint();
       }
-      s.options_to_set().hint.clear();
+      if (!said.empty() && request.verbose > 0) request.notices.emplace_back("info", said);
     }
     if (!o.cluster.empty() && context) {
       // Only this machine's cluster exists; "all" is it too.

@@ -317,7 +317,9 @@ constexpr std::array k_sbatch_options = {
         Effect::acts, "With -N min-max, the least node count: what stint always gives."),
     row(SbatchOpt::verbose, 'v', "verbose", ArgKind::none, 99, "SBATCH_DEBUG", k_parallel,
         "  -v, --verbose               verbose mode (multiple -v's increase verbosity)\n",
-        Effect::tool, "Prints the options as sbatch read them on standard error (more with -vv)."),
+        Effect::tool,
+        "Lists the options set (\"defined options\", as Slurm's sbatch) on standard error; "
+        "SBATCH_DEBUG=N sets the level."),
     row(SbatchOpt::wait, 'W', "wait", ArgKind::none, 102, "SBATCH_WAIT", k_parallel,
         "  -W, --wait                  wait for completion of submitted job\n", Effect::tool,
         "Waits for the job to end and exits with its exit status."),
