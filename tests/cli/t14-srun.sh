@@ -148,4 +148,23 @@ rc=0
 msg=$(SLURM_JOB_ID=999 srun true 2>&1) || rc=$?
 expect_contains "no such allocation" "$msg" \
   "srun: error: Unable to confirm allocation for job 999: Invalid job id specified"
+# --hint gives way to -B, --ntasks-per-core, --threads-per-core and a
+# --cpu-bind type given with it (said with -v).
+hint_notice="srun: Following options are mutually exclusive with --hint: --ntasks-per-core, --threads-per-core, -B and --cpu-bind (other then --cpu-bind=verbose). Ignoring --hint."
+for option in --threads-per-core=1 --ntasks-per-core=1 -B1 --cpu-bind=threads --cpu-bind=threads,verbose; do
+  expect_contains "--hint with $option" "$(srun -v --hint=nomultithread "$option" -t1 true 2>&1)" \
+    "$hint_notice"
+done
+case "$(srun -v --hint=nomultithread --cpu-bind=verbose -t1 true 2>&1)" in
+  *"mutually exclusive"*) fail "--cpu-bind=verbose alone does not override --hint" ;;
+esac
+case "$(srun --hint=nomultithread -B1 -t1 true 2>&1)" in
+  *"mutually exclusive"*) fail "said without -v" ;;
+esac
+
+# -O: the batch script sees SLURM_OVERCOMMIT=1, and its srun runs more tasks
+# than the CPUs it has.
+j=$(submit -N1 -n10 -O -t1 -o over.out --wrap 'echo "over=$SLURM_OVERCOMMIT"; srun hostname | wc -l')
+wait_for 60 job_ended "$j"
+expect_eq "-O in the batch script" "over=1 10" "$(lines < over.out)"
 echo ok

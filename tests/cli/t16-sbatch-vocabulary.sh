@@ -192,5 +192,16 @@ sbatch: -------------------- --------------------
 sbatch: end of defined options" "$err"
 expect_eq "no list without -v" "" "$(sbatch -H -N1 --wrap true 2>&1 >/dev/null)"
 scancel --me
+# SLURM_HINT gives way to --threads-per-core and --ntasks-per-core given on
+# the command line, silently; scontrol shows what the job asked for.
+id=$(SLURM_HINT=nomultithread sbatch --parsable -v -H --threads-per-core=1 --ntasks-per-core=1 \
+  --wrap true 2>err.txt)
+case "$(cat err.txt)" in *"mutually exclusive"* | *"hint "*) fail "SLURM_HINT: $(cat err.txt)" ;; esac
+out=$(scontrol show job "$id")
+expect_contains "ReqB:S:C:T" "$out" "ReqB:S:C:T=0:0:*:1"
+expect_contains "NtasksPerN:B:S:C" "$out" "NtasksPerN:B:S:C=0:0:*:1"
+expect_contains "no shape asked" "$(scontrol show job "$(submit -H --wrap true)")" \
+  "Socks/Node=* NtasksPerN:B:S:C=0:0:*:*"
+scancel --me
 
 scancel "${ids[@]}" >/dev/null 2>&1 || true

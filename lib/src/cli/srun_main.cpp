@@ -197,6 +197,21 @@ std::optional<std::string> cpu_bind_value(const std::string& text) {
   return verbose ? "verbose," + type : type;
 }
 
+// Whether a --cpu-bind value names a binding, not only verbose or quiet.
+bool bind_type_named(const std::string& text) {
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t end = text.find(',', start);
+    if (end == std::string::npos) end = text.size();
+    const std::string word = text.substr(start, end - start);
+    if (!iequals(word, "v") && !iequals(word, "verbose") && !iequals(word, "q") &&
+        !iequals(word, "quiet"))
+      return true;
+    start = end + 1;
+  }
+  return false;
+}
+
 // --mpi: the types this machine has, or Slurm's refusal of an unknown one.
 void check_mpi(const std::string& type) {
   if (type.empty() || iequals(type, "none") || iequals(type, "pmi2")) return;
@@ -293,6 +308,10 @@ struct Reader {
   std::optional<std::uint32_t> env_nodes;  // -N from the environment: a bound, not a count
   bool exclusive_on_command_line = false;
   bool overlap_on_command_line = false;
+  // --hint on the command line, and an option there it gives way to
+  // (Slurm's validate_hint_option).
+  bool hint_on_command_line = false;
+  bool hint_overridden_on_command_line = false;
 
   /// Applies one option; returns false when srun is to act on it at once
   /// (--help, --mpi=list) and read no further.
@@ -397,6 +416,12 @@ bool Reader::apply(const FoundOption& f, bool from_env) {
         cl.action = Action::hint_help;
         return false;
       }
+      if (!from_env) hint_on_command_line = true;
+      break;
+    case SbatchOpt::ntasks_per_core:
+    case SbatchOpt::threads_per_core:
+    case SbatchOpt::extra_node_info:
+      if (!from_env) hint_overridden_on_command_line = true;
       break;
     case SbatchOpt::overcommit:
       o.overcommit = true;  // the step's too: more tasks than CPUs
@@ -449,6 +474,8 @@ bool Reader::apply_own(SrunOpt id, const FoundOption& f, bool from_env) {
         return false;
       }
       o.cpu_bind = *bind;
+      // Any binding but verbose (or quiet) alone overrides --hint.
+      if (!from_env && bind_type_named(v)) hint_overridden_on_command_line = true;
       break;
     }
     case SrunOpt::debugger_test:
@@ -613,6 +640,16 @@ SrunCommandLine parse_srun_command_line(const std::vector<std::string>& args,
     throw Error(Errc::invalid_argument, "--exclusive and --overlap are mutually exclusive");
 
   SrunOptions& o = r.cl.options;
+  if (r.hint_on_command_line && r.hint_overridden_on_command_line) {
+    // Slurm's validate_hint_option: --hint gives way (said only with -v).
+    if (o.verbose > 0) {
+      r.cl.notices.emplace_back(
+          "Following options are mutually exclusive with --hint: --ntasks-per-core, "
+          "--threads-per-core, -B and --cpu-bind (other then --cpu-bind=verbose). Ignoring "
+          "--hint.");
+    }
+    std::erase_if(o.allocation, [](const auto& option) { return option.first == "--hint"; });
+  }
   const std::uint32_t tasks = o.ntasks.value_or(0);
   if (r.env_nodes && !o.nodes && tasks > 0 && tasks < *r.env_nodes) {
     // Slurm's _opt_verify: the allocation's node count from the environment

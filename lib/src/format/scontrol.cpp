@@ -17,6 +17,11 @@
 namespace stint::format {
 namespace {
 
+// A count the job asked for, or Slurm's "*" where it asked for none.
+std::string or_star(const std::optional<std::uint32_t>& n) {
+  return n ? std::to_string(*n) : std::string("*");
+}
+
 using Lines = std::vector<std::vector<std::string>>;
 
 // scontrol keeps each Key=Value one word: a description's spaces become '_'.
@@ -184,9 +189,14 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
   l.push_back({fmt::format("NumNodes={}", detail::job_node_count(job)),
                fmt::format("NumCPUs={}", detail::job_cpu_count(job)),
                fmt::format("NumTasks={}", job.req.tasks),
-               fmt::format("CPUs/Task={}", job.req.cpus_per_task), "ReqB:S:C:T=0:0:*:*"});
+               fmt::format("CPUs/Task={}", job.req.cpus_per_task),
+               fmt::format("ReqB:S:C:T=0:0:{}:{}", or_star(more.cores_per_socket),
+                           or_star(more.threads_per_core))});
   l.push_back({"TRES=" + job_tres(job)});
-  l.push_back({"Socks/Node=*", "NtasksPerN:B:S:C=0:0:*:*", detail::core_spec_text(more)});
+  l.push_back({"Socks/Node=" + or_star(more.sockets_per_node),
+               fmt::format("NtasksPerN:B:S:C={}:0:{}:{}", job.spec.ntasks_per_node.value_or(0),
+                           or_star(more.ntasks_per_socket), or_star(more.ntasks_per_core)),
+               detail::core_spec_text(more)});
   if (details && has_alloc) {
     const std::uint32_t gpus = job.total_gpus();
     l.push_back({"JOB_GRES=" + (gpus > 0 ? gres_text(gpus, job.req.gpu_type) : "(null)")});
