@@ -130,6 +130,8 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
     set(env, "SLURM_CPUS_PER_TASK", std::to_string(job.req.cpus_per_task));
   if (job.spec.ntasks_per_node)
     set(env, "SLURM_NTASKS_PER_NODE", std::to_string(*job.spec.ntasks_per_node));
+  // slurmstepd's for a batch script of an -O job; srun reads it back as -O.
+  if (job.spec.options().overcommit) set(env, "SLURM_OVERCOMMIT", "1");
   set(env, "SLURM_CPUS_ON_NODE", std::to_string(here.cpus));
   if (auto per_cpu = job.mem_per_cpu_mb()) {
     set(env, "SLURM_MEM_PER_CPU", std::to_string(*per_cpu));
