@@ -70,3 +70,21 @@ check_shared "before a restart"
 stop_stintd
 check_shared "after a restart"
 scancel "$shared"
+
+# scontrol reads job id 0 as every job (Slurm's scontrol_print_job): "0_1"
+# shows the task 1 of each array.
+a=$(submit -H --array=1-2 --wrap true)
+b=$(submit -H --array=0-1 --wrap true)
+out=$(scontrol -o show job 0_1)
+expect_contains "scontrol show job 0_1: first array" "$out" "ArrayJobId=$a ArrayTaskId=1 "
+expect_contains "scontrol show job 0_1: second array" "$out" "ArrayJobId=$b ArrayTaskId=1 "
+case "$out" in
+  *"ArrayJobId=$a ArrayTaskId=2 "* | *"ArrayJobId=$b ArrayTaskId=0 "*) fail "other tasks in: $out" ;;
+esac
+set +e
+out=$(scontrol show job 0_7 2>&1)
+rc=$?
+set -e
+expect_eq "no task 7: exit" 1 "$rc"
+expect_eq "no task 7" "Job 0_7 not found" "$out"
+scancel "$a" "$b"

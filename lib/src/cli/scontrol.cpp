@@ -94,6 +94,18 @@ std::string lower(std::string_view s) {
   return out;
 }
 
+// "0" or "0_N": every job, as Slurm's scontrol reads job id 0.
+bool every_job(const std::string& text) {
+  const std::size_t underscore = text.find('_');
+  const std::string id = text.substr(0, underscore);
+  const std::string task = underscore == std::string::npos ? "1" : text.substr(underscore + 1);
+  const auto digits = [](const std::string& s) {
+    return !s.empty() && s.size() < 10 &&
+           std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  return digits(id) && std::stoul(id) == 0 && digits(task);
+}
+
 int show_job(const ScontrolArgs& a, const std::vector<std::string>& ids) {
   const Paths paths = default_paths();
   const Config config = query::read_config(paths);
@@ -107,6 +119,22 @@ int show_job(const ScontrolArgs& a, const std::vector<std::string>& ids) {
     if (jobs.empty()) {
       fmt::print("No jobs in the system\n");
       return 0;
+    }
+  } else if (ids.size() == 1 && every_job(ids.front())) {
+    // Slurm's scontrol reads job id 0 as every job, "0_3" as every job's
+    // task 3 (an array's or a task's of that number).
+    const std::string& text = ids.front();
+    const std::size_t underscore = text.find('_');
+    JobFilter filter;
+    filter.ended_after = ctx.now - cli::min_job_age(config);
+    jobs = query::read_jobs(paths, filter);
+    if (underscore != std::string::npos) {
+      const auto task = static_cast<std::uint32_t>(std::stoul(text.substr(underscore + 1)));
+      std::erase_if(jobs, [task](const Job& j) { return j.array_task_id != task; });
+    }
+    if (jobs.empty()) {
+      fmt::print("Job {} not found\n", text);
+      return 1;
     }
   } else {
     std::vector<query::JobRef> refs;
