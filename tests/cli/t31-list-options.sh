@@ -76,7 +76,7 @@ expect_eq "--json -L" "$l" "$(squeue --json -L lic | json_ids)"
 expect_eq "--json -w" "$r" "$(squeue --json -w n-1 | json_ids)"
 expect_eq "-P" "$m debug $m other" "$(squeue -h -P -j "$m" -o '%i %P' | lines)"
 expect_eq "-P -p" "$m other" "$(squeue -h -P -p other -j "$m" -o '%i %P' | lines)"
-expect_eq "without -P" "$m debug" "$(squeue -h -j "$m" -o '%i %P' | lines)"
+expect_eq "without -P, all its partitions (slurmctld keeps them so while it waits)" "$m debug,other" "$(squeue -h -j "$m" -o '%i %P' | lines)"
 
 # Views.
 expect_eq "--array-unique" "${a}_1 ${a}_2 ${a}_3" "$(squeue -h --array-unique -j "$a" -o %i | lines)"

@@ -59,4 +59,22 @@ command_refused "--json show partition" \
 command_refused "unknown option" "scontrol: unrecognized option '--bogus'
 Try \"scontrol --help\" for more information" scontrol --bogus show job "$j"
 scancel "$j"
+
+# write config: every value show config prints, in slurm.conf's words (or
+# commented out where there is none), into FILE.<time>; nodes and partitions.
+out=$(scontrol write config "$PWD/written.conf")
+case "$out" in "Slurm config saved to $PWD/written.conf."20*) ;; *) fail "write config said: $out" ;; esac
+written=${out#Slurm config saved to }
+expect_contains "sections" "$(cat "$written")" "#                   CONTROL                    #"
+missing=0
+while IFS='=' read -r key value; do
+  key=${key%% *}
+  value=${value# }
+  value=${value%%[ (]*}
+  [ -z "$key" ] && break
+  case "$key" in BOOT_TIME | HASH_VAL | MULTIPLE_SLURMD | NEXT_JOB_ID | SLURM_CONF | SLURM_VERSION | *\[*) continue ;; esac
+  grep -qxF "$key=$value" "$written" || grep -qx "#$key=" "$written" || { echo "missing: $key=$value"; missing=$((missing + 1)); }
+done < <(scontrol show config | tail -n +2)
+expect_eq "every key of show config written" 0 "$missing"
+expect_eq "a partition line" 1 "$(grep -c '^PartitionName=' "$written")"
 echo "t33 passed"

@@ -188,7 +188,7 @@ int show_node(const ScontrolArgs& a, const std::vector<std::string>& names) {
     if (wanted.empty()) return fail("No nodes in the system");
     return fail(fmt::format("Node {} not found", names.front()));
   }
-  verbose_header(a, partitions.size());
+  verbose_header(a, view.nodes.size());
   fmt::print("{}", out);
   return 0;
 }
@@ -206,7 +206,7 @@ int show_partition(const ScontrolArgs& a, const std::vector<std::string>& names)
     if (names.empty()) return fail("No partitions in the system");
     return fail(fmt::format("Partition {} not found", names.front()));
   }
-  verbose_header(a, view.nodes.size());
+  verbose_header(a, partitions.size());
   fmt::print("{}", out);
   return 0;
 }
@@ -534,6 +534,10 @@ int update(const std::vector<std::string>& w) {
 /// (slurm-JOBID.sh by default, "-" for standard output), written by this
 /// process as its user. stintd gives it to the job's owner and operators only.
 int write_batch_script(const ScontrolArgs& a, const std::vector<std::string>& w) {
+  if (w.size() >= 2 && is(w[1], "config", 6)) {
+    if (w.size() > 3) return fail("too many arguments for keyword:write");
+    return cli::write_config(w.size() == 3 ? std::optional<std::string>(w[2]) : std::nullopt);
+  }
   if (w.size() < 2 || !is(w[1], "batch_script", 5))
     return fail(fmt::format("invalid write option: {}", w.size() < 2 ? "" : w[1]));
   if (w.size() < 3) throw Error(Errc::usage, "too few arguments for keyword:write batch_script");
