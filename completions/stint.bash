@@ -228,7 +228,7 @@ _stint_scontrol_operands() {
     verbs=$(_stint_parse_commands)
     # scontrol reads its command as words, not as CLI11 subcommands, so its
     # help may not list them; these are the ones it takes.
-    [[ -n $verbs ]] || verbs="show hold uhold release requeue requeuehold top update create delete reconfigure shutdown ping version write"
+    [[ -n $verbs ]] || verbs="show hold uhold release requeue requeuehold top update create delete reconfigure shutdown ping version write suspend resume listpids pidinfo completing help"
     _stint_reply "$verbs"
     return
   fi
@@ -236,8 +236,8 @@ _stint_scontrol_operands() {
   case $verb in
     write)
       if ((n == 1)); then
-        _stint_reply "batch_script"
-      elif ((n == 2)); then
+        _stint_reply "batch_script config"
+      elif ((n == 2)) && [[ $what == b* ]]; then
         _stint_reply "$(_stint_run squeue -h -o %i --me)"
       fi
       ;;
@@ -255,17 +255,27 @@ _stint_scontrol_operands() {
       ;;
     cr | cre | crea | creat | create)
       if ((n == 1)); then
-        _stint_reply "reservation"
+        _stint_reply "reservation PartitionName="
+      elif [[ $what == partitionname=* || $what == partition=* ]]; then
+        _stint_reply "Nodes= MaxTime= DefaultTime= State= Priority= PriorityTier= PriorityJobFactor= AllowAccounts= DenyAccounts= AllowQos= DenyQos="
       else
         _stint_reply "ReservationName= StartTime= EndTime= Duration= Users= Accounts= Nodes= NodeCnt= PartitionName= Features= Flags="
       fi
       ;;
     del | dele | delet | delete)
       if ((n == 1)); then
-        _stint_reply "ReservationName= reservation"
+        _stint_reply "ReservationName= reservation PartitionName= partition"
+      elif ((n == 2)) && [[ $what == p* ]]; then
+        _stint_reply "$(_stint_run sinfo -h -o %R)"
       elif ((n == 2)); then
         _stint_reply "$(_stint_reservations)"
       fi
+      ;;
+    sus | susp | suspe | suspen | suspend)
+      _stint_reply "$(_stint_run squeue -h -o %i -t RUNNING)"
+      ;;
+    res | resu | resum | resume)
+      _stint_reply "$(_stint_run squeue -h -o %i -t SUSPENDED)"
       ;;
     hold | uhold)
       _stint_reply "$(_stint_run squeue -h -o %i --me -t PENDING)"
@@ -287,7 +297,7 @@ _stint_scontrol_operands() {
       elif [[ $first == nodename=* ]]; then
         _stint_reply "State= Reason="
       elif [[ $first == partitionname=* ]]; then
-        _stint_reply "State= MaxTime= PriorityTier= Nodes="
+        _stint_reply "State= MaxTime= DefaultTime= Priority= PriorityTier= PriorityJobFactor= Nodes= AllowAccounts= DenyAccounts= AllowQos= DenyQos="
       fi
       ;;
   esac

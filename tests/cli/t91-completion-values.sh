@@ -83,6 +83,9 @@ offers "scontrol show reservation" night scontrol show reservation ""
 offers "scontrol delete" night scontrol delete ReservationName ""
 offers "scontrol update reservation keys" Duration= scontrol update ReservationName=night ""
 scontrol delete ReservationName=night
+offers "scontrol update partition keys" AllowAccounts= scontrol update PartitionName=x ""
+offers "scontrol create partition keys" DefaultTime= scontrol create PartitionName=x ""
+offers "scontrol write" config scontrol write ""
 
 # stint report: its options, and file names for -o.
 offers "stint report options" --start stint report --st
