@@ -86,7 +86,8 @@ wait_for 30 job_ended "$j2"
 scontrol update PartitionName=extra MaxTime=-1 DefaultTime=-1
 expect_contains "MaxTime unlimited" "$(part_line extra)" "MaxTime=UNLIMITED"
 expect_contains "DefaultTime unlimited" "$(part_line extra)" "DefaultTime=UNLIMITED"
-command_refused "bad time" "scontrol: error: Invalid input MaxTime=soon" \
+command_refused "bad time" "scontrol: error: Invalid input MaxTime=soon
+slurm_update error: No error" \
   scontrol update PartitionName=extra MaxTime=soon
 
 # It outlives stintd, then goes when the file is read again.

@@ -174,6 +174,10 @@ expect_eq "squeue -u UID" "$(squeue -h -o %i -u "$(id -un)" | sort | lines)" \
 expect_eq "sacct -u UID" "$(sacct -n -X -o JobID -u "$(id -un)" | sort | lines)" \
   "$(sacct -n -X -o JobID -u "$(id -u)" | sort | lines)"
 
+# CPULoad: this machine's load average on every virtual node, as slurmd's.
+[[ "$(sinfo -h -N -n n-1 -p debug -o %O)" =~ ^[0-9]+\.[0-9][0-9]$ ]] || fail "sinfo %O: $(sinfo -h -N -n n-1 -p debug -o %O)"
+[[ "$(scontrol show node n-1)" =~ CPULoad=[0-9]+\.[0-9][0-9] ]] || fail "CPULoad: $(scontrol show node n-1)"
+
 # -v: Slurm's dump of the options first, then the listing.
 out=$(sinfo -v -p debug)
 expect_contains "sinfo -v dump" "$out" "partition   = debug"

@@ -179,7 +179,8 @@ std::optional<Request> read_words(const std::vector<std::string>& args) {
 
 int update(const std::vector<std::string>& args) {
   std::optional<Request> r = read_words(args);
-  if (!r) return 1;
+  // _update_it reports the failed parse as a failed update, errno unset.
+  if (!r) return plain_error("slurm_update error: No error");
   if (r->fields.empty()) return error_line("No changes specified");
   try {
     rpc::call(default_paths(),
