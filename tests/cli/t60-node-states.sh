@@ -63,6 +63,9 @@ touch "go-$j1"
 wait_for 30 job_ended "$j1"
 expect_eq "drained job completed" COMPLETED "$(job_state "$j1")"
 expect_eq "drained when empty" drain "$(node_state a-1)"
+# -t matches the base state under the DRAIN flag, as Slurm's sinfo does.
+expect_eq "a drained node is idle to -t" "a-1" "$(sinfo -h -N -t idle -n a-1 -o %N | sort -u)"
+expect_eq "and drained" "a-1" "$(sinfo -h -N -t drained -n a-1 -o %N | sort -u)"
 expect_eq "still pending" PD "$(squeue -h -j "$j3" -o %t)"
 
 reasons=$(sinfo -R -h)
@@ -165,3 +168,7 @@ set -e
 expect_contains "reason of an up node" "$out" "Invalid node state specified"
 scontrol update NodeName=a-1 State=UNDRAIN
 expect_eq "undrained" idle "$(node_state a-1)"
+# State=IDLE of a node that is up leaves it so (Slurm clears DOWN and DRAIN
+# with it and has nothing to clear here); RESUME of one is refused.
+scontrol update NodeName=a-1 State=IDLE || fail "State=IDLE of an idle node refused"
+expect_eq "still idle" idle "$(node_state a-1)"

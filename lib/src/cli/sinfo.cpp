@@ -71,11 +71,15 @@ bool state_named(std::string_view word, const query::NodeInfo& n) {
       if (std::tolower(static_cast<unsigned char>(word[i])) != name[i]) return false;
     return true;
   };
-  if (is("idle")) return n.state == NodeState::idle;
+  // DRAIN is a flag over a base state in Slurm: a drained node is idle, a
+  // draining one allocated or mixed, and -t matches the base state too.
+  const NodeState base =
+      n.state == NodeState::drained || n.state == NodeState::draining ? n.alloc_state : n.state;
+  if (is("idle")) return base == NodeState::idle;
   if (is("down")) return n.state == NodeState::down;
-  if (is("allocated") || is("alloc")) return n.state == NodeState::allocated;
-  if (is("mixed") || is("mix")) return n.state == NodeState::mixed;
-  if (is("completing") || is("comp")) return n.state == NodeState::completing;
+  if (is("allocated") || is("alloc")) return base == NodeState::allocated;
+  if (is("mixed") || is("mix")) return base == NodeState::mixed;
+  if (is("completing") || is("comp")) return base == NodeState::completing;
   if (is("drain")) return n.state == NodeState::drained || n.state == NodeState::draining;
   if (is("drained")) return n.state == NodeState::drained;
   if (is("draining") || is("drng")) return n.state == NodeState::draining;

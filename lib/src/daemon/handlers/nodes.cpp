@@ -79,6 +79,9 @@ Json handle_update_node(Controller& c, const Json& req, const Caller& caller) {
       // A node that is down stays down when drained; only its reason changes.
       s.state = state == "DOWN" || now == NodeAdminState::down ? NodeAdminState::down
                                                                : NodeAdminState::drain;
+    } else if (state == "IDLE" && now == NodeAdminState::up) {
+      // Slurm's IDLE clears DOWN and DRAIN; a node that is up already stays so.
+      continue;
     } else if (state == "RESUME" || state == "IDLE") {
       if (now == NodeAdminState::up)
         throw Error(Errc::invalid_argument,
