@@ -186,6 +186,8 @@ expect_contains "sinfo -v listing after it" "$out" "PARTITION AVAIL"
 out=$(squeue -vv -j "$h")
 expect_contains "squeue -v dump" "$out" "jobs        = $h"
 expect_contains "squeue -v level" "$out" "verbose     = 2"
+expect_eq "sacct -v's plugin line" "sacct: accounting_storage/slurmdbd: init: Accounting storage SLURMDBD plugin loaded" \
+  "$(sacct -v -X -n -j "$h" 2>&1 >/dev/null)"
 # scancel -v with filters that match nothing says so, and is no failure.
 expect_eq "scancel -v, nothing matched" \
   "scancel: error: No active jobs match ALL job filters, including: job_name=nosuchname qos=nosuchqos " \

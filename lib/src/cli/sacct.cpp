@@ -427,6 +427,12 @@ int report(const SacctArgs& a) {
   if (filter.users.empty() && !a.all_users && uid != 0 && a.nodelist.empty())
     filter.users = {proc::user_name(uid)};
 
+  // -v: the line Slurm's sacct logs as it loads its storage plugin (stint's
+  // show config says accounting_storage/slurmdbd: the accounting it keeps
+  // answers as slurmdbd would).
+  if (a.verbose > 0)
+    fmt::print(stderr, "sacct: accounting_storage/slurmdbd: init: Accounting storage SLURMDBD "
+                       "plugin loaded\n");
   const Paths paths = default_paths();
   const Config config = query::read_config(paths);
   format::Context ctx = cli::read_context(config);
