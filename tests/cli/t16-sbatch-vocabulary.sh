@@ -205,3 +205,12 @@ expect_contains "no shape asked" "$(scontrol show job "$(submit -H --wrap true)"
 scancel --me
 
 scancel "${ids[@]}" >/dev/null 2>&1 || true
+
+# -S and --thread-spec together end the submission, as slurm_opt.c's check.
+command_refused "-S with --thread-spec" \
+  "sbatch: fatal: -S/--core-spec and --thred-spec options are mutually exclusive" \
+  sbatch --thread-spec=1 -S1 --wrap true
+out=$(SBATCH_CORE_SPEC=1 SBATCH_THREAD_SPEC=1 sbatch --wrap true 2>&1) && fail "both from the environment submitted"
+expect_eq "both from the environment" \
+  "sbatch: fatal: Both --core-spec and --thread-spec set using environment variables. Those options are mutually exclusive." \
+  "$out"

@@ -328,6 +328,9 @@ int run(int argc, char** argv) {
     if (level == "info" && request.verbose == 0) continue;
     fmt::print(stderr, "{}: {}{}\n", k_tool, level == "info" ? "" : level + ": ", text);
   }
+  // A fatal() of Slurm's option checks: said above, nothing submitted.
+  for (const auto& notice : request.notices)
+    if (notice.first == "fatal") return 1;
   if (!request.help_requested.empty()) {
     fmt::print("{}", request.help_requested);
     return 0;

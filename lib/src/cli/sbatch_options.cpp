@@ -557,6 +557,19 @@ void SbatchBuilder::finish() {
       }
       if (!said.empty() && request.verbose > 0) request.notices.emplace_back("info", said);
     }
+    // Slurm's _validate_spec_cores_options: -S and --thread-spec both given
+    // (Slurm's words, its misspelling kept), or both from the environment
+    // with neither on the command line, end the submission.
+    if (set_by(SbatchOpt::core_spec, false) && set_by(SbatchOpt::thread_spec, false)) {
+      request.notices.emplace_back(
+          "fatal", "-S/--core-spec and --thred-spec options are mutually exclusive");
+    } else if (set_by(SbatchOpt::core_spec, true) && set_by(SbatchOpt::thread_spec, true) &&
+               !set_by(SbatchOpt::core_spec, false) && !set_by(SbatchOpt::thread_spec, false)) {
+      request.notices.emplace_back(
+          "fatal",
+          "Both --core-spec and --thread-spec set using environment variables. Those options are "
+          "mutually exclusive.");
+    }
     if (!o.cluster.empty() && context) {
       // Only this machine's cluster exists; "all" is it too.
       const std::string here = context->cluster_name ? context->cluster_name() : std::string();
