@@ -214,3 +214,6 @@ out=$(SBATCH_CORE_SPEC=1 SBATCH_THREAD_SPEC=1 sbatch --wrap true 2>&1) && fail "
 expect_eq "both from the environment" \
   "sbatch: fatal: Both --core-spec and --thread-spec set using environment variables. Those options are mutually exclusive." \
   "$out"
+# A node count in 1024s (Slurm's k suffix): read, then refused as too many.
+out=$(sbatch -N2k --wrap true 2>&1) && fail "-N2k submitted"
+expect_contains "-N2k" "$out" "Node count specification invalid (2048 nodes requested"

@@ -30,8 +30,16 @@ bool iequals(std::string_view a, std::string_view b) {
 // maximum when one is given.
 std::pair<std::uint32_t, std::optional<std::uint32_t>> node_count(const std::string& text) {
   auto part = [](const std::string& s) {
+    // A k or m suffix counts in 1024s or 1048576s (Slurm's str_to_nodes).
+    std::uint64_t scale = 1;
+    std::string digits = s;
+    if (!digits.empty() && (digits.back() == 'k' || digits.back() == 'K')) scale = 1024;
+    if (!digits.empty() && (digits.back() == 'm' || digits.back() == 'M')) scale = 1048576;
+    if (scale != 1) digits.pop_back();
     try {
-      return parse::count(s, "--nodes");
+      const std::uint64_t n = std::uint64_t{parse::count(digits, "--nodes")} * scale;
+      if (n > 0x7fffffff) throw Error(Errc::usage, "");
+      return static_cast<std::uint32_t>(n);
     } catch (const std::exception&) {
       throw Error(Errc::usage, fmt::format("\"{}\" is not a valid node count", s));
     }
@@ -456,8 +464,8 @@ void SbatchBuilder::apply_more(SbatchOpt id, const FoundOption& o, Layer /*layer
       m.distribution = values::distribution(v);
       break;
     case SbatchOpt::exclude:
-      m.exclude = v.find('/') != std::string::npos ? node_file(v, "Invalid --exclude node file")
-                                                   : v;
+      m.exclude =
+          v.find('/') != std::string::npos ? node_file(v, "Invalid --exclude node file") : v;
       break;
     case SbatchOpt::exclusive:
       set_exclusive(m, o.value);
@@ -479,7 +487,8 @@ void SbatchBuilder::apply_more(SbatchOpt id, const FoundOption& o, Layer /*layer
     case SbatchOpt::uid: {
       const bool user = id == SbatchOpt::uid;
       if (context->uid != 0) {
-        throw Error(Errc::usage, fmt::format("--{} only permitted by root user", user ? "uid" : "gid"));
+        throw Error(Errc::usage,
+                    fmt::format("--{} only permitted by root user", user ? "uid" : "gid"));
       }
       const auto& resolve = user ? context->user_id : context->group_id;
       std::optional<std::uint32_t> number;
@@ -490,7 +499,8 @@ void SbatchBuilder::apply_more(SbatchOpt id, const FoundOption& o, Layer /*layer
         } catch (const Error&) {
         }
       }
-      if (!number) throw Error(Errc::usage, fmt::format("Invalid --{} specification", user ? "uid" : "gid"));
+      if (!number)
+        throw Error(Errc::usage, fmt::format("Invalid --{} specification", user ? "uid" : "gid"));
       (user ? m.uid : m.gid) = *number;
       break;
     }
@@ -583,8 +593,8 @@ void SbatchBuilder::apply_more(SbatchOpt id, const FoundOption& o, Layer /*layer
       break;
     case SbatchOpt::ntasks_per_gpu:
     case SbatchOpt::ntasks_per_tres: {
-      const std::uint32_t n =
-          values::count(v, id == SbatchOpt::ntasks_per_gpu ? "--ntasks-per-gpu" : "--ntasks-per-tres");
+      const std::uint32_t n = values::count(
+          v, id == SbatchOpt::ntasks_per_gpu ? "--ntasks-per-gpu" : "--ntasks-per-tres");
       if (m.ntasks_per_gpu && *m.ntasks_per_gpu != n && o.spelling.rfind("--", 0) == 0) {
         throw Error(Errc::usage,
                     fmt::format("Inconsistent values set to --ntasks-per-gpu={} and "
@@ -633,8 +643,7 @@ void SbatchBuilder::apply_more(SbatchOpt id, const FoundOption& o, Layer /*layer
       // SBATCH_REQ_SWITCH gives the count and SBATCH_WAIT4SWITCH the wait.
       if (o.spelling == "SBATCH_WAIT4SWITCH") {
         const std::string current = m.recorded.count("switches") ? m.recorded["switches"] : "1";
-        record_as("switches",
-                  values::switches(current.substr(0, current.find('@')) + "@" + v));
+        record_as("switches", values::switches(current.substr(0, current.find('@')) + "@" + v));
       } else {
         record_as("switches", values::switches(v));
       }

@@ -291,6 +291,23 @@ ResourceRequest checked_request(const JobSpec& spec, const PartitionConfig& part
     }
     nodes = std::move(left);
   }
+  // EnforcePartLimits other than NO: slurmctld's _part_access_check refuses
+  // more CPUs, then more nodes, than the partition has, in its words.
+  std::string enforce = config.conf("EnforcePartLimits").value_or("NO");
+  std::transform(enforce.begin(), enforce.end(), enforce.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::toupper(c)); });
+  if (enforce != "NO") {
+    const std::vector<NodeDef> all = config.partition_nodes(partition);
+    std::uint64_t total_cpus = 0;
+    for (const NodeDef& n : all) total_cpus += n.cpus;
+    const std::uint64_t min_cpus = std::max<std::uint64_t>(
+        static_cast<std::uint64_t>(req.tasks) * req.cpus_per_task, req.nodes);
+    if (min_cpus > total_cpus)
+      throw Error(Errc::node_config_unavailable, "More processors requested than permitted");
+    if (req.nodes > all.size())
+      throw Error(Errc::invalid_node_count,
+                  std::string(errc_slurm_message(Errc::invalid_node_count)));
+  }
   if (auto refusal = never_fits(req, nodes)) throw *refusal;
   return req;
 }

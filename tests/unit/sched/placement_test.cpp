@@ -328,3 +328,25 @@ TEST_CASE("the node shape: sockets and threads per core declared per pool") {
   h.options_to_set().hint.clear();
   CHECK(sched::checked_request(h, c.partitions[1], c).cpus_per_node == 2);
 }
+
+TEST_CASE("EnforcePartLimits refuses more CPUs, then more nodes, than the partition has",
+          "[placement]") {
+  Config c = cluster();  // 24 CPUs on 4 nodes
+  JobSpec many;
+  many.ntasks = 25;
+  JobSpec wide;
+  wide.nodes = 5;
+  // NO (the default): what can never run is refused by never_fits' words.
+  CHECK_THROWS_MATCHES(
+      sched::checked_request(wide, c.partitions[0], c), Error,
+      Catch::Matchers::Message("Node count specification invalid (5 nodes requested, the partition "
+                               "has 4)"));
+  c.slurm_conf["EnforcePartLimits"] = "ALL";
+  CHECK_THROWS_MATCHES(sched::checked_request(many, c.partitions[0], c), Error,
+                       Catch::Matchers::Message("More processors requested than permitted"));
+  CHECK_THROWS_MATCHES(sched::checked_request(wide, c.partitions[0], c), Error,
+                       Catch::Matchers::Message("Node count specification invalid"));
+  JobSpec fits;
+  fits.ntasks = 4;
+  CHECK_NOTHROW(sched::checked_request(fits, c.partitions[0], c));
+}
