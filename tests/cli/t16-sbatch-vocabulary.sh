@@ -217,3 +217,7 @@ expect_eq "both from the environment" \
 # A node count in 1024s (Slurm's k suffix): read, then refused as too many.
 out=$(sbatch -N2k --wrap true 2>&1) && fail "-N2k submitted"
 expect_contains "-N2k" "$out" "Node count specification invalid (2048 nodes requested"
+# -vv: Slurm's debug lines for what sbatch passes on.
+out=$(sbatch -vv -H --wrap true 2>&1 >/dev/null)
+expect_contains "-vv debug" "$out" "sbatch: debug:  propagating UMASK="
+scancel --me

@@ -273,6 +273,14 @@ int run(int argc, char** argv) {
     // A fatal() of Slurm's option checks: said above, nothing submitted.
     for (const auto& notice : request.notices)
       if (notice.first == "fatal") return 1;
+    if (request.verbose >= 2) {
+      // -vv: Slurm's debug() lines for what sbatch passes on to the job.
+      for (const auto& [key, value] : request.spec.environment) {
+        if (key == "SLURM_UMASK")
+          fmt::print(stderr, "{}: debug:  propagating UMASK={}\n", k_tool, value);
+      }
+      fmt::print(stderr, "{}: debug:  propagating SLURM_PRIO_PROCESS=0\n", k_tool);
+    }
     if (!request.help_requested.empty()) {
       fmt::print("{}", request.help_requested);
       return 0;
