@@ -177,7 +177,7 @@ Try \"sbatch --help\" for more information" "$err"
 # -v lists the options set once they are read (Slurm's "defined options"), in
 # Slurm's order and its spelling of each value; SBATCH_DEBUG sets the level.
 err=$(SBATCH_DEBUG=4 SBATCH_TIMELIMIT=3 sbatch -H -N1 -o none --mem=1024 --contiguous \
-  --wrap true 2>&1 >/dev/null)
+  --wrap true 2>&1 >/dev/null | grep -v ': debug:  ')
 expect_eq "-v list" "sbatch: defined options
 sbatch: -------------------- --------------------
 sbatch: contiguous          : set
