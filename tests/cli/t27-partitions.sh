@@ -34,6 +34,7 @@ for want in "PartitionName=extra" "Nodes=n-[1-2]" "MaxTime=00:30:00" "PriorityJo
   expect_contains "created: $want" "$out" "$want"
 done
 expect_eq "sinfo sees it" "2" "$(sinfo -h -p extra -o %D)"
+expect_contains "show partitionname=" "$(scontrol show partitionname=extra)" "PartitionName=extra"
 
 command_refused "a second create" "Error creating the partition: Invalid partition name specified" \
   scontrol create partition=extra

@@ -227,7 +227,7 @@ int show(const ScontrolArgs& a, const std::vector<std::string>& w) {
         "scontrol: error: --{} is supported here for show job and show node, not for show {}; "
         "leave it out for Slurm's text",
         a.json ? "json" : "yaml", what));
-  if (is(what, "partitions", 1)) return show_partition(a, rest);
+  if (is(what, "partitions", 1) || is(what, "partitionname", 2)) return show_partition(a, rest);
   if (is(what, "steps", 4)) return scontrol_step::show(rest, a.one_liner);
   // Both run here, as one stintd.
   if (is(what, "daemons", 2)) {
