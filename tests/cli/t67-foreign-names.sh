@@ -171,7 +171,7 @@ out=$(stint init --force --from-slurm-conf cluster/slurm.conf)
 expect_contains "init says what it wrote" "$out" "(2 node pools, 5 nodes, 2 partitions; default partition short)"
 yaml=$(cat "$STINT_STATE_DIR/stint.yaml")
 expect_contains "unused keys listed" "$yaml" "#   cluster/slurm.conf:3: SlurmctldHost=head01: not used here"
-expect_contains "partition keys listed" "$yaml" "PartitionName=gpu-long AllowAccounts=physics: not used here"
+expect_contains "partition's access list kept" "$yaml" "allow_accounts: [physics]"
 expect_eq "sinfo" "short* up 4:00:00 3 idle cn[01-03]
 gpu-long up 1-00:00:00 2 idle gn[1-2]" "$(sinfo -h -o '%P %a %l %D %t %N')"
 part=$(scontrol show partition gpu-long)
@@ -179,7 +179,10 @@ expect_contains "gpu-long nodes" "$part" "Nodes=gn[1-2]"
 expect_contains "gpu-long tier" "$part" "PriorityTier=10"
 expect_contains "GPU type from gres.conf" "$(scontrol show node gn1)" "Gres=gpu:v100:4"
 expect_contains "cluster name" "$(scontrol show config)" "rivers"
-id=$(sbatch --parsable -p gpu-long --gres=gpu:v100:2 -c 16 --wrap 'echo imported')
+# gpu-long admits the physics account alone (AllowAccounts=physics).
+out=$(sbatch -p gpu-long --wrap true 2>&1) && fail "another account got into gpu-long"
+expect_contains "AllowAccounts" "$out" "Invalid account or account/partition combination specified"
+id=$(sbatch --parsable -A physics -p gpu-long --gres=gpu:v100:2 -c 16 --wrap 'echo imported')
 wait_for 30 job_ended "$id"
 expect_eq "a job on the imported cluster" COMPLETED "$(job_state "$id")"
 expect_eq "its node" "gn1" "$(sacct -n -X -P -o NodeList -j "$id")"

@@ -39,6 +39,9 @@ struct Context {
   std::string arch = "x86_64";
   std::string os = "Linux";
   Seconds boot_time = k_no_time;
+  /// Its one-minute load average, every virtual node's CPULoad (as several
+  /// slurmds on one host each report the host's); unset: N/A.
+  std::optional<double> cpu_load;
   std::string version;  ///< stint's version for scontrol's Version=
   /// Job ids that are array job ids: a dependency on the whole array prints
   /// "afterok:12_*" (query::dependency_arrays).

@@ -1,6 +1,7 @@
 #include "cli/read_common.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <fstream>
 
 #include <fmt/core.h>
@@ -57,6 +58,11 @@ format::Context read_context(const Config& config) {
     ctx.os = std::string(u.sysname) + " " + u.release + " " + u.version;
   }
   ctx.boot_time = boot_time();
+  if (std::FILE* f = std::fopen("/proc/loadavg", "r")) {
+    double load = 0;
+    if (std::fscanf(f, "%lf", &load) == 1) ctx.cpu_load = load;
+    std::fclose(f);
+  }
   ctx.version = std::string(stint::version());
   if (const auto track = config.conf("TrackWCKey")) ctx.track_wckey = detail_yes(*track);
   return ctx;

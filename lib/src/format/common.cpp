@@ -221,21 +221,8 @@ std::string squeue_secs(Seconds s) {
   return parse::format_duration(s);
 }
 
-std::optional<double> host_cpu_load() {
-  // Every virtual node is this machine, as several slurmds on one host each
-  // report the host's load average (slurmd's CPULoad).
-  std::FILE* f = std::fopen("/proc/loadavg", "r");
-  if (f == nullptr) return std::nullopt;
-  double load = 0;
-  const bool read = std::fscanf(f, "%lf", &load) == 1;
-  std::fclose(f);
-  if (!read) return std::nullopt;
-  return load;
-}
-
-std::string cpu_load_text() {
-  const std::optional<double> load = host_cpu_load();
-  return load ? fmt::format("{:.2f}", *load) : std::string("N/A");
+std::string cpu_load_text(const Context& ctx) {
+  return ctx.cpu_load ? fmt::format("{:.2f}", *ctx.cpu_load) : std::string("N/A");
 }
 
 std::string job_partition(const Job& job) {

@@ -52,11 +52,9 @@ std::string timestamp_or(Seconds t, std::string_view none);
 /// squeue's elapsed form ("M:SS", "H:MM:SS", "D-HH:MM:SS"); "INVALID" when
 /// negative or over a year, as Slurm prints it.
 std::string squeue_secs(Seconds s);
-/// This machine's one-minute load average (every virtual node's CPULoad);
-/// nullopt where /proc/loadavg cannot be read.
-std::optional<double> host_cpu_load();
-/// It as scontrol and sinfo print it ("0.67"), else "N/A".
-std::string cpu_load_text();
+/// Every virtual node's CPULoad as scontrol and sinfo print it ("0.67"),
+/// else "N/A".
+std::string cpu_load_text(const Context& ctx);
 /// The job's partition as Slurm shows it: a pending job submitted to
 /// several, all of them ("debug,gpu").
 std::string job_partition(const Job& job);

@@ -353,7 +353,7 @@ std::string sinfo_json(const std::vector<query::NodeInfo>& nodes, const Context&
     j["comment"] = "";
     j["cores"] = n.cpus;
     j["cpu_binding"] = 0;
-    j["cpu_load"] = static_cast<std::int64_t>(detail::host_cpu_load().value_or(0) * 100);
+    j["cpu_load"] = static_cast<std::int64_t>(ctx.cpu_load.value_or(0) * 100);
     j["extra"] = "";
     j["free_memory"] = n.memory_mb - std::min(n.memory_mb, n.memory_alloc_mb);
     j["cpus"] = n.cpus;

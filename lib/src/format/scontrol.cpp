@@ -262,7 +262,7 @@ std::string scontrol_node(const query::NodeInfo& n, const Context& ctx, bool one
   l.push_back({"NodeName=" + n.name, "Arch=" + ctx.arch,
                fmt::format("CoresPerSocket={}", detail::cores_per_socket(n)), ""});
   l.push_back({fmt::format("CPUAlloc={}", n.cpus_alloc), fmt::format("CPUEfctv={}", n.cpus),
-               fmt::format("CPUTot={}", n.cpus), "CPULoad=" + detail::cpu_load_text()});
+               fmt::format("CPUTot={}", n.cpus), "CPULoad=" + detail::cpu_load_text(ctx)});
   const std::string features =
       n.features.empty() ? std::string("(null)") : fmt::format("{}", fmt::join(n.features, ","));
   l.push_back({"AvailableFeatures=" + features});

@@ -317,7 +317,7 @@ const std::array k_columns = {
   NodeColumn{'b', "ACTIVE_FEATURES", true, [](const Row& r, const Context&) { return features(r); }},
   NodeColumn{'E', "REASON", false, reason},
   NodeColumn{'G', "GRES", true, gres},
-  NodeColumn{'O', "CPU_LOAD", true, [](const Row&, const Context&) { return detail::cpu_load_text(); }},
+  NodeColumn{'O', "CPU_LOAD", true, [](const Row&, const Context& ctx) { return detail::cpu_load_text(ctx); }},
   NodeColumn{'u', "USER", true, [](const Row& r, const Context&) { return reason_user(r, false); }},
   NodeColumn{'U', "USER", true, [](const Row& r, const Context&) { return reason_user(r, true); }},
   NodeColumn{'H', "TIMESTAMP", true, [](const Row& r, const Context&) { return with_reason(r) ? detail::timestamp_or(r.nodes.front()->reason_time, "Unknown") : std::string("Unknown"); }},

@@ -211,6 +211,7 @@ TEST_CASE("sbatch --signal arrives 'before' seconds ahead of the time limit") {
   l.time_limit = 61;
   l.signal.signal = SIGUSR1;
   l.signal.before = 60;
+  l.signal.batch_only = true;  // B:, to the shell that traps it
   l.result_path = dir / "result.json";
   auto t0 = Clock::now();
   pid_t stepd = fork_stepd(l);
@@ -231,6 +232,7 @@ TEST_CASE("sbatch --signal earlier than the whole time limit goes out at once") 
   l.time_limit = 30;
   l.signal.signal = SIGUSR2;
   l.signal.before = 60;
+  l.signal.batch_only = true;
   auto t0 = Clock::now();
   TaskResult r = stepd::run_task(l);
   CHECK(seconds_since(t0) < 10);
@@ -238,33 +240,37 @@ TEST_CASE("sbatch --signal earlier than the whole time limit goes out at once") 
   CHECK(r.exit_status == 0);
 }
 
-TEST_CASE("sbatch --signal: the whole process group or with B: only the batch shell") {
+TEST_CASE("sbatch --signal: the steps, or with B: only the batch shell") {
   TempDir dir;
-  // The child records what reaches it. The shell, once it has the signal,
-  // sends the child USR2 as a marker: had the child been sent USR1 too, that
-  // was before the marker, and the child takes pending signals in number order.
-  const std::string script =
-      "sh -c 'trap \"echo usr1 >> child\" USR1; trap \"echo usr2 >> child; exit 0\" USR2; "
-      "while :; do sleep 0.1; done' & c=$!; "
-      "trap 'echo usr1 > shell; kill -USR2 $c; wait $c; exit 0' USR1; "
-      "while :; do sleep 0.1; done";
-  TaskLaunch l = shell_launch(dir, script);
+  // A step is what an srun started: here a copy of sh named srun runs
+  // task.sh, which records what reaches it. The batch shell records a signal
+  // of its own in "shell", then tells the step to stop; it waits for srun.
+  const std::string srun = dir / "srun";
+  fs::write_file_atomic(srun, fs::read_file("/bin/sh"), 0755);
+  fs::write_file_atomic(dir / "task.sh",
+                        "trap 'echo usr1 >> step; exit 0' USR1\n"
+                        "while [ ! -e stop ]; do sleep 0.1; done\n",
+                        0644);
+  TaskLaunch l = shell_launch(dir,
+                              "trap 'echo usr1 > shell; touch stop' USR1; "
+                              "./srun -c 'sh ./task.sh; true' & s=$!; "
+                              "while kill -0 $s 2>/dev/null; do sleep 0.1; done; exit 0");
   l.time_limit = 61;
   l.signal.signal = SIGUSR1;
-  l.signal.before = 59;  // 2 s in: time for the child to set its traps
+  l.signal.before = 59;  // 2 s in: time for the traps to be set
 
-  SECTION("the whole group") {
+  SECTION("without B: the step's processes, not the shell") {
     TaskResult r = stepd::run_task(l);
     CHECK(r.exit_status == 0);
-    CHECK(read_text(dir / "shell") == "usr1\n");
-    CHECK(read_text(dir / "child") == "usr1\nusr2\n");
+    CHECK(read_text(dir / "step") == "usr1\n");
+    CHECK_FALSE(std::filesystem::exists(dir / "shell"));
   }
   SECTION("B: the batch shell only") {
     l.signal.batch_only = true;
+    // The shell tells the step to stop, which then ends on its own.
     TaskResult r = stepd::run_task(l);
-    CHECK(r.exit_status == 0);
     CHECK(read_text(dir / "shell") == "usr1\n");
-    CHECK(read_text(dir / "child") == "usr2\n");
+    CHECK_FALSE(std::filesystem::exists(dir / "step"));
   }
 }
 
