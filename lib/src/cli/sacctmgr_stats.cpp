@@ -99,7 +99,7 @@ std::string sacctmgr_config_text(const std::vector<ConfigPair>& slurm, const Sac
   // records in stint.db (SQLite), never archives or purges them, and keeps
   // slurmdbd's defaults where it has nothing of its own.
   // "10 sec" in slurm.conf's list is "10 secs" in slurmdbd's.
-  auto secs = [](std::string v) { return v.ends_with(" sec") ? v + "s" : v; };
+  auto secs = [](const std::string& v) { return v.ends_with(" sec") ? v + "s" : v; };
   const std::vector<ConfigPair> dbd = {
       {"AllowNoDefAcct", "No"},
       {"ArchiveDir", "/tmp"},
