@@ -431,8 +431,9 @@ int report(const SacctArgs& a) {
   // show config says accounting_storage/slurmdbd: the accounting it keeps
   // answers as slurmdbd would).
   if (a.verbose > 0)
-    fmt::print(stderr, "sacct: accounting_storage/slurmdbd: init: Accounting storage SLURMDBD "
-                       "plugin loaded\n");
+    fmt::print(stderr,
+               "sacct: accounting_storage/slurmdbd: init: Accounting storage SLURMDBD "
+               "plugin loaded\n");
   const Paths paths = default_paths();
   const Config config = query::read_config(paths);
   format::Context ctx = cli::read_context(config);

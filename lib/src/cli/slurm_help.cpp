@@ -693,14 +693,10 @@ constexpr std::string_view k_sstat_usage = R"TXT(Usage: sstat [options] -j <job(
 // sacctmgr's and sshare's --usage print their whole help, as in Slurm
 // (sacctmgr.c maps --usage to -h; sshare.c's OPT_LONG_USAGE calls _usage()).
 constexpr ToolTexts k_texts[] = {
-    {"sinfo", k_sinfo_help, k_sinfo_usage},
-    {"squeue", k_squeue_help, k_squeue_usage},
-    {"scancel", k_scancel_help, k_scancel_usage},
-    {"sacct", k_sacct_help, k_sacct_usage},
-    {"sprio", k_sprio_help, k_sprio_usage},
-    {"sshare", k_sshare_help, k_sshare_help},
-    {"sacctmgr", k_sacctmgr_help, k_sacctmgr_help},
-    {"sstat", k_sstat_help, k_sstat_usage},
+    {"sinfo", k_sinfo_help, k_sinfo_usage},         {"squeue", k_squeue_help, k_squeue_usage},
+    {"scancel", k_scancel_help, k_scancel_usage},   {"sacct", k_sacct_help, k_sacct_usage},
+    {"sprio", k_sprio_help, k_sprio_usage},         {"sshare", k_sshare_help, k_sshare_help},
+    {"sacctmgr", k_sacctmgr_help, k_sacctmgr_help}, {"sstat", k_sstat_help, k_sstat_usage},
 };
 
 const ToolTexts* find(std::string_view tool) {
