@@ -142,6 +142,12 @@ command_refused "sinfo -O unknown" "$(sinfo -O Port 2>&1 >/dev/null | head -n 1)
 expect_contains "sinfo -O unknown" "$(sinfo -O Port 2>&1)" "Invalid node format specification: Port"
 expect_eq "sinfo -O of fields -o lacks" "all|(null)|UNLIMITED|22.05.8" \
   "$(sinfo -h -p debug -n n-2 -O AllocNodes:6,Comment:7,MaxCPUsPerNode:10,Version:8 | tr -s ' ' '|' | sed 's/|$//')"
+# PreemptMode is the partition's as scontrol shows it; StateComplete the
+# node's State= (base state and flags) in lower case.
+preempt=$(scontrol -o show partition debug | grep -o 'PreemptMode=[^ ]*' | cut -d= -f2)
+node_state=$(scontrol -o show node n-2 | grep -o ' State=[^ ]*' | cut -d= -f2 | tr 'A-Z' 'a-z')
+expect_eq "sinfo -O PreemptMode,StateComplete" "$preempt|$node_state" \
+  "$(sinfo -h -p debug -n n-2 -O PreemptMode:12,StateComplete:20 | tr -s ' ' '|' | sed 's/|$//')"
 expect_eq "sinfo -S -P" "other|debug*" "$(sinfo -h -s -p debug,other -S -P -o %P | paste -sd'|')"
 expect_eq "sinfo shapes folded" "mix 1 4 n-1|idle 2 2+ n-2,m-1" \
   "$(sinfo -h -p shape -o '%t %D %c %N' | paste -sd'|')"

@@ -53,6 +53,8 @@ struct Context {
   std::map<std::string, std::uint32_t> reservation_ids;
   /// --noconvert: memory sizes in MB as stored, not scaled to G or T.
   bool no_convert = false;
+  /// The cluster's PreemptMode, every partition's (sinfo -O preemptmode).
+  std::string preempt_mode = "OFF";
 };
 
 /// One selected column: which row of a tool's table, how wide, which way, and

@@ -65,6 +65,7 @@ format::Context read_context(const Config& config) {
   }
   ctx.version = std::string(stint::version());
   if (const auto track = config.conf("TrackWCKey")) ctx.track_wckey = detail_yes(*track);
+  if (const auto preempt = config.conf("PreemptMode")) ctx.preempt_mode = *preempt;
   return ctx;
 }
 

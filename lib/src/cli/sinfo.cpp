@@ -149,6 +149,8 @@ constexpr std::pair<std::string_view, char> k_long_fields[] = {
     {"maxcpuspernode", '^'},
     {"priorityjobfactor", '='},
     {"version", '@'},
+    {"preemptmode", '*'},
+    {"statecomplete", '#'},
 };
 
 // -O "type[:[.][size][suffix]],...": the same fields as -o, 20 wide unless

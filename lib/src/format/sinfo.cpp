@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstdlib>
 #include <optional>
 
@@ -200,6 +201,14 @@ std::string state_of(const Row& r, bool long_form) {
   return long_form ? node_state_long(n) : node_state_short(n);
 }
 
+// node_state_string_complete in lower case: the base state and every flag.
+std::string state_complete(const Row& r, const Context&) {
+  if (r.nodes.empty()) return "n/a";
+  std::string s = node_state_scontrol(*r.nodes.front());
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
 /// Whether two nodes print the same state (they share a line).
 bool same_state(const NodeInfo& a, const NodeInfo& b) {
   return a.state == b.state && a.maint == b.maint && a.reserved == b.reserved;
@@ -331,6 +340,8 @@ const std::array k_columns = {
   NodeColumn{'^', "MAX_CPUS_PER_NODE", true, [](const Row&, const Context&) { return std::string("UNLIMITED"); }},
   NodeColumn{'=', "PRIO_JOB_FACTOR", true, [](const Row& r, const Context&) { return std::to_string(r.part->priority_job_factor.value_or(r.part->priority_tier)); }},
   NodeColumn{'@', "VERSION", true, [](const Row&, const Context&) { return std::string(stint::slurm_release()); }},
+  NodeColumn{'*', "PREEMPT_MODE", true, [](const Row&, const Context& c) { return c.preempt_mode; }},
+  NodeColumn{'#', "STATECOMPLETE", true, state_complete},
 };
 // clang-format on
 
