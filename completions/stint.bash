@@ -283,6 +283,16 @@ _stint_scontrol_operands() {
     shutdown)
       ((n == 1)) && _stint_reply "slurmctld controller"
       ;;
+    requeue | requeueh | requeueho | requeuehol | requeuehold)
+      # Flags come before the job ids.
+      local ids
+      ids=$(_stint_run squeue -h -o %i --me)
+      if [[ $verb == requeueh* ]]; then
+        _stint_reply "incomplete State=SpecialExit $ids"
+      else
+        _stint_reply "incomplete $ids"
+      fi
+      ;;
     rel | rele | relea | releas | release)
       _stint_reply "$(_stint_run squeue -h -o %i --me -t PENDING)"
       ;;

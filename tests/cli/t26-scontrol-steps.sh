@@ -99,4 +99,35 @@ expect_eq "pidinfo of the script" 2 "$(grep -c "^Slurm JobId=$p ends at " pid.ou
 expect_eq "its time left" 2 "$(grep -cE '^Job remaining time is 1[0-2][0-9] seconds$' pid.out)"
 expect_contains "a process of no job" "$(cat pid.out)" "init: exit 1"
 expect_eq "no job completing" "" "$(scontrol completing)"
+
+# A step's own time limit (srun -t inside the job): scontrol shows it and
+# update StepId= changes it, for one step or every running one; srun ends the
+# step's tasks once it has passed, the step TIMEOUT, and the job goes on.
+cat >limit.sh <<'SH'
+#!/bin/sh
+#SBATCH -t 5 -o limit.out
+srun -t 5 sh -c 'touch limited.started; sleep 300'
+echo "step exit $?"
+echo STEP_FINISH
+SH
+l=$(submit limit.sh)
+wait_for 30 test -e limited.started
+expect_contains "its own limit" "$(scontrol show step "$l.0")" " TimeLimit=00:05:00"
+expect_contains "the batch step's" "$(scontrol show step "$l.batch")" " TimeLimit=UNLIMITED"
+scontrol update StepId="$l.0" TimeLimit=+2
+expect_contains "+2 minutes" "$(scontrol show step "$l.0")" " TimeLimit=00:07:00"
+command_refused "decrement past zero" \
+  "TimeLimit decrement larger than current time limit (9 > 7)" \
+  scontrol update StepId="$l.0" TimeLimit=-9
+command_refused "a bad limit" "Invalid TimeLimit value" scontrol update StepId="$l" TimeLimit=soon
+# The step's limit passes as soon as it is set under the time it has run.
+scontrol update StepId="$l" TimeLimit=0:01
+expect_contains "every step's" "$(scontrol show step "$l.0")" " TimeLimit=00:00:01"
+wait_for 30 job_ended "$l"
+records=$(sacct -n -P -o JobID,State -j "$l" | lines)
+expect_contains "the step timed out" "$records" "$l.0|TIMEOUT"
+expect_contains "the job did not" "$records" "$l|COMPLETED"
+expect_contains "srun's words" "$(cat limit.out)" "CANCELLED AT"
+expect_contains "DUE TO TIME LIMIT" "$(cat limit.out)" "DUE TO TIME LIMIT"
+expect_contains "the script went on" "$(cat limit.out)" "STEP_FINISH"
 echo ok

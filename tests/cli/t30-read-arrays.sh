@@ -85,7 +85,13 @@ p2=$(submit -d "afterok:$gate" --wrap true)
 scontrol top "$p2"
 [ "$(squeue -h -j "$p2" -o %Q)" -gt "$(squeue -h -j "$p1" -o %Q)" ] ||
   fail "top: $p2 has priority $(squeue -h -j "$p2" -o %Q), $p1 has $(squeue -h -j "$p1" -o %Q)"
-scancel "$gate" "$p1" "$p2"
+# A list is ordered, the first highest.
+p3=$(submit -d "afterok:$gate" --wrap true)
+scontrol top "$p3,$p1"
+prio() { squeue -h -j "$1" -o %Q; }
+[ "$(prio "$p3")" -gt "$(prio "$p1")" ] && [ "$(prio "$p1")" -gt "$(prio "$p2")" ] ||
+  fail "top $p3,$p1: priorities $(prio "$p3"), $(prio "$p1"), then $p2 $(prio "$p2")"
+scancel "$gate" "$p1" "$p2" "$p3"
 
 # Unknown jobs are refused with Slurm's words.
 set +e

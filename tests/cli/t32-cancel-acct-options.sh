@@ -149,6 +149,9 @@ expect_eq "-k other" "" "$(ids -k 6 --name sa)"
 expect_eq "-k -K" "$s" "$(ids -k 1 -K 10 --name sa)"
 expect_eq "-K below" "" "$(ids -K 4 --name sa)"
 command_refused "-k 0" "sacct: fatal: Invalid time limit specification" sacct -k 0
+command_refused "-S after -E" \
+  "sacct: error: Start time (2026-01-02T00:00:00) requested is after end time (2026-01-01T00:00:00)." \
+  sacct -S 2026-01-02T00:00:00 -E 2026-01-01T00:00:00
 expect_eq "--allo --fields --uid prefixes" "$s" \
   "$(sacct -n -P --allo --fields=JobID -S now-1hour --uid="$(id -un)" --name sa)"
 plain=$(ids --name sa)

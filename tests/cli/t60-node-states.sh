@@ -117,6 +117,9 @@ on_b=$j5
 scontrol update NodeName=b-1 State=DOWN Reason=again
 wait_for 30 job_ended "$on_b"
 expect_eq "no requeue: NODE_FAIL" NODE_FAIL "$(job_state "$on_b")"
+# Its batch step was killed: CANCELLED, as slurmdbd records it.
+expect_eq "batch step of a node failure" "NODE_FAIL CANCELLED" \
+  "$(sacct -n -P -o State -j "$on_b" | lines)"
 scontrol update NodeName=b-1 State=RESUME
 touch go-$j4 go-$j5
 
@@ -172,3 +175,24 @@ expect_eq "undrained" idle "$(node_state a-1)"
 # with it and has nothing to clear here); RESUME of one is refused.
 scontrol update NodeName=a-1 State=IDLE || fail "State=IDLE of an idle node refused"
 expect_eq "still idle" idle "$(node_state a-1)"
+
+# DRAIN is a flag a DOWN node keeps (and DOWN keeps a drain): both at once
+# read as drained, match -t down and -t drain but not -t idle, scontrol says
+# DOWN+DRAIN; UNDRAIN leaves it DOWN, RESUME clears both.
+scontrol update NodeName=a-1 State=DOWN Reason=dead
+scontrol update NodeName=a-1 State=DRAIN Reason=dead
+expect_eq "down and drained" drain "$(node_state a-1)"
+expect_contains "scontrol DOWN+DRAIN" "$(scontrol show node a-1)" "State=DOWN+DRAIN "
+expect_eq "-t down" a-1 "$(sinfo -h -N -t down -n a-1 -o %N | sort -u)"
+expect_eq "-t drain" a-1 "$(sinfo -h -N -t drain -n a-1 -o %N | sort -u)"
+expect_eq "-t down&drain" a-1 "$(sinfo -h -N -t 'down&drain' -n a-1 -o %N | sort -u)"
+expect_eq "not -t idle" "" "$(sinfo -h -N -t idle -n a-1 -o %N | sort -u)"
+expect_eq "sinfo long state" drained "$(sinfo -h -N -n a-1 -o %T | sort -u)"
+scontrol update NodeName=a-1 State=UNDRAIN
+expect_eq "undrained, still down" down "$(node_state a-1)"
+scontrol update NodeName=a-1 State=DRAIN Reason=dead
+stop_stintd
+sbatch --wrap true >/dev/null  # starts stintd again, from the store
+expect_contains "kept after a restart" "$(scontrol show node a-1)" "State=DOWN+DRAIN "
+scontrol update NodeName=a-1 State=RESUME
+expect_eq "resumed" idle "$(node_state a-1)"

@@ -156,6 +156,9 @@ enum class Reason : std::uint8_t {
   // Placement (sched/placement.hpp).
   licenses,         ///< Licenses: the licenses it asks for are in use
   bad_constraints,  ///< BadConstraints: no node of its partition can ever take it
+  /// Held by requeuehold State=SpecialExit or an exit code in RequeueExitHold:
+  /// Slurm's JobHeldUser with the state SPECIAL_EXIT, released as a user hold.
+  special_exit,
 };
 std::string_view reason_name(Reason r);
 std::optional<Reason> reason_from_name(std::string_view name);
@@ -513,6 +516,10 @@ struct JobStep {
   std::uint64_t user_cpu_us = 0;
   std::uint64_t sys_cpu_us = 0;
   std::uint64_t max_rss_kb = 0;
+  /// srun -t (or scontrol update StepId= TimeLimit=): srun ends the step's
+  /// tasks this long after its start, the step TIMEOUT; k_infinite: none of
+  /// its own (the job's limit holds).
+  Seconds time_limit = k_infinite;
 };
 
 /// One run of a job that held resources: the job as it runs or ran last, or an

@@ -90,7 +90,17 @@ enum class JobPart : std::uint8_t {
 
 /// A node's state as an operator (or a failing prolog) set it; a node with
 /// none is up. What sinfo -R and scontrol show node print as the reason.
-enum class NodeAdminState : std::uint8_t { up, drain, down };
+/// DRAIN is a flag in Slurm that a DOWN node keeps: down_drain is both (it
+/// takes no jobs as down, and RESUME clears both). Stored by number.
+enum class NodeAdminState : std::uint8_t { up, drain, down, down_drain };
+/// DOWN, with or without DRAIN: its jobs are killed and it runs nothing.
+inline bool is_down(NodeAdminState s) {
+  return s == NodeAdminState::down || s == NodeAdminState::down_drain;
+}
+/// DRAIN, with or without DOWN.
+inline bool is_drain(NodeAdminState s) {
+  return s == NodeAdminState::drain || s == NodeAdminState::down_drain;
+}
 
 struct NodeStatus {
   std::string name;

@@ -188,6 +188,19 @@ void apply_environment(SbatchBuilder& b, const EnvList& env) {
 // The defaults Slurm's client fills in after a component's options: its
 // name, working directory, absolute output paths; the leader (component 0)
 // also gets the script and the environment.
+// --bbf: sbatch splices the file's lines into the script after its first
+// line when that is a "#!" or other comment, else before it (Slurm's
+// run_command_add_to_script), so they run before the script's own commands.
+std::string with_spliced_lines(const std::string& script, std::string lines) {
+  if (lines.empty()) return script;
+  if (lines.back() != '\n') lines += '\n';
+  if (script.empty()) return lines;
+  if (script.front() != '#') return lines + script;
+  const std::size_t eol = script.find('\n');
+  if (eol == std::string::npos) return script + "\n" + lines;
+  return script.substr(0, eol + 1) + lines + script.substr(eol + 1);
+}
+
 void fill_in_component(SbatchBuilder& b, const SbatchCommandLine& command_line,
                        const BatchScript& script, const SubmitContext& context, bool leader) {
   JobSpec& s = b.request.spec;
@@ -237,6 +250,7 @@ void fill_in_component(SbatchBuilder& b, const SbatchCommandLine& command_line,
     return;
   }
   s.script = script.text;
+  if (b.burst_buffer_file) s.script = with_spliced_lines(script.text, *b.burst_buffer_file);
   s.script_args = command_line.script_args;
 
   s.environment = export_environment(s.export_spec, context.environment);
@@ -478,12 +492,9 @@ void SbatchBuilder::finish() {
   finish_memory();
   finish_nodes();
   JobSpec& s = request.spec;
-  if (burst_buffer_file) {
-    if (s.options().recorded.count("bb")) {
-      throw Error(Errc::usage, "Cannot specify both --burst-buffer and --bbf");
-    }
-    s.options_to_set().recorded["bb"] = *burst_buffer_file;
-  }
+  // --bbf's file goes into the script (fill_in_component), not --bb.
+  if (burst_buffer_file && s.options().recorded.count("bb"))
+    throw Error(Errc::usage, "Cannot specify both --burst-buffer and --bbf");
   if (request.quiet && request.verbose) {
     throw Error(Errc::usage, "don't specify both --verbose (-v) and --quiet (-Q)");
   }

@@ -65,8 +65,9 @@ constexpr std::array k_sbatch_options = {
         "Burst buffer request. This machine has no burst buffer plugin: recorded and shown as "
         "BurstBuffer= in scontrol show job, as on a cluster without one."),
     row(SbatchOpt::bbf, '\0', "bbf", ArgKind::required, 6, "", k_parallel,
-        "      --bbf=<file_name>       burst buffer specification file\n", Effect::recorded,
-        "A file holding the burst buffer request: read at submission and recorded as --bb."),
+        "      --bbf=<file_name>       burst buffer specification file\n", Effect::acts,
+        "A file whose lines go into the batch script after its first line (before it when "
+        "that is not a comment), as Slurm's sbatch splices them, so they run first."),
     row(SbatchOpt::begin, 'b', "begin", ArgKind::required, 4, "", k_parallel,
         "  -b, --begin=time            defer job until HH:MM MM/DD/YY\n", Effect::acts,
         "Holds the job until that time (reason BeginTime)."),

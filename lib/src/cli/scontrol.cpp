@@ -2,6 +2,7 @@
 // stintd needed), and hold, release, requeue, top and update jobs through stintd.
 
 #include <algorithm>
+#include <charconv>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
@@ -331,6 +332,29 @@ int act_on_jobs(const std::vector<std::string>& w, nlohmann::json request,
   return 1;
 }
 
+/// requeue [incomplete] JOBS, requeuehold [incomplete] [State=SpecialExit]
+/// JOBS: the words before the first job id are flags (parse_requeue_flags).
+int requeue(const std::vector<std::string>& w, bool hold) {
+  nlohmann::json request = {{"op", "requeue"}, {"hold", hold}};
+  std::vector<std::string> jobs{w[0]};
+  std::size_t i = 1;
+  for (; i < w.size(); ++i) {
+    const std::string word = lower(w[i]);
+    if (!word.empty() && std::string_view("incomplete").starts_with(word)) {
+      request["incomplete"] = true;  // only the jobs still running
+    } else if (word.starts_with("state=") &&
+               (word.substr(6).starts_with("specialexit") || word.substr(6).starts_with("se"))) {
+      request["special_exit"] = true;
+    } else {
+      break;
+    }
+  }
+  jobs.insert(jobs.end(), w.begin() + static_cast<std::ptrdiff_t>(i), w.end());
+  if (request.contains("special_exit") && !hold)
+    return fail("State=SpecialExit is requeuehold's: use scontrol requeuehold State=SpecialExit");
+  return act_on_jobs(jobs, std::move(request), "");
+}
+
 int hold_release(const std::vector<std::string>& w, std::string_view op, bool user_hold) {
   nlohmann::json request = {{"op", op}};
   if (op == "hold") request["user_hold"] = user_hold;
@@ -385,6 +409,71 @@ int send_admin(const nlohmann::json& request, std::string_view call,
   return 0;
 }
 
+/// scontrol update StepId=JOB[.STEP] TimeLimit=[+|-]TIME: the step's own
+/// time limit (every running step of the job's without STEP), as
+/// update_step.c reads it; +/- change a step's limit by that much.
+int update_step(const std::vector<std::string>& w) {
+  nlohmann::json request = {{"op", "step_update"}};
+  std::optional<std::string> limit_text;
+  for (std::size_t i = 1; i < w.size(); ++i) {
+    const std::size_t eq = w[i].find('=');
+    const std::string key = w[i].substr(0, eq);
+    const std::string value = eq == std::string::npos ? "" : w[i].substr(eq + 1);
+    if (is(key, "StepId", 4)) {
+      const std::size_t dot = value.find('.');
+      JobId job = 0;
+      std::uint32_t step = 0;
+      const std::string job_text = value.substr(0, dot);
+      const auto [end, ec] = std::from_chars(job_text.data(), job_text.data() + job_text.size(), job);
+      bool bad = job_text.empty() || ec != std::errc() || end != job_text.data() + job_text.size();
+      if (!bad && dot != std::string::npos) {
+        const std::string step_text = value.substr(dot + 1);
+        const auto [e2, ec2] =
+            std::from_chars(step_text.data(), step_text.data() + step_text.size(), step);
+        bad = step_text.empty() || ec2 != std::errc() || e2 != step_text.data() + step_text.size();
+        request["step_id"] = step;
+      }
+      if (bad) return fail(fmt::format("Invalid StepId value: {}", value));
+      request["job_id"] = job;
+    } else if (is(key, "TimeLimit", 2) && eq != std::string::npos) {
+      limit_text = value;
+    } else {
+      return not_supported(w[i]);
+    }
+  }
+  if (!request.contains("job_id")) return fail("No StepId specified\nRequest aborted");
+  if (!limit_text) return fail("No changes specified");
+  const bool incr = !limit_text->empty() && limit_text->front() == '+';
+  const bool decr = !limit_text->empty() && limit_text->front() == '-';
+  Seconds limit = 0;
+  try {
+    limit = parse::time_limit(incr || decr ? limit_text->substr(1) : *limit_text);
+  } catch (const Error&) {
+    return fail("Invalid TimeLimit value");
+  }
+  if (incr || decr) {
+    // Relative to the step's limit now, which must be one of its own.
+    if (!request.contains("step_id") || limit == k_infinite)
+      return fail("Invalid TimeLimit value");
+    const Paths paths = default_paths();
+    const std::vector<Job> jobs =
+        query::read_jobs(paths, JobFilter{}, {query::JobRef{request["job_id"].get<JobId>()}});
+    std::optional<JobStep> step;
+    for (const JobStep& s : query::job_steps(paths, jobs)) {
+      if (s.step_id == request["step_id"].get<std::uint32_t>() && s.state == JobState::running)
+        step = s;
+    }
+    if (!step || step->time_limit == k_infinite)
+      return fail(fmt::format("slurm_update error: {}", errc_slurm_message(Errc::invalid_job_id)));
+    if (decr && limit > step->time_limit)
+      return fail(fmt::format("TimeLimit decrement larger than current time limit ({} > {})",
+                              limit / 60, step->time_limit / 60));
+    limit = incr ? step->time_limit + limit : step->time_limit - limit;
+  }
+  request["time_limit"] = limit;
+  return send_admin(request, "slurm_update");
+}
+
 /// scontrol update NodeName=<hostlist> State=DRAIN|DOWN|RESUME|UNDRAIN Reason=...
 int update_node(const std::vector<std::string>& w) {
   std::string nodes;
@@ -435,6 +524,7 @@ int update(const std::vector<std::string>& w) {
   if (w.size() > 1) {
     const std::string first = w[1].substr(0, w[1].find('='));
     if (lower(first) == "nodename") return update_node(w);
+    if (is(first, "StepId", 4)) return update_step(w);
     if (is(first, "PartitionName", 3)) return scontrol_partition::update({w.begin() + 1, w.end()});
   }
   std::optional<std::string> job_text;
@@ -602,8 +692,8 @@ int dispatch(const ScontrolArgs& a) {
   if (is(verb, "hold", 4)) return hold_release(w, "hold", false);
   if (is(verb, "uhold", 5)) return hold_release(w, "hold", true);
   if (is(verb, "release", 3)) return hold_release(w, "release", false);
-  if (is(verb, "requeuehold", 8)) return act_on_jobs(w, {{"op", "requeue"}, {"hold", true}}, "");
-  if (is(verb, "requeue", 3)) return act_on_jobs(w, {{"op", "requeue"}, {"hold", false}}, "");
+  if (is(verb, "requeuehold", 8)) return requeue(w, true);
+  if (is(verb, "requeue", 3)) return requeue(w, false);
   if (is(verb, "top", 3)) return act_on_jobs(w, {{"op", "top"}}, "slurm_top_job");
   // Operators only; each refusal is "<why> for job <id>", as scontrol_suspend prints.
   if (is(verb, "suspend", 2)) return act_on_jobs(w, {{"op", "suspend"}}, "");

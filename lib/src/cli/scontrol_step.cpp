@@ -76,8 +76,10 @@ Record step_record(const Job& job, const JobStep& s) {
   // Slurm's default layout reads Cyclic while there are no more tasks than
   // nodes (each node one task), Block beyond.
   const char* dist = s.tasks <= s.node_count ? "Cyclic" : "Block";
+  const std::string limit =
+      s.time_limit == k_infinite ? "UNLIMITED" : parse::format_duration_fixed(s.time_limit);
   return {{fmt::format("StepId={}.{}", job.id, s.step_id), fmt::format("UserId={}", job.user_id),
-           "StartTime=" + parse::format_timestamp(s.start_time), "TimeLimit=UNLIMITED"},
+           "StartTime=" + parse::format_timestamp(s.start_time), "TimeLimit=" + limit},
           {"State=RUNNING", "Partition=" + job.partition, "NodeList=" + s.nodes},
           {fmt::format("Nodes={}", s.node_count), fmt::format("CPUs={}", s.cpus),
            fmt::format("Tasks={}", s.tasks), "Name=" + s.name, "Network=(null)"},

@@ -73,10 +73,12 @@ bool state_named(std::string_view word, const query::NodeInfo& n) {
   };
   // DRAIN is a flag over a base state in Slurm: a drained node is idle, a
   // draining one allocated or mixed, and -t matches the base state too.
-  const NodeState base =
-      n.state == NodeState::drained || n.state == NodeState::draining ? n.alloc_state : n.state;
+  const NodeState base = n.admin == NodeAdminState::down_drain ? NodeState::down
+                         : n.state == NodeState::drained || n.state == NodeState::draining
+                             ? n.alloc_state
+                             : n.state;
   if (is("idle")) return base == NodeState::idle;
-  if (is("down")) return n.state == NodeState::down;
+  if (is("down")) return base == NodeState::down;
   if (is("allocated") || is("alloc")) return base == NodeState::allocated;
   if (is("mixed") || is("mix")) return base == NodeState::mixed;
   if (is("completing") || is("comp")) return base == NodeState::completing;

@@ -40,6 +40,7 @@
 #include "cli/srun_tasks.hpp"
 #include "rpc/client.hpp"
 #include "sched/step.hpp"
+#include "util/clock.hpp"
 #include "util/fs.hpp"
 #include "util/path_search.hpp"
 #include "util/proc.hpp"
@@ -377,6 +378,7 @@ nlohmann::json begin_step(const Paths& paths, const Job& job, const SrunOptions&
                             {"distribution", o.distribution},
                             {"overcommit", o.overcommit}};
   if (o.ntasks) request["tasks"] = *o.ntasks;
+  if (o.time_limit && *o.time_limit != k_infinite) request["time_limit"] = *o.time_limit;
   if (o.nodes) request["nodes"] = *o.nodes;
   if (o.ntasks_per_node) request["tasks_per_node"] = *o.ntasks_per_node;
   if (o.nodelist) request["node_names"] = parse::expand_hostlist(*o.nodelist);
@@ -552,13 +554,22 @@ int run_step(const SrunOptions& options, JobId job_id) {
   so.own_groups = stepd <= 0 || ::getsid(0) != ::getsid(stepd);
   so.kill_wait = [paths] { return static_cast<int>(query::read_config(paths).kill_wait()); };
   std::shared_ptr<Store> store = Store::reader(paths.db());
+  // The step's own time limit is in its record, where scontrol update
+  // StepId= changes it; srun ends the tasks once it has passed, as
+  // slurmstepd does, and the step ends TIMEOUT.
+  auto timed_out = std::make_shared<bool>(false);
   // The job's end, or the step's own (scancel 12.0 closes its record).
-  so.allocation_ended = [store, id = job.id, attempt = job.restart_count,
-                         step_id]() -> std::optional<std::string> {
+  so.allocation_ended = [store, id = job.id, attempt = job.restart_count, step_id,
+                         timed_out]() -> std::optional<std::string> {
     const std::optional<Job> j = store->job(id);
     if (j && !is_terminal(j->state)) {
       for (const JobStep& s : store->steps({id})) {
-        if (s.attempt == attempt && s.step_id == step_id && s.state != JobState::running) return "";
+        if (s.attempt != attempt || s.step_id != step_id) continue;
+        if (s.state != JobState::running) return "";
+        if (s.time_limit != k_infinite && wall_now() >= s.start_time + s.time_limit) {
+          *timed_out = true;
+          return " DUE TO TIME LIMIT";
+        }
       }
       return std::nullopt;
     }
@@ -594,6 +605,7 @@ int run_step(const SrunOptions& options, JobId job_id) {
                {"step_id", step_id},
                {"exit_status", exit_status},
                {"exit_signal", exit_signal},
+               {"timed_out", *timed_out},
                {"user_cpu_us", user_us},
                {"sys_cpu_us", sys_us},
                {"max_rss_kb", rss}},

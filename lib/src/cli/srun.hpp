@@ -14,6 +14,8 @@ namespace stint::cli {
 
 struct SrunOptions {
   std::optional<std::uint32_t> ntasks;           ///< -n
+  /// -t: inside an allocation, the step's own time limit (k_infinite: none).
+  std::optional<Seconds> time_limit;
   std::optional<std::uint32_t> nodes;            ///< -N
   std::optional<std::uint32_t> ntasks_per_node;  ///< --ntasks-per-node
   std::optional<std::uint32_t> cpus_per_task;    ///< -c

@@ -396,7 +396,7 @@ bool Reader::apply(const FoundOption& f, bool from_env) {
       break;
     case SbatchOpt::time:
       try {
-        parse::time_limit(v);
+        o.time_limit = parse::time_limit(v);
       } catch (const Error&) {
         throw Error(Errc::invalid_time, "Invalid --time specification");
       }

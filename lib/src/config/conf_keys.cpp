@@ -12,6 +12,7 @@
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
 
+#include "config/exit_codes.hpp"
 #include "config/raw.hpp"
 #include "util/rlimits.hpp"
 
@@ -102,8 +103,8 @@ constexpr std::array k_keys = {
     ConfKey{"PropagateResourceLimits", "ALL", K::rlimits, 0, 0, ""},
     ConfKey{"PropagateResourceLimitsExcept", "", K::rlimits, 0, 0, ""},
     ConfKey{"ReconfigFlags", "", K::words, 0, 0, "KeepPartInfo|KeepPartState"},
-    ConfKey{"RequeueExit", "", K::text, 0, 0, ""},
-    ConfKey{"RequeueExitHold", "", K::text, 0, 0, ""},
+    ConfKey{"RequeueExit", "", K::exit_codes, 0, 0, ""},
+    ConfKey{"RequeueExitHold", "", K::exit_codes, 0, 0, ""},
     ConfKey{"SallocDefaultCommand", "", K::text, 0, 0, ""},
     ConfKey{"SchedulerParameters", "", K::text, 0, 0, ""},
     ConfKey{"SchedulerType", "sched/backfill", K::word, 0, 0, "sched/backfill|sched/builtin"},
@@ -219,6 +220,8 @@ std::string conf_value_problem(const ConfKey& key, std::string_view value) {
       return {};
     case K::text:
       return {};
+    case K::exit_codes:
+      return config::exit_codes_problem(value);
     case K::rlimits:
       if (value.empty() || rlimit_mask(value)) return {};
       return fmt::format(
@@ -257,6 +260,7 @@ std::string conf_display_value(const ConfKey& key, std::string_view value) {
     }
     case K::text:
     case K::rlimits:
+    case K::exit_codes:
       return value.empty() ? std::string("(null)") : std::string(value);
   }
   return std::string(value);

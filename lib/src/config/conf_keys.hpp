@@ -22,6 +22,7 @@ enum class ConfKind : std::uint8_t {
   words,    ///< a comma-separated list of `words` (case-insensitive)
   text,     ///< anything
   rlimits,  ///< resource limit names (Slurm's list: ALL, NONE, CORE,NOFILE...); "" unset
+  exit_codes,  ///< exit codes and ranges of them ("1-9,18"); "" none
 };
 
 struct ConfKey {

@@ -9,6 +9,7 @@
 
 #include <stint/error.hpp>
 
+#include "config/exit_codes.hpp"
 #include "daemon/log.hpp"
 #include "daemon/mailer.hpp"
 #include "daemon/node_ssh.hpp"
@@ -486,8 +487,22 @@ void Controller::complete_from_results(Job& job) {
     const JobState attempt = marker->preempted   ? JobState::preempted
                              : marker->node_fail ? JobState::node_fail
                                                  : JobState::requeued;
-    requeue_now(job, attempt, marker->hold, marker->admin_hold);
+    requeue_now(job, attempt, marker->hold, marker->admin_hold, marker->special_exit);
     return;
+  }
+  // RequeueExit and RequeueExitHold (slurm.conf): a batch job whose script
+  // exits with one of their codes goes back to the queue, the second held in
+  // SPECIAL_EXIT; the attempt ends REQUEUED, as slurmctld's job_hold_requeue.
+  if (!job.spec.run && !job.spec.allocation_only && job.exit_signal == 0 &&
+      (state == JobState::completed || state == JobState::failed)) {
+    const std::string requeue_exit = m_config.conf("RequeueExit").value_or("");
+    const std::string requeue_exit_hold = m_config.conf("RequeueExitHold").value_or("");
+    const bool again = config::exit_code_listed(requeue_exit, job.exit_status);
+    const bool held = !again && config::exit_code_listed(requeue_exit_hold, job.exit_status);
+    if (again || held) {
+      requeue_now(job, JobState::requeued, false, false, held);
+      return;
+    }
   }
   finish(job, state);  // `job` is gone from m_live after this
 }

@@ -120,8 +120,9 @@ class Controller {
   /// Asks the stepds of a running job to cancel it (SIGTERM; they report back).
   void cancel_running(Job& job);
   /// Puts a job back in the queue with the same id: an ended one at once, a
-  /// running one once its tasks have stopped. `hold`: requeuehold.
-  void requeue(Job& job, bool hold, const Caller& caller);
+  /// running one once its tasks have stopped. `hold`: requeuehold;
+  /// `special_exit`: requeuehold State=SpecialExit (held in SPECIAL_EXIT).
+  void requeue(Job& job, bool hold, const Caller& caller, bool special_exit = false);
   /// Brings an ended job from the store back into the live set.
   Job& revive(const Job& ended);
   /// The live jobs a reference names: a job, every live task of an array, or
@@ -280,7 +281,8 @@ class Controller {
   /// Whether the start of `task` may still be called off (nothing ran).
   bool withdraw_start(JobId id, std::uint32_t task);
   /// Back to PENDING after an attempt that ended in `attempt_state`.
-  void requeue_now(Job& job, JobState attempt_state, bool hold, bool admin_hold);
+  void requeue_now(Job& job, JobState attempt_state, bool hold, bool admin_hold,
+                   bool special_exit = false);
   /// Dependencies, deadlines: decides which pending jobs may be considered.
   std::vector<const Job*> eligible_pending();
 

@@ -31,6 +31,8 @@ std::string_view admin_state_name(NodeAdminState s) {
       return "DRAIN";
     case NodeAdminState::down:
       return "DOWN";
+    case NodeAdminState::down_drain:
+      return "DOWN+DRAIN";
   }
   return "UNKNOWN";
 }
@@ -123,7 +125,7 @@ void Controller::set_node_states(const std::vector<NodeStatus>& states, const st
       m_node_states[s.name] = s;
     log_info("node {} set {} by {}{}", s.name, admin_state_name(s.state), who,
              s.reason.empty() ? std::string() : fmt::format(": {}", s.reason));
-    if (s.state != NodeAdminState::down) continue;
+    if (!is_down(s.state)) continue;
     for (const auto& [id, job] : m_live) {
       if (!is_active(job.state)) continue;
       for (const NodeAlloc& a : job.alloc) {
@@ -153,7 +155,7 @@ void Controller::node_failed(Job& job) {
   if (job.spec.options().no_kill && job.alloc.size() > 1 && !job.spec.run) {
     auto down = [&](const NodeAlloc& a) {
       auto it = m_node_states.find(a.node);
-      return it != m_node_states.end() && it->second.state == NodeAdminState::down;
+      return it != m_node_states.end() && is_down(it->second.state);
     };
     if (!down(job.alloc.front())) {
       for (const NodeAlloc& a : job.alloc) {
@@ -239,7 +241,7 @@ bool Controller::site_scripts_ended(Job& job, const TaskResult& r) {
   drain.user_name = proc::user_name(drain.user_id);
   drain.since = now();
   auto it = m_node_states.find(drain.name);
-  if (it == m_node_states.end() || it->second.state != NodeAdminState::down)
+  if (it == m_node_states.end() || !is_down(it->second.state))
     set_node_states({drain}, "stintd");
   if (!r.prolog_failed) return false;
   // The job never ran: it goes back to the queue, held unless

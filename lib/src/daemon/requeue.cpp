@@ -15,16 +15,22 @@ Job& Controller::revive(const Job& ended) {
   return it->second;
 }
 
-void Controller::requeue(Job& job, bool hold, const Caller& caller) {
-  bool admin_hold = hold && is_operator(caller) && caller.uid != job.user_id;
+void Controller::requeue(Job& job, bool hold, const Caller& caller, bool special_exit) {
+  // SPECIAL_EXIT is a user hold whoever asked for it (slurmctld's
+  // WAIT_HELD_USER): the owner may release it.
+  bool admin_hold = hold && !special_exit && is_operator(caller) && caller.uid != job.user_id;
   if (is_active(job.state)) {
-    write_requeue_marker(m_paths, job.id, RequeueMarker{hold, admin_hold});
+    RequeueMarker marker{hold, admin_hold};
+    marker.special_exit = special_exit;
+    write_requeue_marker(m_paths, job.id, marker);
     cancel_running(job);
     return;
   }
   if (job.state == JobState::pending) {
     if (hold) {
-      job.hold_reason = admin_hold ? Reason::job_held_admin : Reason::job_held_user;
+      job.hold_reason = special_exit ? Reason::special_exit
+                        : admin_hold ? Reason::job_held_admin
+                                     : Reason::job_held_user;
       job.reason = job.hold_reason;
       job.priority = 0;
       save(job);
@@ -33,10 +39,11 @@ void Controller::requeue(Job& job, bool hold, const Caller& caller) {
   }
   // An ended job: its last attempt stays as it ended.
   Job& live = revive(job);
-  requeue_now(live, live.state, hold, admin_hold);
+  requeue_now(live, live.state, hold, admin_hold, special_exit);
 }
 
-void Controller::requeue_now(Job& job, JobState attempt_state, bool hold, bool admin_hold) {
+void Controller::requeue_now(Job& job, JobState attempt_state, bool hold, bool admin_hold,
+                             bool special_exit) {
   release_node_ssh(job);
   Store::Transaction tx(*m_store);
   Job attempt = job;
@@ -58,8 +65,10 @@ void Controller::requeue_now(Job& job, JobState attempt_state, bool hold, bool a
   job.eligible_time = now() + m_config.conf_int("StintRequeueDelay");
   job.reason = Reason::begin_time;
   job.hold_reason = Reason::none;
-  if (hold) {
-    job.hold_reason = admin_hold ? Reason::job_held_admin : Reason::job_held_user;
+  if (hold || special_exit) {
+    job.hold_reason = special_exit ? Reason::special_exit
+                      : admin_hold ? Reason::job_held_admin
+                                   : Reason::job_held_user;
     job.reason = job.hold_reason;
     job.priority = 0;
   } else {

@@ -102,6 +102,7 @@ void write_requeue_marker(const Paths& paths, JobId id, const RequeueMarker& m) 
                                     : "requeue\n";
   if (m.node_fail) text += "node-fail\n";
   if (m.reservation_ended) text += "reservation-ended\n";
+  if (m.special_exit) text += "special-exit\n";
   if (m.preempted) text += "preempted\n";
   if (m.cancel) text += "cancel\n";
   if (m.kill_at != 0) text += "kill_at=" + std::to_string(m.kill_at) + "\n";
@@ -124,6 +125,7 @@ std::optional<RequeueMarker> read_requeue_marker(const Paths& paths, JobId id) {
   m.requeue = text.rfind("end", 0) != 0;
   m.node_fail = text.find("\nnode-fail") != std::string::npos;
   m.reservation_ended = text.find("\nreservation-ended") != std::string::npos;
+  m.special_exit = text.find("\nspecial-exit") != std::string::npos;
   return m;
 }
 

@@ -59,6 +59,8 @@ struct RequeueMarker {
   bool requeue = true;     ///< with node_fail: false ends the job instead
   /// Its reservation ended under it: the job ends TIMEOUT (with requeue false).
   bool reservation_ended = false;
+  /// requeuehold State=SpecialExit: held in SPECIAL_EXIT.
+  bool special_exit = false;
 };
 void write_requeue_marker(const Paths& paths, JobId id, const RequeueMarker& m);
 std::optional<RequeueMarker> read_requeue_marker(const Paths& paths, JobId id);

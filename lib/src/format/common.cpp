@@ -57,6 +57,9 @@ std::string reason_text(const Job& job) {
     case Reason::launch_failed:
       return job.state == JobState::pending ? "launch failed requeued held"
                                             : std::string(reason_name(r));
+    case Reason::special_exit:
+      return job.state == JobState::pending ? "job requeued in special exit state"
+                                            : std::string(reason_name(r));
     default:
       return std::string(reason_name(r));
   }
@@ -70,11 +73,23 @@ bool held_for_reservation(const Job& job) {
 }
 }  // namespace
 
+bool special_exit(const Job& job) {
+  return job.state == JobState::pending && job.hold_reason == Reason::special_exit;
+}
+
+JobId shown_job_id(const Job& job) {
+  const bool unsplit = job.is_array_task() && job.state == JobState::pending &&
+                       job.start_time == k_no_time && job.restart_count == 0;
+  return unsplit ? job.array_job_id : job.id;
+}
+
 std::string_view shown_state_code(const Job& job) {
+  if (special_exit(job)) return "SE";
   return held_for_reservation(job) ? "RD" : state_code(job.state);
 }
 
 std::string_view shown_state_name(const Job& job) {
+  if (special_exit(job)) return "SPECIAL_EXIT";
   return held_for_reservation(job) ? "RESV_DEL_HOLD" : state_name(job.state);
 }
 

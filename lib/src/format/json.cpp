@@ -373,8 +373,10 @@ std::string sinfo_json(const std::vector<query::NodeInfo>& nodes, const Context&
     j["address"] = n.name;
     j["hostname"] = n.name;
     // Slurm's JSON keeps the base state and lists DRAIN as a flag.
-    const bool drain = n.admin == NodeAdminState::drain;
-    j["state"] = node_state_long(drain ? n.alloc_state : n.state);
+    const bool drain = is_drain(n.admin);
+    j["state"] = node_state_long(n.admin == NodeAdminState::down_drain ? query::NodeState::down
+                                 : drain                               ? n.alloc_state
+                                                                       : n.state);
     j["state_flags"] = drain ? ojson::array({"DRAIN"}) : ojson::array();
     j["next_state_after_reboot_flags"] = ojson::array();
     j["operating_system"] = ctx.os;

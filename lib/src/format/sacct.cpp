@@ -78,11 +78,13 @@ std::string job_id_raw(const Row& r) {
 }
 
 /// The batch step's state: a step killed by a signal (scancel, time limit,
-/// preemption, kill -9) reads CANCELLED, as Slurm records it.
+/// preemption, kill -9, its node going DOWN) reads CANCELLED, as Slurm
+/// records it.
 JobState batch_state(const Job& job) {
   switch (job.state) {
     case JobState::failed:
       return job.exit_signal != 0 ? JobState::cancelled : JobState::failed;
+    case JobState::node_fail:
     case JobState::timeout:
     case JobState::preempted:
     case JobState::requeued:

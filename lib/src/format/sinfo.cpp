@@ -106,8 +106,10 @@ std::string node_state_long(const NodeInfo& n) {
 std::string node_state_scontrol(const NodeInfo& n) {
   // node_state_string_complete: the base state, then its flags in Slurm's
   // order (DRAIN, MAINTENANCE, RESERVED).
-  std::string s(node_state_upper(n.admin == NodeAdminState::drain ? n.alloc_state : n.state));
-  if (n.admin == NodeAdminState::drain) s += "+DRAIN";
+  std::string s(node_state_upper(n.admin == NodeAdminState::down_drain ? NodeState::down
+                                 : n.admin == NodeAdminState::drain    ? n.alloc_state
+                                                                       : n.state));
+  if (is_drain(n.admin)) s += "+DRAIN";
   if (n.maint) s += "+MAINTENANCE";
   if (n.reserved) s += "+RESERVED";
   return s;

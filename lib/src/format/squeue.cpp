@@ -104,7 +104,7 @@ std::string priority_norm(const Job& job, const Context&) {
 // clang-format off
 const std::array k_columns = {
   JobColumn{'i', "jobarrayid", "JOBID", true, [](const Job& j, const Context&) { return j.display_id(); }, [](const JobGroup& g, const Context&) { return group_id_text(g); }},
-  JobColumn{'A', "jobid", "JOBID", true, [](const Job& j, const Context&) { return std::to_string(j.id); }},
+  JobColumn{'A', "jobid", "JOBID", true, [](const Job& j, const Context&) { return std::to_string(detail::shown_job_id(j)); }},
   JobColumn{'P', "partition", "PARTITION", true, [](const Job& j, const Context&) { return detail::job_partition(j); }},
   JobColumn{'j', "name", "NAME", true, [](const Job& j, const Context&) { return j.spec.name; }},
   JobColumn{'u', "username", "USER", true, user_name},

@@ -114,6 +114,7 @@ constexpr std::array k_reasons = {
     ReasonRow{Reason::reserved_for_maintenance, "ReqNodeNotAvail"},
     ReasonRow{Reason::licenses, "Licenses"},
     ReasonRow{Reason::bad_constraints, "BadConstraints"},
+    ReasonRow{Reason::special_exit, "JobHeldUser"},
 };
 
 // Reasons are stored by number and looked up here by number: row i is reason i.

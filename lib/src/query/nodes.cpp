@@ -78,8 +78,12 @@ std::vector<NodeInfo> nodes(const Config& config, const std::vector<Job>& jobs,
     n.reason_user = st.user_name;
     n.reason_uid = st.user_id;
     n.reason_time = st.since;
+    // DOWN+DRAIN reads as drained, as node_state_string prints it; its base
+    // state (sinfo -t down, scontrol's DOWN+DRAIN) comes from `admin`.
     if (st.state == NodeAdminState::down)
       n.state = NodeState::down;
+    else if (st.state == NodeAdminState::down_drain)
+      n.state = NodeState::drained;
     else
       n.state = n.alloc_state == NodeState::idle ? NodeState::drained : NodeState::draining;
   }

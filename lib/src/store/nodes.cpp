@@ -19,7 +19,9 @@ std::vector<NodeStatus> Store::node_states() {
     // A state this build does not know (a newer stint's) reads as drained:
     // the node takes no new jobs until an operator looks at it.
     n.state = state == static_cast<std::int64_t>(NodeAdminState::down) ? NodeAdminState::down
-                                                                       : NodeAdminState::drain;
+              : state == static_cast<std::int64_t>(NodeAdminState::down_drain)
+                  ? NodeAdminState::down_drain
+                  : NodeAdminState::drain;
     n.reason = st.text(2);
     n.user_id = static_cast<std::uint32_t>(st.int64(3));
     n.user_name = st.text(4);

@@ -246,6 +246,11 @@ ALTER TABLE jobs ADD COLUMN het_job_id     INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE jobs ADD COLUMN het_job_offset INTEGER NOT NULL DEFAULT 0;
 ALTER TABLE jobs ADD COLUMN het_job_size   INTEGER NOT NULL DEFAULT 0;
 )sql",
+      // 12: a step's own time limit (srun -t inside an allocation), in
+      // seconds; -1 for none.
+      R"sql(
+ALTER TABLE steps ADD COLUMN time_limit INTEGER NOT NULL DEFAULT -1;
+)sql",
   };
   return k_migrations;
 }

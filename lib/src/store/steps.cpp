@@ -12,7 +12,7 @@ namespace {
 
 constexpr std::string_view k_step_columns =
     "job_id, attempt, step_id, name, nodes, node_count, tasks, cpus, state, start_time, "
-    "end_time, exit_status, exit_signal, user_cpu_us, sys_cpu_us, max_rss_kb";
+    "end_time, exit_status, exit_signal, user_cpu_us, sys_cpu_us, max_rss_kb, time_limit";
 
 JobStep read_step(const sql::Statement& st) {
   JobStep s;
@@ -37,6 +37,7 @@ JobStep read_step(const sql::Statement& st) {
   s.user_cpu_us = static_cast<std::uint64_t>(st.int64(i++));
   s.sys_cpu_us = static_cast<std::uint64_t>(st.int64(i++));
   s.max_rss_kb = static_cast<std::uint64_t>(st.int64(i++));
+  s.time_limit = st.int64(i++);
   return s;
 }
 
@@ -52,7 +53,7 @@ std::uint32_t Store::next_step_id(JobId job, std::uint32_t attempt) {
 
 void Store::put_step(const JobStep& s) {
   sql::Statement st(m_impl->conn, fmt::format("REPLACE INTO steps ({}) VALUES "
-                                              "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                                              "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                                               k_step_columns));
   st.bind(1, static_cast<std::int64_t>(s.job_id))
       .bind(2, static_cast<std::int64_t>(s.attempt))
@@ -70,6 +71,7 @@ void Store::put_step(const JobStep& s) {
       .bind(14, static_cast<std::int64_t>(s.user_cpu_us))
       .bind(15, static_cast<std::int64_t>(s.sys_cpu_us))
       .bind(16, static_cast<std::int64_t>(s.max_rss_kb))
+      .bind(17, s.time_limit)
       .run();
 }
 

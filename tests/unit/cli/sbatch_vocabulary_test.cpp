@@ -299,7 +299,14 @@ TEST_CASE("values land where the scheduler and the listings read them", "[vocabu
   r = submit_args({"--nodefile=/files/nodes.txt", "--export-file=/files/env.txt",
                    "--bbf=/files/bb.txt", "-i", "in.txt", "job.sh"});
   CHECK(r.spec.options().nodelist == "n-1,n-2");
-  CHECK(r.spec.options().recorded.at("bb") == "capacity=2G");
+  // --bbf's lines go into the script after its "#!" line, not into --bb.
+  CHECK(r.spec.script == "#!/bin/sh\ncapacity=2G\ntrue\n");
+  CHECK(r.spec.options().recorded.count("bb") == 0);
+  CHECK(submit_args({"--bbf=/files/bb.txt", "job.sh"}, script("echo hi\n")).spec.script ==
+        "capacity=2G\necho hi\n");
+  CHECK(submit_args({"--bbf=/files/bb.txt", "job.sh"}, script("#!/bin/sh")).spec.script ==
+        "#!/bin/sh\ncapacity=2G\n");
+  CHECK_THROWS(submit_args({"--bbf=/files/bb.txt", "--bb=x", "job.sh"}));
   CHECK(r.spec.options().stdin_pattern == "/home/u/in.txt");
   bool a = false;
   for (const auto& [k, v] : r.spec.environment) a = a || (k == "A" && v == "1");

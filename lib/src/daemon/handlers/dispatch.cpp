@@ -41,6 +41,7 @@ constexpr Route k_routes[] = {
     {"step_begin", handle_step_begin},
     {"step_end", handle_step_end},
     {"step_cancel", handle_step_cancel},
+    {"step_update", handle_step_update},
     {"update_node", handle_update_node},
     {"update_partition", handle_update_partition},
     {"create_partition", handle_create_partition},

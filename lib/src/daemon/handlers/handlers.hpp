@@ -41,6 +41,7 @@ void check_storage_use(Controller& c, const std::string& name, std::uint32_t uid
 Json handle_step_begin(Controller& c, const Json& req, const Caller& caller);
 Json handle_step_end(Controller& c, const Json& req, const Caller& caller);
 Json handle_step_cancel(Controller& c, const Json& req, const Caller& caller);
+Json handle_step_update(Controller& c, const Json& req, const Caller& caller);
 
 // Nodes, partitions and the config (handlers/nodes.cpp).
 Json handle_update_node(Controller& c, const Json& req, const Caller& caller);

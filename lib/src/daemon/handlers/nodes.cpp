@@ -76,9 +76,13 @@ Json handle_update_node(Controller& c, const Json& req, const Caller& caller) {
       if (reason.empty())
         throw Error(Errc::invalid_argument,
                     "You must specify a reason when DOWNING or DRAINING a node. Request denied");
-      // A node that is down stays down when drained; only its reason changes.
-      s.state = state == "DOWN" || now == NodeAdminState::down ? NodeAdminState::down
-                                                               : NodeAdminState::drain;
+      // DRAIN is a flag that DOWN keeps (node_mgr.c's _make_node_down): a
+      // down node drained, or a drained one set down, is both.
+      const bool down = state == "DOWN" || is_down(now);
+      const bool drain = state == "DRAIN" || is_drain(now);
+      s.state = down && drain ? NodeAdminState::down_drain
+                : down        ? NodeAdminState::down
+                              : NodeAdminState::drain;
     } else if (state == "IDLE" && now == NodeAdminState::up) {
       // Slurm's IDLE clears DOWN and DRAIN; a node that is up already stays so.
       continue;
@@ -89,8 +93,13 @@ Json handle_update_node(Controller& c, const Json& req, const Caller& caller) {
       s = NodeStatus{name, NodeAdminState::up, {}, 0, {}, k_no_time};
     } else if (state == "UNDRAIN") {
       // Clears a drain, never a DOWN.
-      if (now != NodeAdminState::drain) continue;
-      s = NodeStatus{name, NodeAdminState::up, {}, 0, {}, k_no_time};
+      if (!is_drain(now)) continue;
+      if (now == NodeAdminState::down_drain) {
+        s = it->second;
+        s.state = NodeAdminState::down;
+      } else {
+        s = NodeStatus{name, NodeAdminState::up, {}, 0, {}, k_no_time};
+      }
     } else {
       throw Error(Errc::invalid_argument, fmt::format("Invalid node state specified: {}", state));
     }

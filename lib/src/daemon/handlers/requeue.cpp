@@ -10,7 +10,10 @@ namespace stint::daemon {
 // scontrol requeue / requeuehold: running jobs are stopped and queued again,
 // ended ones are queued again, each with the same id.
 Json handle_requeue(Controller& c, const Json& req, const Caller& caller) {
-  bool hold = req.value("hold", false);
+  const bool hold = req.value("hold", false);
+  const bool special_exit = req.value("special_exit", false);
+  // "incomplete": the jobs that are not running are left as they are.
+  const bool incomplete = req.value("incomplete", false);
   Json results = Json::array();
   for (const JobRef& ref : requested_refs(req)) {
     std::optional<Error> error;
@@ -19,6 +22,7 @@ Json handle_requeue(Controller& c, const Json& req, const Caller& caller) {
     std::vector<Job> ended =
         live.empty() ? c.ended_jobs(ref.id, ref.array_task) : std::vector<Job>{};
     auto check = [&](const Job& job) -> std::optional<Error> {
+      if (incomplete && !is_active(job.state)) return std::nullopt;
       if (!c.may_act_for(caller, job.user_id))
         return Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
       if (!job.requeue)
@@ -43,8 +47,10 @@ Json handle_requeue(Controller& c, const Json& req, const Caller& caller) {
       // Named by its leader's id: it goes back with the leader.
       if (job->is_het_component() && !job->is_het_leader() && job->het_job_id == ref.id) continue;
       auto e = check(*job);
-      if (!e) {
-        c.requeue(*job, hold, caller);
+      if (!e && incomplete && !is_active(job->state)) {
+        acted = true;
+      } else if (!e) {
+        c.requeue(*job, hold, caller, special_exit);
         acted = true;
       } else if (!first) {
         first = e;
@@ -52,8 +58,10 @@ Json handle_requeue(Controller& c, const Json& req, const Caller& caller) {
     }
     for (Job& job : ended) {
       auto e = check(job);
-      if (!e) {
-        c.requeue(job, hold, caller);
+      if (!e && incomplete) {
+        acted = true;
+      } else if (!e) {
+        c.requeue(job, hold, caller, special_exit);
         acted = true;
       } else if (!first) {
         first = e;
@@ -71,8 +79,13 @@ Json handle_requeue(Controller& c, const Json& req, const Caller& caller) {
 
 // scontrol top: the named pending jobs go ahead of the caller's other pending
 // jobs in the same partition.
+// The list is ordered, first the highest (job_set_top): each job is put above
+// the others in turn from the last, so the first ends on top.
 Json handle_top(Controller& c, const Json& req, const Caller& caller) {
-  return for_each_job(c, req, [&](Job& job) -> std::optional<Error> {
+  Json reversed = req;
+  if (reversed.contains("job_ids") && reversed["job_ids"].is_array())
+    std::reverse(reversed["job_ids"].begin(), reversed["job_ids"].end());
+  Json reply = for_each_job(c, reversed, [&](Job& job) -> std::optional<Error> {
     if (!c.may_act_for(caller, job.user_id))
       return Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
     if (job.state != JobState::pending)
@@ -90,6 +103,10 @@ Json handle_top(Controller& c, const Json& req, const Caller& caller) {
     }
     return std::nullopt;
   });
+  // Answers in the order asked.
+  if (reply.contains("results") && reply["results"].is_array())
+    std::reverse(reply["results"].begin(), reply["results"].end());
+  return reply;
 }
 
 }  // namespace stint::daemon

@@ -59,6 +59,7 @@ constexpr MessageType k_types[] = {
     {"step_begin", "REQUEST_JOB_STEP_CREATE", 5001},
     {"step_end", "REQUEST_STEP_COMPLETE", 5016},
     {"step_cancel", "REQUEST_CANCEL_JOB_STEP", 5005},
+    {"step_update", "REQUEST_UPDATE_JOB_STEP", 5007},
     {"update_node", "REQUEST_UPDATE_NODE", 3002},
     {"update_partition", "REQUEST_UPDATE_PARTITION", 3005},
     {"create_partition", "REQUEST_CREATE_PARTITION", 3003},

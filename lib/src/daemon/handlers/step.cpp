@@ -150,6 +150,7 @@ Json begin_laid_out_step(Controller& c, const Job& job, const Json& req) {
   step.name = req.at("name").get<std::string>();
   step.tasks = layout.tasks;
   step.cpus = cpus;
+  step.time_limit = r.value("time_limit", k_infinite);
   std::vector<std::string> names;
   for (const sched::StepNode& n : layout.nodes) names.push_back(n.name);
   step.nodes = parse::compress_hostlist(names);
@@ -194,7 +195,27 @@ Json handle_step_end(Controller& c, const Json& req, const Caller& caller) {
   ended.sys_cpu_us = req.value("sys_cpu_us", std::uint64_t{0});
   ended.max_rss_kb = req.value("max_rss_kb", std::uint64_t{0});
   ended.state = step_state(ended.exit_status, ended.exit_signal);
+  if (req.value("timed_out", false)) ended.state = JobState::timeout;
   c.end_step(job, ended);
+  return Json::object();
+}
+
+// scontrol update StepId=JOB[.STEP] TimeLimit=: a running step's own limit
+// (every running step's without STEP), which its srun reads from the record.
+Json handle_step_update(Controller& c, const Json& req, const Caller& caller) {
+  const Job& job = step_job(c, req, caller);
+  const std::optional<std::uint32_t> step_id = optional_count(req, "step_id");
+  const Seconds limit = req.at("time_limit").get<Seconds>();
+  bool found = false;
+  for (JobStep& s : c.store().steps({job.id})) {
+    if (s.attempt != job.restart_count || s.state != JobState::running) continue;
+    if (step_id && s.step_id != *step_id) continue;
+    s.time_limit = limit;
+    c.store().put_step(s);
+    found = true;
+  }
+  if (step_id && !found)
+    throw Error(Errc::invalid_job_id, std::string(errc_slurm_message(Errc::invalid_job_id)));
   return Json::object();
 }
 
