@@ -243,7 +243,7 @@ _stint_scontrol_operands() {
       ;;
     sh | sho | show)
       if ((n == 1)); then
-        _stint_reply "job node partition reservation config hostnames hostlist"
+        _stint_reply "job node partition reservation config hostnames hostlist assoc_mgr"
       elif ((n == 2)); then
         case $what in
           j*) _stint_reply "$(_stint_run squeue -h -o %i)" ;;
@@ -337,7 +337,7 @@ _stint_sacctmgr_operands() {
     q*) names=$(_stint_run sacctmgr -n -P list qos format=name) ;;
   esac
   case $verb in
-    a* | c*) _stint_reply "Account= Partition= DefaultAccount= AdminLevel= Description= Organization= Parent= Fairshare= MaxJobs= GrpTRES= GrpTRESMins= GrpTRESRunMins= GrpWall= MaxTRESMins= QOS=" ;;
+    a* | c*) _stint_reply "Account= Partition= DefaultAccount= AdminLevel= Description= Organization= Parent= Fairshare= MaxJobs= MaxSubmitJobs= MaxWall= MaxTRES= GrpJobs= GrpSubmitJobs= GrpTRES= GrpTRESMins= GrpTRESRunMins= GrpWall= MaxTRESMins= QOS= DefaultQOS=" ;;
     m* | up*) _stint_reply "$names where set" ;;
     sh* | li*) _stint_reply "$names where format= withassoc tree" ;;
     *) _stint_reply "$names where" ;;

@@ -48,6 +48,13 @@ command_refused "unknown node" "Error creating the partition: Invalid node name 
 expect_contains "nothing made by refusals" "$(scontrol show partition 2>&1)" "PartitionName=extra"
 [[ "$(scontrol show partition 2>&1)" != *PartitionName=other* ]] || fail "a refused create made a partition"
 
+# TRESBillingWeights= clears weights this partition does not have (it bills
+# by CPUs, without the cluster's TRESBillingWeights): nothing to change.
+scontrol update partitionname=extra TRESBillingWeights= || fail "TRESBillingWeights= refused"
+refused_saying "billing weights of one partition" \
+  "scontrol: error: TRESBillingWeights is not supported here for one partition" \
+  scontrol update partitionname=extra TRESBillingWeights=cpu=2
+
 # A job in it runs on its nodes; with none asked for, DefaultTime is its limit.
 scontrol update partitionname=extra DefaultTime=10 || fail "DefaultTime refused"
 expect_contains "DefaultTime shown" "$(part_line extra)" "DefaultTime=00:10:00"

@@ -186,7 +186,62 @@ expect_eq "cleared with -1" "|||2" \
 sacctmgr -i delete qos oldnames >/dev/null
 err=$(sacctmgr -i add qos peracct MaxSubmitJobsPerAccount=1 2>&1) &&
   fail "MaxSubmitJobsPerAccount accepted"
-expect_contains "per-account limits refused" "$err" " Unknown option: MaxSubmitJobsPerAccount=1"
+expect_contains "per-account limits refused" "$err" \
+  " MaxSubmitJobsPerAccount is not supported here: stint's QOS limits are per job"
+# Keys shortened as sacctmgr allows them (Slurm's test21.30 resets a QOS so).
+sacctmgr -i add qos short >/dev/null
+out=$(sacctmgr -i modify qos where name=short set MaxCpuMin=10 GrpJob=3 MaxNode=2 GrpMem=100 \
+  MaxCpusPerUser=4 MaxJobs=-1 GrpCpuRunMin=-1) || fail "abbreviated QOS keys refused: $out"
+expect_eq "abbreviated keys" "3|cpu=10|node=2|mem=100M|cpu=4" \
+  "$(sacctmgr -n -P show qos short format=GrpJobs,MaxTRESMins,MaxTRES,GrpTRES,MaxTRESPU)"
+err=$(sacctmgr -i modify qos where name=short set Max=2 2>&1) && fail "Max= accepted"
+expect_contains "too short a key" "$err" " Unknown option: Max=2"
+err=$(sacctmgr -i modify qos where name=short set MaxJobsx=2 2>&1) && fail "MaxJobsx= accepted"
+expect_contains "longer than the key" "$err" " Unknown option: MaxJobsx=2"
+# QOS lists take a sign on each name; a user's associations under one account
+# are modified through the account with where user=.
+sacctmgr -i add account signs >/dev/null
+sacctmgr -i add user signer account=signs >/dev/null
+sacctmgr -i modify account signs set qos=+short >/dev/null || fail "qos=+NAME refused"
+expect_eq "qos=+short" "|normal,short" \
+  "$(sacctmgr -n -P show assoc where account=signs format=user,qos | head -1)"
+sacctmgr -i modify account signs set qos=-normal >/dev/null || fail "qos=-NAME refused"
+expect_eq "qos=-normal" "|short" \
+  "$(sacctmgr -n -P show assoc where account=signs format=user,qos | head -1)"
+err=$(sacctmgr -i modify account signs set qos=normal,+short 2>&1) && fail "mixed signs accepted"
+expect_contains "mixed signs" "$err" "You can't set qos equal to something and then add"
+out=$(sacctmgr -i modify account signs where user=signer set maxjob=2 MaxCPUs=6 Priority=9) ||
+  fail "modify account where user= failed: $out"
+expect_contains "user associations modified" "$out" " Modified account associations...
+  C = test       A = signs                U = signer"
+expect_eq "the user's association" "2|cpu=6" \
+  "$(sacctmgr -n -P show assoc where account=signs user=signer format=maxjobs,maxtres)"
+expect_eq "not the account's" "||" \
+  "$(sacctmgr -n -P show assoc where account=signs format=user,maxjobs,maxtres | head -1)"
+# scontrol show assoc_mgr: Slurm's layout, each limit as limit(in use).
+line=$(scontrol -o show assoc_mgr users=signer accounts=signs flags=assoc | grep "UserName=signer")
+expect_contains "assoc_mgr: user association" "$line" \
+  "ClusterName=test Account=signs UserName=signer(4294967294) Partition= Priority=9 ID="
+expect_contains "assoc_mgr: MaxJobs" "$line" " MaxJobs=2(0) MaxJobsAccrue= MaxSubmitJobs= MaxWallPJ= "
+expect_contains "assoc_mgr: MaxTRESPJ" "$line" " MaxTRESPJ=cpu=6 "
+expect_contains "assoc_mgr: GrpTRES" "$line" " GrpTRES=cpu=N(0),mem=N(0),energy=N(0),node=N(0),"
+out=$(scontrol show assoc_mgr flags=qos qos=short)
+expect_contains "assoc_mgr: QOS" "$out" "QOS Records
+
+QOS=short("
+expect_contains "assoc_mgr: QOS limits" "$out" "    MaxTRESMinsPJ=cpu=10
+"
+expect_contains "assoc_mgr: no users" "$out" "User Limits
+        No Users"
+[[ $out != *"Association Records"* ]] || fail "flags=qos showed associations"
+err=$(scontrol show assoc_mgr bogus=1 2>&1) && fail "show assoc_mgr bogus=1 succeeded"
+expect_eq "assoc_mgr: bad key" "invalid entity: bogus for keyword:show assoc_mgr" "$err"
+err=$(scontrol show assoc_mgr flags=none 2>&1) && fail "show assoc_mgr flags=none succeeded"
+expect_eq "assoc_mgr: bad flag" \
+  "invalid flag 'none', valid options are 'Assoc, QOS, and/or Users'" "$err"
+sacctmgr -i delete user signer >/dev/null
+sacctmgr -i delete account signs >/dev/null
+sacctmgr -i delete qos short >/dev/null
 
 # --- sshare -v says what it was asked ------------------------------------------
 

@@ -130,6 +130,10 @@ std::string modify_summary(const SacctmgrCommand& cmd, const Json& reply,
       out += fmt::format(" Modified {} associations...\n",
                          cmd.entity == SacctmgrEntity::cluster ? "cluster" : "account");
       for (const auto& a : assocs) {
+        if (!str(a, "user").empty()) {
+          out += modified_assoc_line(a, cluster);
+          continue;
+        }
         out += fmt::format("  C = {:<10.10} A = {}", cluster, str(a, "account"));
         if (!str(a, "parent").empty()) out += " of " + str(a, "parent");
         out += "\n";

@@ -26,6 +26,7 @@
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
 #include "cli/read_common.hpp"
+#include "cli/scontrol_assoc_mgr.hpp"
 #include "cli/scontrol_config.hpp"
 #include "cli/scontrol_help.hpp"
 #include "cli/scontrol_partition.hpp"
@@ -229,6 +230,8 @@ int show(const ScontrolArgs& a, const std::vector<std::string>& w) {
         "leave it out for Slurm's text",
         a.json ? "json" : "yaml", what));
   if (is(what, "partitions", 1) || is(what, "partitionname", 2)) return show_partition(a, rest);
+  if (is(what, "assoc_mgr", 2) || is(what, "cache", 2))
+    return scontrol_assoc_mgr::show(rest, a.one_liner);
   if (is(what, "steps", 4)) return scontrol_step::show(rest, a.one_liner);
   // Both run here, as one stintd.
   if (is(what, "daemons", 2)) {

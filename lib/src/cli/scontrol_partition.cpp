@@ -18,6 +18,7 @@
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
 #include <stint/paths.hpp>
+#include <stint/query.hpp>
 
 #include "rpc/client.hpp"
 
@@ -125,11 +126,18 @@ std::string honoured_keys() {
   return out;
 }
 
+/// Whether the cluster bills by TRESBillingWeights (stint.yaml's, for every
+/// partition) rather than by CPUs.
+bool cluster_billing_weights() {
+  return !query::read_config(default_paths()).conf("TRESBillingWeights").value_or("").empty();
+}
+
 /// The words read into a request: the partition's name and Slurm's key
 /// names with their values. nullopt after printing what was wrong.
 struct Request {
   std::string name;
   bool named = false;
+  bool unchanged = false;  ///< a key asked for what already holds
   nlohmann::json fields = nlohmann::json::object();
 };
 
@@ -148,6 +156,19 @@ std::optional<Request> read_words(const std::vector<std::string>& args) {
       // update_part.c's error() ends its message with a newline of its own.
       error_line(fmt::format("Update of this parameter is not supported: {}\n", word));
       error_line("Request aborted");
+      return std::nullopt;
+    }
+    if (key->name == "TRESBillingWeights" && value.empty() && !cluster_billing_weights()) {
+      // Clearing weights the partition does not have: it bills by CPUs,
+      // which is what it does already.
+      r.unchanged = true;
+      continue;
+    }
+    if (key->name == "TRESBillingWeights") {
+      error_line(
+          "TRESBillingWeights is not supported here for one partition: billing follows the "
+          "cluster's TRESBillingWeights for every partition; set it in stint.yaml and run "
+          "scontrol reconfigure");
       return std::nullopt;
     }
     if (!key->honoured) {
@@ -181,6 +202,7 @@ int update(const std::vector<std::string>& args) {
   std::optional<Request> r = read_words(args);
   // _update_it reports the failed parse as a failed update, errno unset.
   if (!r) return plain_error("slurm_update error: No error");
+  if (r->fields.empty() && r->unchanged) return 0;
   if (r->fields.empty()) return error_line("No changes specified");
   try {
     rpc::call(default_paths(),

@@ -94,28 +94,32 @@ struct Setting {
 /// Splits "Key=value", "Key+=value", "Key-=value"; nullopt when there is no '='.
 std::optional<Setting> split_setting(std::string_view word);
 
-/// Sets one association setting (Fairshare/Shares, Priority, GrpJobs,
-/// GrpSubmitJobs, GrpTRES, GrpCPUs, GrpNodes, GrpMem, GrpTRESMins, GrpCPUMins,
-/// GrpTRESRunMins, GrpCPURunMins, GrpWall, MaxJobs, MaxSubmitJobs, MaxWall,
-/// MaxTRES, MaxTRESPerNode, MaxTRESMins(PerJob), MaxCPUMins, MaxCPUs,
-/// MaxNodes, QOS, DefaultQOS) on
-/// `a`. "-1" clears a limit. QOS names must exist in `data`; `QOS+=`/`QOS-=`
-/// start from `inherited_qos` when `a` has no list of its own. Returns false
-/// when the key is not an association setting; throws Errc::invalid_argument
-/// with sacctmgr's message on a bad value.
+/// Sets one association setting on `a`: a key of Slurm's
+/// sacctmgr_set_assoc_rec, matched as sacctmgr matches it (any case, at least
+/// the key's fewest letters, the first key of Slurm's order the word starts;
+/// "MaxJob" is MaxJobs, "MaxCPUMin" MaxCPUMinsPerJob). "-1" clears a limit.
+/// QOS names must exist in `data`; `QOS+=`/`QOS-=` (or `QOS=+a,-b`) start
+/// from `inherited_qos` when `a` has no list of its own. Returns false when
+/// the key is not an association setting; throws Errc::invalid_argument with
+/// sacctmgr's message on a bad value, and for Slurm's keys stint does not
+/// keep (MinPrioThresh, GrpJobsAccrue, ...) says what to use instead.
 bool apply_assoc_setting(Association& a, const Setting& s, const Accounting& data,
                          const std::vector<std::string>& inherited_qos);
-/// Sets one QOS setting (Description, Priority, UsageFactor, Preempt,
-/// PreemptMode, GraceTime, PreemptExemptTime, Flags, GrpJobs, GrpSubmitJobs,
-/// GrpTRES, GrpTRESMins, GrpTRESRunMins, GrpWall, MaxJobsPerUser,
-/// MaxSubmitJobsPerUser, MaxWall, MaxTRES, MaxTRESPerNode, MaxTRESPerUser,
-/// MaxTRESMins and their short and legacy names). Returns false for
-/// a key that is not a QOS setting; throws Errc::invalid_argument.
+/// Sets one QOS setting: a key of qos_functions.c's, matched as
+/// apply_assoc_setting matches (MaxJobs is MaxJobsPerUser, MaxCpus
+/// MaxCPUsPerJob). Returns false for a key that is not a QOS setting; throws
+/// Errc::invalid_argument.
 bool apply_qos_setting(Qos& q, const Setting& s, const Accounting& data);
-/// Whether `key` names an association setting (for sacctmgr's early checks).
+/// Whether `key` names an association setting (for sacctmgr's early checks),
+/// one stint refuses included.
 bool is_assoc_setting(std::string_view key);
 /// Whether `key` names a QOS setting.
 bool is_qos_setting(std::string_view key);
+/// Slurm's full name of the association setting `key` names ("Parent" for
+/// "par"), or nullopt.
+std::optional<std::string_view> assoc_setting_name(std::string_view key);
+/// Slurm's full name of the QOS setting `key` names, or nullopt.
+std::optional<std::string_view> qos_setting_name(std::string_view key);
 
 /// The `Key = value` lines sacctmgr prints for what a setting set, in
 /// Slurm's order and spelling ("  MaxJobs       = 2", "  GrpTRES       = cpu=4").

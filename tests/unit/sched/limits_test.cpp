@@ -196,13 +196,127 @@ TEST_CASE("QOS settings", "[limits]") {
   CHECK(sched::apply_qos_setting(t, set("MaxCPUs", "6"), d));
   CHECK(sched::apply_qos_setting(t, set("MaxNodes", "2"), d));
   CHECK(t.limits.max_tres_per_job == Tres{{"cpu", 6}, {"node", 2}});
-  // stint has no per-account QOS limits.
-  CHECK_FALSE(sched::apply_qos_setting(t, set("MaxJobsPerAccount", "1"), d));
+  // stint has no per-account QOS limits: refused, saying what to use.
+  CHECK_THROWS_WITH(
+      sched::apply_qos_setting(t, set("MaxJobsPerAccount", "1"), d),
+      Catch::Contains("MaxJobsPerAccount is not supported here") && Catch::Contains("GrpJobs"));
 
   std::vector<std::string> lines =
       sched::qos_limit_lines(q, {set("MaxJobsPerUser", "1"), set("Priority", "100")});
   CHECK(lines ==
         std::vector<std::string>{"  MaxJobsPerUser = 1", "  Priority                 = 100"});
+}
+
+TEST_CASE("setting keys match as sacctmgr abbreviates them", "[limits]") {
+  // At least the key's fewest letters, any case; the first key in Slurm's
+  // order wins.
+  CHECK(sched::assoc_setting_name("maxjob") == "MaxJobs");
+  CHECK(sched::assoc_setting_name("MAXJ") == "MaxJobs");
+  CHECK(sched::assoc_setting_name("maxcpumins") == "MaxCPUMinsPerJob");
+  CHECK(sched::assoc_setting_name("maxcpus") == "MaxCPUsPerJob");
+  CHECK(sched::assoc_setting_name("maxnode") == "MaxNodesPerJob");
+  CHECK(sched::assoc_setting_name("grpjob") == "GrpJobs");
+  CHECK(sched::assoc_setting_name("grpcpus") == "GrpCPUs");
+  CHECK(sched::assoc_setting_name("grpcpumins") == "GrpCPUMins");
+  CHECK(sched::assoc_setting_name("grpnode") == "GrpNodes");
+  CHECK(sched::assoc_setting_name("grpsubmit") == "GrpSubmitJobs");
+  CHECK(sched::assoc_setting_name("maxtresmins") == "MaxTRESMinsPerJob");
+  CHECK(sched::assoc_setting_name("maxtres") == "MaxTRESPerJob");
+  CHECK(sched::assoc_setting_name("maxtrespernode") == "MaxTRESPerNode");
+  CHECK(sched::assoc_setting_name("q") == "QOSLevel");
+  CHECK(sched::assoc_setting_name("f") == "FairShare");
+  CHECK(sched::assoc_setting_name("pa") == "Parent");
+  CHECK(sched::assoc_setting_name("pr") == "Priority");
+  // Too short, longer than the key, or no key at all.
+  CHECK_FALSE(sched::assoc_setting_name("max"));
+  CHECK_FALSE(sched::assoc_setting_name("grpcpu"));
+  CHECK_FALSE(sched::assoc_setting_name("defqos"));
+  CHECK_FALSE(sched::assoc_setting_name("maxjobsx"));
+  CHECK_FALSE(sched::assoc_setting_name("p"));
+  CHECK_FALSE(sched::assoc_setting_name(""));
+  CHECK_FALSE(sched::assoc_setting_name("description"));
+
+  CHECK(sched::qos_setting_name("MaxCpuMin") == "MaxCPUMinsPerJob");
+  CHECK(sched::qos_setting_name("MaxJobs") == "MaxJobsPerUser");
+  CHECK(sched::qos_setting_name("MaxNode") == "MaxNodesPerJob");
+  CHECK(sched::qos_setting_name("MaxCpusPerUser") == "MaxCPUsPerUser");
+  CHECK(sched::qos_setting_name("GrpCpuRunMin") == "GrpCPURunMins");
+  CHECK(sched::qos_setting_name("GrpMem") == "GrpMemory");
+  CHECK(sched::qos_setting_name("MaxSubmit") == "MaxSubmitJobsPerUser");
+  CHECK(sched::qos_setting_name("MaxJobsPA") == "MaxJobsPA");
+  CHECK(sched::qos_setting_name("preempt") == "Preempt");
+  CHECK(sched::qos_setting_name("preemptm") == "PreemptMode");
+  CHECK(sched::qos_setting_name("preemptexempt") == "PreemptExemptTime");
+  CHECK(sched::qos_setting_name("d") == "Description");
+  CHECK_FALSE(sched::qos_setting_name("pre"));
+  CHECK_FALSE(sched::qos_setting_name("MaxTRESPJ"));
+
+  // The whole of test21.30's reset, in one modify.
+  const Accounting d = sample();
+  Qos q;
+  q.name = "gold";
+  for (const char* key :
+       {"MaxCpuMin", "GrpCpus", "GrpJob", "MaxNode", "MaxWall", "GrpMem", "MaxCpus", "GrpCpuRunMin",
+        "MaxJobs", "GrpCpuMin", "GrpSubmit", "MaxCpusPerUser", "GrpWall"})
+    CHECK(sched::apply_qos_setting(q, set(key, "-1"), d));
+  CHECK(sched::apply_qos_setting(q, set("GrpNodes", "3"), d));
+  CHECK(sched::apply_qos_setting(q, set("GrpMem", "100"), d));
+  CHECK(q.limits.grp_tres == Tres{{"mem", 100}, {"node", 3}});
+  CHECK(sched::apply_qos_setting(q, set("MaxCPUMins", "4"), d));
+  CHECK(q.limits.max_tres_mins_per_job == Tres{{"cpu", 4}});
+  CHECK(sched::qos_limit_lines(q, {set("GrpMem", "100"), set("MaxCpuMin", "4")}) ==
+        std::vector<std::string>{"  GrpTRES                  = mem=100M,node=3",
+                                 "  MaxTRESMins              = cpu=4"});
+
+  Association a = assoc(9, "lab", "carol");
+  CHECK(sched::apply_assoc_setting(a, set("maxjob", "2"), d, {}));
+  CHECK(sched::apply_assoc_setting(a, set("maxnode", "1"), d, {}));
+  CHECK(sched::apply_assoc_setting(a, set("maxcpumins", "-1"), d, {}));
+  CHECK(a.limits.max_jobs == 2);
+  CHECK(a.limits.max_tres_per_job == Tres{{"node", 1}});
+  CHECK(sched::assoc_limit_lines(a, {set("maxjob", "2"), set("maxnode", "1")}) ==
+        std::vector<std::string>{"  MaxJobs       = 2", "  MaxTRES       = node=1"});
+
+  // Slurm's keys stint keeps nowhere are refused with what to use instead.
+  CHECK_THROWS_WITH(sched::apply_assoc_setting(a, set("MinPrioThresh", "1"), d, {}),
+                    Catch::Contains("MinPrioThresh is not supported here"));
+  CHECK_THROWS_WITH(sched::apply_assoc_setting(a, set("MaxTRESRunMins", "cpu=1"), d, {}),
+                    Catch::Contains("GrpTRESRunMins"));
+  CHECK_THROWS_WITH(sched::apply_assoc_setting(a, set("RawUsage", "0"), d, {}),
+                    Catch::Contains("RawUsage is not supported here"));
+  CHECK_THROWS_WITH(sched::apply_qos_setting(q, set("UsageThreshold", "0.1"), d),
+                    Catch::Contains("UsageThreshold is not supported here"));
+  CHECK_THROWS_WITH(sched::apply_assoc_setting(a, set("Parent", "lab"), d, {}),
+                    Catch::Contains("modify account"));
+  // Malformed values keep Slurm's messages.
+  CHECK_THROWS_WITH(sched::apply_assoc_setting(a, set("maxjob", "two"), d, {}),
+                    " Bad MaxJobs value: two");
+  CHECK_THROWS_AS(sched::apply_qos_setting(q, set("GrpMem", "lots"), d), Error);
+}
+
+TEST_CASE("QOS lists take a sign on each name", "[limits]") {
+  const Accounting d = sample();
+  Association a = assoc(9, "lab", "carol");
+  CHECK(sched::apply_assoc_setting(a, set("qos", "+high"), d, {"normal"}));
+  CHECK(a.qos == std::vector<std::string>{"high", "normal"});
+  CHECK(sched::apply_assoc_setting(a, set("qos", "-normal"), d, {"normal"}));
+  CHECK(a.qos == std::vector<std::string>{"high"});
+  CHECK(sched::apply_assoc_setting(a, set("qos", "+normal,-high"), d, {}));
+  CHECK(a.qos == std::vector<std::string>{"normal"});
+  // A sign on a name overrides the list's operator.
+  CHECK(sched::apply_assoc_setting(a, set("qos", "-normal,high", "+="), d, {}));
+  CHECK(a.qos == std::vector<std::string>{"high"});
+  CHECK_THROWS_WITH(sched::apply_assoc_setting(a, set("qos", "normal,+high"), d, {}),
+                    Catch::Contains("You can't set qos equal to something and then add"));
+  CHECK_THROWS_WITH(sched::apply_assoc_setting(a, set("qos", "+nosuch"), d, {}),
+                    Catch::Contains("You gave a bad qos 'nosuch'"));
+  CHECK_THROWS_AS(sched::apply_assoc_setting(a, set("qos", "+"), d, {}), Error);
+  Qos q;
+  q.name = "gold";
+  CHECK(sched::apply_qos_setting(q, set("Preempt", "+normal"), d));
+  CHECK(sched::apply_qos_setting(q, set("Preempt", "+high"), d));
+  CHECK(sched::apply_qos_setting(q, set("Preempt", "-normal"), d));
+  CHECK(q.preempt == std::vector<std::string>{"high"});
 }
 
 TEST_CASE("the association tree: parents, chains, QOS and order", "[limits]") {

@@ -27,6 +27,10 @@ Error unknown_option(const sched::Setting& s, bool modify) {
   return refusal(text);
 }
 
+// Parent is one of the association's keys in Slurm ("Pa" names it), kept
+// on the account here.
+bool is_parent(const sched::Setting& s) { return sched::assoc_setting_name(s.key) == "Parent"; }
+
 bool valid_name(const std::string& name) {
   return !name.empty() && name.find_first_of(" ,=|'\"") == std::string::npos;
 }
@@ -61,7 +65,7 @@ Json add_account(Controller& c, Accounting& next, const Request& r) {
     } else if (key_is(s.key, {"organization"})) {
       proto.organization = s.value;
       organized = true;
-    } else if (key_is(s.key, {"parent"})) {
+    } else if (is_parent(s)) {
       parent = lower(s.value);
     } else if (key_is(s.key, {"cluster", "clusters"})) {
       check_cluster(c, s);
@@ -111,15 +115,56 @@ Json modify_account(Controller& c, Accounting& next, const Request& r) {
   for (const auto& s : r.where) {
     if (key_is(s.key, {"cluster", "clusters"})) {
       check_cluster(c, s);
-    } else if (!key_is(s.key, {"name", "names", "account", "accounts"})) {
+    } else if (!key_is(s.key, {"name", "names", "account", "accounts", "user", "users", "partition",
+                               "partitions"})) {
       throw refusal(fmt::format(" Unknown condition: {}{}{}", s.key, s.op, s.value));
     }
   }
   const std::vector<std::string> names = named_accounts(next, r);
+  // "where user=" (or partition=) picks the users' associations under the
+  // accounts, as Slurm's association condition does; their limits change,
+  // not the accounts.
+  const std::vector<std::string> users = condition_values(r.where, {"user", "users"});
+  const std::vector<std::string> partitions =
+      condition_values(r.where, {"partition", "partitions"}, true);
+  if (!users.empty() || !partitions.empty()) {
+    std::vector<std::int64_t> changed;
+    for (const auto& s : r.settings) {
+      if (!sched::is_assoc_setting(s.key) || is_parent(s)) {
+        if (key_is(s.key, {"description", "organization"}) || is_parent(s))
+          throw refusal(
+              fmt::format(" {}{}{}: an account's own setting; leave out the user and partition "
+                          "conditions to change it",
+                          s.key, s.op, s.value));
+        throw unknown_option(s, true);
+      }
+      for (auto& a : next.associations) {
+        if (std::find(names.begin(), names.end(), a.account) == names.end()) continue;
+        if (!users.empty() &&
+            (!a.is_user() || std::find(users.begin(), users.end(), a.user) == users.end()))
+          continue;
+        if (!partitions.empty() &&
+            std::find(partitions.begin(), partitions.end(), a.partition) == partitions.end())
+          continue;
+        const Association* parent = sched::parent_association(next, a);
+        const std::vector<std::string> inherited =
+            parent ? sched::effective_qos(next, *parent) : std::vector<std::string>{};
+        sched::apply_assoc_setting(a, s, next, inherited);
+        if (std::find(changed.begin(), changed.end(), a.id) == changed.end())
+          changed.push_back(a.id);
+      }
+    }
+    Json assocs = Json::array();
+    for (const auto& [a, depth] : sched::association_tree(next)) {
+      if (std::find(changed.begin(), changed.end(), a->id) != changed.end())
+        assocs.push_back(assoc_json(next, *a));
+    }
+    return {{"accounts", Json::array()}, {"associations", assocs}};
+  }
   std::vector<std::string> changed_accounts;
   std::vector<std::int64_t> changed_assocs;
   for (const auto& s : r.settings) {
-    const bool record = key_is(s.key, {"description", "organization", "parent"});
+    const bool record = key_is(s.key, {"description", "organization"}) || is_parent(s);
     if (!record && !sched::is_assoc_setting(s.key)) throw unknown_option(s, true);
     for (const auto& name : names) {
       Account& acct = *std::find_if(next.accounts.begin(), next.accounts.end(),
@@ -128,7 +173,7 @@ Json modify_account(Controller& c, Accounting& next, const Request& r) {
                               [&](const Association& a) {
                                 return a.account == name && !a.is_user() && a.partition.empty();
                               });
-      if (key_is(s.key, {"parent"})) {
+      if (is_parent(s)) {
         const std::string parent = lower(s.value);
         if (name == "root") throw refusal(" Error with request: The root account has no parent");
         if (!next.find_account(parent))
