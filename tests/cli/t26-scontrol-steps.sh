@@ -120,10 +120,11 @@ command_refused "decrement past zero" \
   "TimeLimit decrement larger than current time limit (9 > 7)" \
   scontrol update StepId="$l.0" TimeLimit=-9
 command_refused "a bad limit" "Invalid TimeLimit value" scontrol update StepId="$l" TimeLimit=soon
-# The step's limit passes as soon as it is set under the time it has run.
-scontrol update StepId="$l" TimeLimit=0:01
-expect_contains "every step's" "$(scontrol show step "$l.0")" " TimeLimit=00:00:01"
-wait_for 30 job_ended "$l"
+# Limits are whole minutes, as in Slurm (0:30 is one): a minute after its
+# start the step is ended.
+scontrol update StepId="$l" TimeLimit=0:30
+expect_contains "every step's, in minutes" "$(scontrol show step "$l.0")" " TimeLimit=00:01:00"
+wait_for 120 job_ended "$l"
 records=$(sacct -n -P -o JobID,State -j "$l" | lines)
 expect_contains "the step timed out" "$records" "$l.0|TIMEOUT"
 expect_contains "the job did not" "$records" "$l|COMPLETED"

@@ -20,9 +20,19 @@ expect_eq "a task by its own id" "${a}_2" "$(squeue -h -j $((a + 1)) -o %i)"
 expect_eq "scontrol first line" \
   "JobId=$a ArrayJobId=$a ArrayTaskId=1-4%2 ArrayTaskThrottle=2 JobName=arr" \
   "$(scontrol show job "$a" | head -n 1)"
+# A task that has never started is still part of the array's record in
+# slurmctld (not split off yet): its JobId is the array's.
 expect_eq "scontrol one task" \
-  "JobId=$((a + 1)) ArrayJobId=$a ArrayTaskId=2 ArrayTaskThrottle=2 JobName=arr" \
+  "JobId=$a ArrayJobId=$a ArrayTaskId=2 ArrayTaskThrottle=2 JobName=arr" \
   "$(scontrol show job "${a}_2" | head -n 1)"
+
+# A lone task still in its array's record prints as that record, 12_[5], in
+# a listing (squeue, sacct) while it waits; named (12_5) it prints as itself.
+lone=$(submit --begin=now+1hour --array=5 --wrap true)
+expect_eq "squeue lone record" "${lone}_[5]" "$(squeue -h -j "$lone" -o %i)"
+expect_eq "squeue named task" "${lone}_5" "$(squeue -h -j "${lone}_5" -o %i)"
+expect_eq "sacct lone record" "${lone}_[5]" "$(sacct -n -X -P -o JobID -j "$lone")"
+scancel "$lone"
 
 # Update and hold take task ids; the throttle shows in the folded id.
 scontrol update JobId="$a" ArrayTaskThrottle=3

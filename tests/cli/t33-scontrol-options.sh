@@ -77,4 +77,8 @@ while IFS='=' read -r key value; do
 done < <(scontrol show config | tail -n +2)
 expect_eq "every key of show config written" 0 "$missing"
 expect_eq "a partition line" 1 "$(grep -c '^PartitionName=' "$written")"
+# SLURM_CONF is the slurm.conf jobs find in theirs, as Slurm's is the file
+# its tools read (stint.yaml is stint config show's to name).
+expect_eq "SLURM_CONF" "$STINT_STATE_DIR/slurm.conf" \
+  "$(scontrol show config | awk -F' = ' '$1 ~ /^SLURM_CONF /{print $2}')"
 echo "t33 passed"

@@ -55,6 +55,10 @@ struct Context {
   bool no_convert = false;
   /// The cluster's PreemptMode, every partition's (sinfo -O preemptmode).
   std::string preempt_mode = "OFF";
+  /// Array job id -> the id of its lowest task that has never started and
+  /// is pending: slurmctld keeps such tasks in one record of that id (the
+  /// next task to start takes it), the JobId scontrol prints for any of them.
+  std::map<JobId, JobId> array_pending_record;
 };
 
 /// One selected column: which row of a tool's table, how wide, which way, and
@@ -100,7 +104,11 @@ struct JobGroup {
 /// Groups `jobs`, keeping their order: two or more tasks of one array that
 /// fold together (see Fold) become one group where the first of them was;
 /// every other job is a group of its own.
-std::vector<JobGroup> fold_array_tasks(std::vector<Job> jobs, Fold fold);
+/// With `lone_records`, a task that would fold but has none to fold with is
+/// a group of its one task: the array's record, printed "12_[3]" as Slurm
+/// prints a record of one task left.
+std::vector<JobGroup> fold_array_tasks(std::vector<Job> jobs, Fold fold,
+                                       bool lone_records = false);
 /// Every job a group of its own (squeue -r).
 std::vector<JobGroup> single_groups(std::vector<Job> jobs);
 /// The JOBID column of squeue and sacct: "12", "12_3", "12_[1-10%2]".
@@ -148,6 +156,10 @@ struct SqueueOptions {
   bool no_header = false;      ///< -h
   bool expand_arrays = false;  ///< -r: one line per array task, no folding
   bool start = false;          ///< --start: expected starts first, soonest first
+  /// -j named array tasks (12_3): each prints as itself ("12_3"), where a
+  /// listing prints a lone task still in its array's record as that record
+  /// ("12_[3]").
+  bool task_query = false;
 };
 /// Whether the layout prints what a listing does not read of a job (its
 /// comment, command, output paths...: JobPart::listing).
@@ -277,6 +289,8 @@ struct SacctOptions {
   /// for ReqMem); nullopt converts each to the largest unit that keeps it
   /// exact.
   std::optional<char> units;
+  /// As SqueueOptions::task_query.
+  bool task_query = false;
 };
 /// Slurm's order of sacct records: by submit time, then array job id (0 for a
 /// plain job), array task id and job id. Stable, so the attempts of a

@@ -410,6 +410,9 @@ int report(const SacctArgs& a) {
       for (const query::JobRef& r : *these) o.only_steps[r.id].insert(step);
     }
   }
+  o.task_query = std::any_of(refs.begin(), refs.end(), [](const query::JobRef& r) {
+    return r.array_task != k_no_array_task;
+  });
   if (!a.states.empty()) {
     std::string bad;
     auto states = cli::states_from_list(a.states, bad);

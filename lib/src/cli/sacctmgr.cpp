@@ -25,6 +25,7 @@
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
 #include "cli/read_common.hpp"
+#include "daemon/slurm_conf_file.hpp"
 #include "rpc/client.hpp"
 #include "util/clock.hpp"
 #include "util/proc.hpp"
@@ -133,7 +134,7 @@ int show_config(const Paths& paths) {
   f.host = proc::short_hostname();
   f.machine = ctx.arch;
   f.state_dir = paths.state_dir;
-  f.config_file = config.source_path.empty() ? paths.config() : config.source_path;
+  f.config_file = daemon::slurm_conf_path(paths.state_dir);
   // Who stintd runs as: the running one's user, else the state directory's
   // owner (who a personal stintd runs as).
   std::optional<std::uint32_t> uid = pid ? proc::real_uid(*pid) : std::nullopt;
@@ -153,7 +154,7 @@ int show_config(const Paths& paths) {
           ctx.boot_time + static_cast<Seconds>(*ticks / static_cast<std::uint64_t>(per_second));
   }
   d.database = paths.db();
-  d.config_file = f.config_file;
+  d.config_file = config.source_path.empty() ? paths.config() : config.source_path;
   d.host = f.host;
   fmt::print("{}", cli::sacctmgr_config_text(slurm_config_pairs(config, f), d));
   return 0;

@@ -154,6 +154,21 @@ int show_job(const ScontrolArgs& a, const std::vector<std::string>& ids) {
       return fail(
           fmt::format("slurm_load_jobs error: {}", errc_slurm_message(Errc::invalid_job_id)));
   }
+  // The pending record of each array a shown task is still in: its lowest
+  // never-started pending task, found among all of the array's tasks.
+  for (const Job& job : jobs) {
+    if (!job.is_array_task() || job.state != JobState::pending ||
+        ctx.array_pending_record.contains(job.array_job_id))
+      continue;
+    std::optional<JobId> lowest;
+    for (const Job& task :
+         query::read_jobs(paths, JobFilter{}, {query::JobRef{job.array_job_id}})) {
+      if (task.array_job_id == job.array_job_id && task.state == JobState::pending &&
+          task.start_time == k_no_time && task.restart_count == 0)
+        lowest = std::min(lowest.value_or(task.id), task.id);
+    }
+    if (lowest) ctx.array_pending_record[job.array_job_id] = *lowest;
+  }
   if (a.json || a.yaml) {
     // Slurm's scontrol prints the document squeue --json prints for them.
     const std::string json = format::squeue_json(jobs, ctx, true);

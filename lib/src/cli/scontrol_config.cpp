@@ -76,7 +76,9 @@ ControllerFacts gather_facts(const Paths& paths, const Config& config) {
   f.host = proc::short_hostname();
   f.machine = ctx.arch;
   f.state_dir = paths.state_dir;
-  f.config_file = config.source_path.empty() ? paths.config() : config.source_path;
+  // SLURM_CONF: the slurm.conf stintd keeps for scripts, which jobs find in
+  // their SLURM_CONF; stint.yaml is `stint config show`'s to name.
+  f.config_file = daemon::slurm_conf_path(paths.state_dir);
   f.uid = stintd_uid(paths, pid);
   f.user_name = proc::user_name(f.uid);
   f.next_job_id = next_job_id(paths);

@@ -209,6 +209,9 @@ int report(const SqueueArgs& a, const Paths& paths, const Config& config, JobFil
   o.long_list = a.long_list;
   o.no_header = a.no_header;
   o.expand_arrays = a.array || a.array_unique;
+  o.task_query = std::any_of(refs.begin(), refs.end(), [](const query::JobRef& r) {
+    return r.array_task != k_no_array_task;
+  });
   o.sort = a.sort;
   o.start = a.start;
   if (o.sort.empty()) {
@@ -245,6 +248,12 @@ int report(const SqueueArgs& a, const Paths& paths, const Config& config, JobFil
     return no_such_job();
   std::vector<Job> jobs;
   for (const Job& job : read) each_line(job, [&](const Job& j) { jobs.push_back(j); });
+  // A task named by its own job id (not its array's) is named too.
+  o.task_query = o.task_query || std::any_of(jobs.begin(), jobs.end(), [&](const Job& j) {
+                   return j.is_array_task() && j.id != j.array_job_id &&
+                          std::any_of(refs.begin(), refs.end(),
+                                      [&](const query::JobRef& r) { return r.id == j.id; });
+                 });
   ctx.array_jobs = query::dependency_arrays(paths, jobs);
   fmt::print("{}", format::render_squeue(std::move(jobs), o, ctx));
   return 0;

@@ -45,7 +45,7 @@ std::string throttle_suffix(const Job& job) {
 
 }  // namespace
 
-std::vector<JobGroup> fold_array_tasks(std::vector<Job> jobs, Fold fold) {
+std::vector<JobGroup> fold_array_tasks(std::vector<Job> jobs, Fold fold, bool lone_records) {
   // How many jobs share each key: a key held by one job does not fold.
   std::map<FoldKey, std::size_t> count;
   for (const Job& j : jobs) {
@@ -55,6 +55,14 @@ std::vector<JobGroup> fold_array_tasks(std::vector<Job> jobs, Fold fold) {
   std::map<FoldKey, std::size_t> where;  // key -> index of its group in out
   for (Job& j : jobs) {
     auto k = fold_key(j, fold);
+    // Only while it waits, as the record slurmctld still queues (sacct
+    // prints a lone task cancelled before it started as the bare job id;
+    // stint prints it as the task).
+    if (k && count[*k] < 2 && lone_records && j.state == JobState::pending) {
+      const std::uint32_t task = j.array_task_id;
+      out.push_back({std::move(j), {task}});
+      continue;
+    }
     if (!k || count[*k] < 2) {
       out.push_back({std::move(j), {}});
       continue;

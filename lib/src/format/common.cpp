@@ -77,10 +77,12 @@ bool special_exit(const Job& job) {
   return job.state == JobState::pending && job.hold_reason == Reason::special_exit;
 }
 
-JobId shown_job_id(const Job& job) {
+JobId shown_job_id(const Job& job, const Context& ctx) {
   const bool unsplit = job.is_array_task() && job.state == JobState::pending &&
                        job.start_time == k_no_time && job.restart_count == 0;
-  return unsplit ? job.array_job_id : job.id;
+  if (!unsplit) return job.id;
+  const auto it = ctx.array_pending_record.find(job.array_job_id);
+  return it == ctx.array_pending_record.end() ? job.id : it->second;
 }
 
 std::string_view shown_state_code(const Job& job) {

@@ -39,10 +39,11 @@ std::optional<FoldKey> fold_key(const Job& job, Fold fold);
 std::string_view shown_state_code(const Job& job);
 /// A pending job held in SPECIAL_EXIT (SE).
 bool special_exit(const Job& job);
-/// The JobId scontrol and squeue's %A print: a task of an array that has
-/// never started is still part of the array's own record in slurmctld (not
-/// split off yet), so it shows the array's id; any other job its own.
-JobId shown_job_id(const Job& job);
+/// The JobId scontrol prints: a pending task of an array that has never
+/// started is still in the array's pending record in slurmctld (not split
+/// off yet), so it shows that record's id (Context::array_pending_record);
+/// any other job its own.
+JobId shown_job_id(const Job& job, const Context& ctx);
 std::string_view shown_state_name(const Job& job);
 
 /// pad(), appended to `out`.

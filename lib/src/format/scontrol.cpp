@@ -133,7 +133,7 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
 
   Lines l;
   if (job.is_array_task()) {
-    l.push_back({fmt::format("JobId={}", detail::shown_job_id(job)),
+    l.push_back({fmt::format("JobId={}", detail::shown_job_id(job, ctx)),
                  fmt::format("ArrayJobId={}", job.array_job_id),
                  "ArrayTaskId=" + group_task_text(group),
                  fmt::format("ArrayTaskThrottle={}", job.array_throttle),

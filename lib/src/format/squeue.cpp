@@ -104,7 +104,7 @@ std::string priority_norm(const Job& job, const Context&) {
 // clang-format off
 const std::array k_columns = {
   JobColumn{'i', "jobarrayid", "JOBID", true, [](const Job& j, const Context&) { return j.display_id(); }, [](const JobGroup& g, const Context&) { return group_id_text(g); }},
-  JobColumn{'A', "jobid", "JOBID", true, [](const Job& j, const Context&) { return std::to_string(detail::shown_job_id(j)); }},
+  JobColumn{'A', "jobid", "JOBID", true, [](const Job& j, const Context&) { return std::to_string(j.id); }},
   JobColumn{'P', "partition", "PARTITION", true, [](const Job& j, const Context&) { return detail::job_partition(j); }},
   JobColumn{'j', "name", "NAME", true, [](const Job& j, const Context&) { return j.spec.name; }},
   JobColumn{'u', "username", "USER", true, user_name},
@@ -575,7 +575,7 @@ std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, c
     return out;
   }
   detail::apply_order(jobs, order);
-  for (const JobGroup& g : fold_array_tasks(std::move(jobs), Fold::pending))
+  for (const JobGroup& g : fold_array_tasks(std::move(jobs), Fold::pending, !options.task_query))
     out += squeue_line(options.layout, g, ctx);
   return out;
 }
@@ -617,7 +617,7 @@ struct SqueueLines::State {
   /// A group's line, where its first task in squeue's order is.
   std::string group_line(std::uint32_t index) {
     Group& g = groups[index];
-    if (g.tasks.size() < 2) return squeue_line(options.layout, g.job, ctx);
+    if (g.tasks.size() < 2 && options.task_query) return squeue_line(options.layout, g.job, ctx);
     util::sort_runs(g.tasks.begin(), g.tasks.end(), std::less<>());
     return squeue_line(options.layout, JobGroup{std::move(g.job), std::move(g.tasks)}, ctx);
   }

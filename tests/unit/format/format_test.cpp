@@ -152,6 +152,16 @@ TEST_CASE("pending tasks of one array fold into one line, in task order") {
   }
   CHECK(texts == std::vector<std::string>{"28_[1-3,5%2]", "28_4", "28_[6-10%2]"});
   CHECK(stint::format::single_groups(jobs).size() == jobs.size());
+
+  // With lone records (a listing, not a query of tasks), a pending task left
+  // alone in the array's record prints as that record; one that ran before,
+  // or has ended, does not.
+  texts.clear();
+  for (const auto& g : stint::format::fold_array_tasks(jobs, Fold::pending, true)) {
+    if (g.job.is_array_task()) texts.push_back(stint::format::group_id_text(g));
+  }
+  CHECK(texts == std::vector<std::string>{"28_[1-2,5%2]", "28_[3%2]", "28_4", "28_6", "28_7",
+                                          "28_8", "28_9", "28_10"});
 }
 
 TEST_CASE("dependencies print with their state while the job waits on them") {

@@ -122,6 +122,8 @@ std::string run_case(std::map<std::string, std::string> c) {
     o.long_list = !c["long"].empty();
     o.no_header = !c["noheader"].empty();
     o.expand_arrays = !c["expand"].empty();
+    // ids naming a task (28_3), as squeue -j 28_3 is a task query.
+    o.task_query = c["ids"].find('_') != std::string::npos;
     o.sort = c["sort"];
     if (c.count("O") != 0)
       o.layout = stint::format::parse_squeue_long_format(c["O"]);
@@ -150,6 +152,7 @@ std::string run_case(std::map<std::string, std::string> c) {
         c.count("o") != 0 ? c["o"] : std::string(stint::format::sacct_default_format()));
     o.no_header = !c["noheader"].empty();
     o.allocations_only = !c["allocations"].empty();
+    o.task_query = c["ids"].find('_') != std::string::npos;
     if (c["parsable"] == "p") o.parsable = stint::format::Parsable::trailing;
     if (c["parsable"] == "P") o.parsable = stint::format::Parsable::no_trailing;
     if (!c["delimiter"].empty()) o.delimiter = c["delimiter"];
