@@ -107,8 +107,7 @@ struct JobGroup {
 /// With `lone_records`, a task that would fold but has none to fold with is
 /// a group of its one task: the array's record, printed "12_[3]" as Slurm
 /// prints a record of one task left.
-std::vector<JobGroup> fold_array_tasks(std::vector<Job> jobs, Fold fold,
-                                       bool lone_records = false);
+std::vector<JobGroup> fold_array_tasks(std::vector<Job> jobs, Fold fold, bool lone_records = false);
 /// Every job a group of its own (squeue -r).
 std::vector<JobGroup> single_groups(std::vector<Job> jobs);
 /// The JOBID column of squeue and sacct: "12", "12_3", "12_[1-10%2]".

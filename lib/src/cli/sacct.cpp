@@ -450,7 +450,7 @@ int report(const SacctArgs& a) {
   w.end = a.end.empty() ? ctx.now : parse::date_time(a.end, ctx.now, parse::Resolve::past);
   if (w.start > w.end)
     return refuse(fmt::format("Start time ({}) requested is after end time ({}).",
-                             parse::format_timestamp(w.start), parse::format_timestamp(w.end)));
+                              parse::format_timestamp(w.start), parse::format_timestamp(w.end)));
   w.need_eligible = refs.empty() && filter.states.empty();
   w.check_end = refs.empty() || !a.end.empty();
   filter.ended_after = w.start;

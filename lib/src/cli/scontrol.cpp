@@ -2,9 +2,9 @@
 // stintd needed), and hold, release, requeue, top and update jobs through stintd.
 
 #include <algorithm>
-#include <charconv>
 #include <cctype>
 #include <cerrno>
+#include <charconv>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -442,7 +442,8 @@ int update_step(const std::vector<std::string>& w) {
       JobId job = 0;
       std::uint32_t step = 0;
       const std::string job_text = value.substr(0, dot);
-      const auto [end, ec] = std::from_chars(job_text.data(), job_text.data() + job_text.size(), job);
+      const auto [end, ec] =
+          std::from_chars(job_text.data(), job_text.data() + job_text.size(), job);
       bool bad = job_text.empty() || ec != std::errc() || end != job_text.data() + job_text.size();
       if (!bad && dot != std::string::npos) {
         const std::string step_text = value.substr(dot + 1);
@@ -471,8 +472,7 @@ int update_step(const std::vector<std::string>& w) {
   }
   if (incr || decr) {
     // Relative to the step's limit now, which must be one of its own.
-    if (!request.contains("step_id") || limit == k_infinite)
-      return fail("Invalid TimeLimit value");
+    if (!request.contains("step_id") || limit == k_infinite) return fail("Invalid TimeLimit value");
     const Paths paths = default_paths();
     const std::vector<Job> jobs =
         query::read_jobs(paths, JobFilter{}, {query::JobRef{request["job_id"].get<JobId>()}});

@@ -13,7 +13,7 @@
 namespace stint::cli {
 
 struct SrunOptions {
-  std::optional<std::uint32_t> ntasks;           ///< -n
+  std::optional<std::uint32_t> ntasks;  ///< -n
   /// -t: inside an allocation, the step's own time limit (k_infinite: none).
   std::optional<Seconds> time_limit;
   std::optional<std::uint32_t> nodes;            ///< -N

@@ -13,15 +13,15 @@
 namespace stint::config_detail {
 
 enum class ConfKind : std::uint8_t {
-  integer,  ///< a whole number in [min, max]
-  seconds,  ///< a whole number of seconds, shown "30 sec"
-  minutes,  ///< a whole number of minutes, shown "0 min"
-  memory,   ///< MiB with an optional K/M/G/T suffix; 0 is UNLIMITED
-  time,     ///< a Slurm time string ("5", "7-0", "00:10:00", "UNLIMITED", "-1")
-  word,     ///< one of `words` (case-insensitive)
-  words,    ///< a comma-separated list of `words` (case-insensitive)
-  text,     ///< anything
-  rlimits,  ///< resource limit names (Slurm's list: ALL, NONE, CORE,NOFILE...); "" unset
+  integer,     ///< a whole number in [min, max]
+  seconds,     ///< a whole number of seconds, shown "30 sec"
+  minutes,     ///< a whole number of minutes, shown "0 min"
+  memory,      ///< MiB with an optional K/M/G/T suffix; 0 is UNLIMITED
+  time,        ///< a Slurm time string ("5", "7-0", "00:10:00", "UNLIMITED", "-1")
+  word,        ///< one of `words` (case-insensitive)
+  words,       ///< a comma-separated list of `words` (case-insensitive)
+  text,        ///< anything
+  rlimits,     ///< resource limit names (Slurm's list: ALL, NONE, CORE,NOFILE...); "" unset
   exit_codes,  ///< exit codes and ranges of them ("1-9,18"); "" none
 };
 

@@ -241,8 +241,7 @@ bool Controller::site_scripts_ended(Job& job, const TaskResult& r) {
   drain.user_name = proc::user_name(drain.user_id);
   drain.since = now();
   auto it = m_node_states.find(drain.name);
-  if (it == m_node_states.end() || !is_down(it->second.state))
-    set_node_states({drain}, "stintd");
+  if (it == m_node_states.end() || !is_down(it->second.state)) set_node_states({drain}, "stintd");
   if (!r.prolog_failed) return false;
   // The job never ran: it goes back to the queue, held unless
   // SchedulerParameters has nohold_on_prolog_fail ("launch failed requeued

@@ -133,11 +133,10 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
 
   Lines l;
   if (job.is_array_task()) {
-    l.push_back({fmt::format("JobId={}", detail::shown_job_id(job, ctx)),
-                 fmt::format("ArrayJobId={}", job.array_job_id),
-                 "ArrayTaskId=" + group_task_text(group),
-                 fmt::format("ArrayTaskThrottle={}", job.array_throttle),
-                 "JobName=" + job.spec.name});
+    l.push_back(
+        {fmt::format("JobId={}", detail::shown_job_id(job, ctx)),
+         fmt::format("ArrayJobId={}", job.array_job_id), "ArrayTaskId=" + group_task_text(group),
+         fmt::format("ArrayTaskThrottle={}", job.array_throttle), "JobName=" + job.spec.name});
   } else if (job.is_het_component()) {
     l.push_back({fmt::format("JobId={}", job.id), fmt::format("HetJobId={}", job.het_job_id),
                  fmt::format("HetJobOffset={}", job.het_job_offset), "JobName=" + job.spec.name});

@@ -219,8 +219,7 @@ TEST_CASE("--help lists every option of the table", "[vocabulary][help]") {
                    0) == 0);
 }
 
-TEST_CASE("every option is accepted on the command line and changes the request",
-          "[vocabulary]") {
+TEST_CASE("every option is accepted on the command line and changes the request", "[vocabulary]") {
   const std::string baseline = fingerprint(submit_args({"job.sh"}));
   for (const auto& o : sbatch_option_table()) {
     const std::string name(o.long_name);
@@ -264,8 +263,8 @@ TEST_CASE("every input environment variable sets its option", "[vocabulary][envi
       if (var == "SBATCH_IGNORE_PBS") continue;
       INFO(var);
       SbatchRequest r;
-      REQUIRE_NOTHROW(r = submit_args({"job.sh"}, script(),
-                                      {{var, env_value(std::string(o.long_name))}}));
+      REQUIRE_NOTHROW(
+          r = submit_args({"job.sh"}, script(), {{var, env_value(std::string(o.long_name))}}));
       CHECK(fingerprint(r) != baseline);
     }
   }
@@ -335,7 +334,8 @@ TEST_CASE("the rarer options' values are checked with Slurm's words", "[vocabula
         R{Errc::usage, "Invalid --distribution specification"});
   CHECK(error_of({"--acctg-freq=disk=3", "job.sh"}) ==
         R{Errc::usage, "Invalid --acctg-freq specification: disk=3"});
-  CHECK(error_of({"--cpu-freq=fastest", "job.sh"}) == R{Errc::usage, "Invalid --cpu-freq argument"});
+  CHECK(error_of({"--cpu-freq=fastest", "job.sh"}) ==
+        R{Errc::usage, "Invalid --cpu-freq argument"});
   CHECK(error_of({"--gpu-bind=nearby", "job.sh"}) ==
         R{Errc::usage, "Invalid --gpu-bind argument: gpu:nearby"});
   CHECK(error_of({"--gres-flags=loose", "job.sh"}) ==
@@ -351,19 +351,20 @@ TEST_CASE("the rarer options' values are checked with Slurm's words", "[vocabula
         R{Errc::invalid_argument, "Invalid numeric value \"x\" for first arg of -B."});
   CHECK(error_of({"--propagate=SPEED", "job.sh"}) ==
         R{Errc::usage, "--propagate=SPEED is not valid."});
-  CHECK(error_of({"--nodefile=/nope", "job.sh"}) ==
-        R{Errc::usage, "Invalid --nodefile node file"});
+  CHECK(error_of({"--nodefile=/nope", "job.sh"}) == R{Errc::usage, "Invalid --nodefile node file"});
   CHECK(error_of({"-M", "other", "job.sh"}) ==
         R{Errc::invalid_argument,
           "'other' can't be reached now, or it is an invalid entry for --cluster.  Use 'sacctmgr "
           "list clusters' to see available clusters."});
-  CHECK(error_of({"--mem=1G", "--mem-per-gpu=1G", "job.sh"}) ==
-        R{Errc::invalid_argument, "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive."});
+  CHECK(
+      error_of({"--mem=1G", "--mem-per-gpu=1G", "job.sh"}) ==
+      R{Errc::invalid_argument, "--mem, --mem-per-cpu, and --mem-per-gpu are mutually exclusive."});
   CHECK(error_of({"--ntasks-per-gpu=2", "--gpus-per-task=1", "job.sh"}).second ==
         "--gpus-per-task is mutually exclusive with --ntasks-per-gpu and SLURM_NTASKS_PER_GPU");
   CHECK(error_of({"--begin=now+2hours", "--deadline=now+1hour", "job.sh"}) ==
         R{Errc::usage, "Incompatible begin and deadline time specification"});
-  CHECK(error_of({"--begin=notatime", "job.sh"}) == R{Errc::usage, "Invalid --begin specification"});
+  CHECK(error_of({"--begin=notatime", "job.sh"}) ==
+        R{Errc::usage, "Invalid --begin specification"});
   try {
     (void)submit_args({"--deadline=never", "job.sh"});
     FAIL("no error");
