@@ -304,8 +304,8 @@ _stint_scontrol_operands() {
         _stint_reply "$(_stint_run squeue -h -o %i --me)"
       elif [[ $first == reservationname=* ]]; then
         _stint_reply "StartTime= EndTime= Duration= Users= Accounts= Nodes= NodeCnt= PartitionName= Flags= Skip"
-      elif [[ $first == nodename=* ]]; then
-        _stint_reply "State= Reason="
+      elif [[ $first == nodename=* || $first == node=* ]]; then
+        _stint_reply "State= Reason= AvailableFeatures= ActiveFeatures="
       elif [[ $first == partitionname=* ]]; then
         _stint_reply "State= MaxTime= DefaultTime= Priority= PriorityTier= PriorityJobFactor= Nodes= AllowAccounts= DenyAccounts= AllowQos= DenyQos="
       fi

@@ -34,6 +34,15 @@ expect_eq "squeue named task" "${lone}_5" "$(squeue -h -j "${lone}_5" -o %i)"
 expect_eq "sacct lone record" "${lone}_[5]" "$(sacct -n -X -P -o JobID -j "$lone")"
 scancel "$lone"
 
+# A task changed on its own leaves the array's record, as slurmctld splits it
+# off: its own line and its own JobId; the others stay in the record.
+split=$(submit --begin=now+1hour --array=0-3 -t 1 --wrap true)
+scontrol update JobId="${split}_2" TimeLimit=2
+expect_eq "split off" "${split}_2 ${split}_[0-1,3]" "$(squeue -h -j "$split" -o %i | sort | lines)"
+expect_eq "its own JobId" "JobId=$((split + 2))" "$(scontrol show job "${split}_2" | head -n 1 | cut -d' ' -f1)"
+expect_eq "the record's" "JobId=$split" "$(scontrol show job "${split}_1" | head -n 1 | cut -d' ' -f1)"
+scancel "$split"
+
 # Update and hold take task ids; the throttle shows in the folded id.
 scontrol update JobId="$a" ArrayTaskThrottle=3
 expect_eq "new throttle" "${a}_[1-4%3]" "$(squeue -h -j "$a" -o %i)"

@@ -110,8 +110,15 @@ sbatch: error: Batch job submission failed: Job violates accounting/QOS policy (
 scancel "$held"
 sacctmgr -i modify user "$me" where account=lab set MaxSubmitJobs=-1 >/dev/null
 sacctmgr -i modify account lab set MaxWall=10 >/dev/null
-err=$(sbatch -A lab -t 20 --wrap true 2>&1) && fail "a job over MaxWall was accepted"
-expect_contains "max wall" "$err" "AssocMaxWallDurationPerJobLimit"
+# Over a per-job limit a job waits with its reason (Slurm refuses it only
+# when its QOS has DenyOnLimit, below).
+over=$(submit -A lab -t 20 --wrap true)
+wait_for 30 pending_as "$over" AssocMaxWallDurationPerJobLimit
+scancel "$over"
+sacctmgr -i modify qos normal set Flags=DenyOnLimit >/dev/null
+err=$(sbatch -A lab -t 20 --wrap true 2>&1) && fail "a job over MaxWall was accepted with DenyOnLimit"
+expect_contains "max wall, DenyOnLimit" "$err" "AssocMaxWallDurationPerJobLimit"
+sacctmgr -i modify qos normal set Flags=-1 >/dev/null
 job=$(submit -A lab -H --wrap true)
 expect_eq "MaxWall is the default time" "10:00" "$(squeue -h -j "$job" -o %l)"
 scancel "$job"

@@ -196,3 +196,25 @@ sbatch --wrap true >/dev/null  # starts stintd again, from the store
 expect_contains "kept after a restart" "$(scontrol show node a-1)" "State=DOWN+DRAIN "
 scontrol update NodeName=a-1 State=RESUME
 expect_eq "resumed" idle "$(node_state a-1)"
+
+# Features: scontrol update NodeName= AvailableFeatures= (ActiveFeatures the
+# same list, as without a node features plugin) sets a node's; a job asking
+# for them (-C) runs there; they last across a restart of stintd and a
+# reconfigure reads every node's from the file again, as slurmctld does.
+sbatch_refused "no node has it yet" \
+  "sbatch: error: Batch job submission failed: Invalid feature specification" -p all -C fast
+scontrol update node=b-1 AvailableFeatures=fast,ib ActiveFeatures=fast,ib
+expect_eq "sinfo features" "fast,ib" "$(sinfo -h -N -n b-1 -o %f | sort -u)"
+expect_contains "scontrol features" "$(scontrol show node b-1)" "AvailableFeatures=fast,ib"
+f=$(submit -p all -C fast --wrap 'echo $SLURMD_NODENAME')
+wait_for 30 job_ended "$f"
+expect_eq "ran on the node with it" b-1 "$(sacct -n -X -P -o NodeList -j "$f")"
+command_refused "active not the available" \
+  "slurm_update error: Active features not subset of available features (here they are the same list: give ActiveFeatures=x or leave it out)" \
+  scontrol update NodeName=b-1 AvailableFeatures=x ActiveFeatures=y
+expect_eq "refused changes nothing" "fast,ib" "$(sinfo -h -N -n b-1 -o %f | sort -u)"
+stop_stintd
+sbatch --wrap true >/dev/null  # starts stintd again, from the store
+expect_eq "kept after a restart" "fast,ib" "$(sinfo -h -N -n b-1 -o %f | sort -u)"
+scontrol reconfigure
+expect_eq "dropped by a reconfigure" "(null)" "$(sinfo -h -N -n b-1 -o %f | sort -u)"

@@ -156,6 +156,10 @@ struct Config {
   std::vector<std::string> epilog_bash_scripts;
   ForeignNames aliases;     ///< `aliases`: a cluster's names mapped to this machine's
   std::string source_path;  ///< the file this was loaded from ("" if built in)
+  /// Node name -> its features as `scontrol update NodeName= AvailableFeatures=`
+  /// set them, instead of its pool's: kept across restarts of stintd, dropped
+  /// by a reconfigure (which reads every node's from the file, as Slurm's).
+  std::map<std::string, std::vector<std::string>> node_features;
 
   /// Every node of every pool, in pool order.
   std::vector<NodeDef> nodes() const;

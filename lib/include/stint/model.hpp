@@ -472,6 +472,9 @@ struct Job {
   JobId het_job_id = 0;
   std::uint32_t het_job_offset = 0;
   std::uint32_t het_job_size = 0;  ///< its number of components (HetJobIdSet)
+  /// A task of an array changed on its own (scontrol update 12_3): slurmctld
+  /// splits it off its array's pending record, so it shows its own JobId.
+  bool array_split = false;
   Dependency dependency;           ///< parsed from spec.dependency
   bool requeue = true;             ///< may be requeued (JobRequeue / --requeue)
   std::uint32_t cancelled_by = 0;  ///< uid that cancelled it (sacct "CANCELLED by N")

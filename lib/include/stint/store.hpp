@@ -7,6 +7,7 @@
 /// job's spool folder, readable by its owner only.
 
 #include <functional>
+#include <map>
 #include <memory>
 #include <optional>
 #include <string>
@@ -259,6 +260,12 @@ class Store {
   std::vector<std::pair<std::string, std::string>> partition_overrides();
   /// Writes (or, with empty `settings_json`, deletes) one partition's overrides.
   void put_partition_override(const std::string& name, const std::string& settings_json);
+  /// Node features set by `scontrol update NodeName= AvailableFeatures=`
+  /// (Config::node_features), by node name.
+  std::map<std::string, std::vector<std::string>> node_features();
+  /// Sets one node's; nullopt removes them (the pool's hold again).
+  void put_node_features(const std::string& name,
+                         const std::optional<std::vector<std::string>>& features);
 
   // Advance reservations (scontrol create reservation; store/reservations.cpp).
   /// Every reservation, by name.

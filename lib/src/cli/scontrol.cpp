@@ -164,7 +164,7 @@ int show_job(const ScontrolArgs& a, const std::vector<std::string>& ids) {
     for (const Job& task :
          query::read_jobs(paths, JobFilter{}, {query::JobRef{job.array_job_id}})) {
       if (task.array_job_id == job.array_job_id && task.state == JobState::pending &&
-          task.start_time == k_no_time && task.restart_count == 0)
+          task.start_time == k_no_time && task.restart_count == 0 && !task.array_split)
         lowest = std::min(lowest.value_or(task.id), task.id);
     }
     if (lowest) ctx.array_pending_record[job.array_job_id] = *lowest;
@@ -497,6 +497,8 @@ int update_node(const std::vector<std::string>& w) {
   std::string nodes;
   std::optional<std::string> state;
   std::string reason;
+  std::optional<std::string> available;  // AvailableFeatures= (Features=)
+  std::optional<std::string> active;     // ActiveFeatures=
   for (std::size_t i = 1; i < w.size(); ++i) {
     const std::string& word = w[i];
     const auto eq = word.find('=');
@@ -504,8 +506,12 @@ int update_node(const std::vector<std::string>& w) {
       throw Error(Errc::invalid_argument, fmt::format("Invalid input: {}", word));
     const std::string key = lower(word.substr(0, eq));
     const std::string value = word.substr(eq + 1);
-    if (key == "nodename") {
+    if (is(key, "NodeName", 3)) {
       nodes = value;
+    } else if (key == "features" || key == "availablefeatures") {
+      available = value;
+    } else if (key == "activefeatures") {
+      active = value;
     } else if (key == "state") {
       const std::string s = lower(value);
       if (s != "drain" && s != "down" && s != "resume" && s != "undrain" && s != "idle") {
@@ -524,15 +530,28 @@ int update_node(const std::vector<std::string>& w) {
       return not_supported(word);
     }
   }
-  if (!state && reason.empty()) throw Error(Errc::usage, "No changes specified");
+  nlohmann::json features;
+  if (available || active) {
+    // Without a node features plugin a node's active features are its
+    // available ones (node_mgr.c makes them match): one list here.
+    if (active && available && *active != *available)
+      return fail(fmt::format(
+          "slurm_update error: Active features not subset of available features (here they are "
+          "the same list: give ActiveFeatures={} or leave it out)",
+          *available));
+    features = cli::split_list(available ? *available : *active);
+  }
+  if (!state && reason.empty() && features.is_null())
+    throw Error(Errc::usage, "No changes specified");
   // Reason= alone rewords the reason of nodes that are down or drained.
   if (!state) state = "";
   const std::string s = lower(*state);
   if ((s == "drain" || s == "down") && reason.empty())
     return fail("You must specify a reason when DOWNING or DRAINING a node. Request denied");
-  return send_admin(
-      {{"op", "update_node"}, {"nodes", nodes}, {"state", *state}, {"reason", reason}},
-      "slurm_update");
+  nlohmann::json request = {
+      {"op", "update_node"}, {"nodes", nodes}, {"state", *state}, {"reason", reason}};
+  if (!features.is_null()) request["features"] = features;
+  return send_admin(request, "slurm_update");
 }
 
 int update(const std::vector<std::string>& w) {
@@ -541,7 +560,7 @@ int update(const std::vector<std::string>& w) {
   // The first key names the entity, as in Slurm.
   if (w.size() > 1) {
     const std::string first = w[1].substr(0, w[1].find('='));
-    if (lower(first) == "nodename") return update_node(w);
+    if (is(first, "NodeName", 3)) return update_node(w);
     if (is(first, "StepId", 4)) return update_step(w);
     if (is(first, "PartitionName", 3)) return scontrol_partition::update({w.begin() + 1, w.end()});
   }

@@ -58,6 +58,8 @@ std::vector<NodeDef> Config::nodes() const {
       node.gpus = pool.gpus;
       node.gpu_type = pool.gpu_type;
       node.features = pool.features;
+      if (auto it = node_features.find(node.name); it != node_features.end())
+        node.features = it->second;
       node.tmp_disk_mb = pool.tmp_disk_mb;
       node.sockets = pool.sockets;
       node.threads_per_core = pool.threads_per_core;

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <set>
 #include <tuple>
 
 #include <fmt/format.h>
@@ -247,6 +248,26 @@ std::vector<std::string> config_changes(const Config& from, const Config& to) {
                                 std::get<1>(*it).empty() ? "(null)" : std::get<1>(*it)));
   }
   alias_changes(from.aliases, to.aliases, out);
+  // Features scontrol update set on nodes (or a reconfigure dropped).
+  if (from.node_features != to.node_features) {
+    auto features_of = [](const Config& c, const std::string& node) {
+      for (const NodeDef& n : c.nodes()) {
+        if (n.name == node) return fmt::format("{}", fmt::join(n.features, ","));
+      }
+      return std::string();
+    };
+    std::set<std::string> names;
+    for (const auto& entry : from.node_features) names.insert(entry.first);
+    for (const auto& entry : to.node_features) names.insert(entry.first);
+    for (const std::string& name : names) {
+      const std::string before = features_of(from, name);
+      const std::string after = features_of(to, name);
+      if (before != after)
+        out.push_back(fmt::format("node {} features: {} -> {}", name,
+                                  before.empty() ? "(null)" : before,
+                                  after.empty() ? "(null)" : after));
+    }
+  }
   if (from.prolog_bash_scripts != to.prolog_bash_scripts)
     out.push_back(fmt::format("prolog_bash_scripts: {} -> {} scripts",
                               from.prolog_bash_scripts.size(), to.prolog_bash_scripts.size()));

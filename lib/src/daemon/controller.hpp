@@ -159,6 +159,10 @@ class Controller {
   /// with `who`.
   void set_node_states(const std::vector<NodeStatus>& states, const std::string& who);
   const std::map<std::string, NodeStatus>& node_states() const { return m_node_states; }
+  /// Sets the features of nodes (scontrol update NodeName= AvailableFeatures=);
+  /// persisted and logged. Jobs that ask for them (-C) may start there at once.
+  void set_node_features(const std::vector<std::string>& names,
+                         const std::vector<std::string>& features, const std::string& who);
   /// Merges `change` into the partition's overrides; persisted and logged.
   void update_partition(const std::string& name, const PartitionOverride& change,
                         const std::string& who);
@@ -332,6 +336,8 @@ class Controller {
   Config m_config;       ///< what the scheduler uses: m_file_config with the overrides
   Config m_file_config;  ///< as the config file says
   std::map<std::string, PartitionOverride> m_partition_overrides;
+  /// Config::node_features: what scontrol update set, until a reconfigure.
+  std::map<std::string, std::vector<std::string>> m_node_features;
   std::map<std::string, NodeStatus> m_node_states;  ///< nodes that are not up
   std::unique_ptr<Store> m_store;
   std::unique_ptr<ScriptStore> m_scripts;

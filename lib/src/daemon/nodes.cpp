@@ -45,6 +45,7 @@ std::string Controller::who(const Caller& caller) {
 
 void Controller::load_node_state() {
   for (NodeStatus& s : m_store->node_states()) m_node_states.emplace(s.name, std::move(s));
+  m_node_features = m_store->node_features();
   for (const auto& [name, settings] : m_store->partition_overrides()) {
     try {
       m_partition_overrides.emplace(name, partition_override_from_json(settings));
@@ -73,6 +74,7 @@ void Controller::load_node_state() {
 
 void Controller::apply_overrides() {
   Config c = m_file_config;
+  c.node_features = m_node_features;
   for (const auto& [name, o] : m_partition_overrides) {
     PartitionOverride effective = o;
     if (effective.nodes) {
@@ -175,6 +177,22 @@ void Controller::node_failed(Job& job) {
   log_info("job {}: its node is DOWN; {}", job.display_id(),
            job.requeue ? "requeued" : "ends NODE_FAIL");
   cancel_running(job);
+}
+
+void Controller::set_node_features(const std::vector<std::string>& names,
+                                   const std::vector<std::string>& features,
+                                   const std::string& who) {
+  {
+    Store::Transaction tx(*m_store);
+    for (const std::string& name : names) m_store->put_node_features(name, features);
+    tx.commit();
+  }
+  for (const std::string& name : names) m_node_features[name] = features;
+  const Config before = m_config;
+  apply_overrides();
+  for (const std::string& line : config_changes(before, m_config))
+    log_info("scontrol update by {}: {}", who, line);
+  m_dirty = true;
 }
 
 void Controller::update_partition(const std::string& name, const PartitionOverride& change,

@@ -63,6 +63,9 @@ std::vector<std::string> Controller::reconfigure(const std::string& who) {
   }
   for (const std::string& name : gone_nodes)
     m_store->put_node_state(NodeStatus{name, NodeAdminState::up, {}, 0, {}, k_no_time});
+  // Every node's features come from the file again, as slurmctld's
+  // reconfigure reads them from slurm.conf.
+  for (const auto& entry : m_node_features) m_store->put_node_features(entry.first, std::nullopt);
   m_store->set_meta("config_text", text);
   m_store->set_meta("config_name", path);
   tx.commit();
@@ -71,6 +74,7 @@ std::vector<std::string> Controller::reconfigure(const std::string& who) {
   m_file_config = std::move(next);
   m_partition_overrides = std::move(overrides);
   for (const std::string& name : gone_nodes) m_node_states.erase(name);
+  m_node_features.clear();
   apply_overrides();
   std::vector<std::string> changes = config_changes(before, m_config);
   log_info("reconfigure by {}: {} read, {} change{}", who, path, changes.size(),

@@ -20,8 +20,10 @@ std::optional<FoldKey> fold_key(const Job& job, Fold fold) {
   switch (fold) {
     case Fold::pending:
       // Slurm keeps the tasks that have not started in the array's own
-      // record; a requeued task is a record of its own.
-      if (job.state != JobState::pending || job.restart_count != 0) return std::nullopt;
+      // record; a requeued task, or one changed on its own, is a record of
+      // its own.
+      if (job.state != JobState::pending || job.restart_count != 0 || job.array_split)
+        return std::nullopt;
       return FoldKey{job.array_job_id, job.state, effective_reason(job)};
     case Fold::never_started:
       // A job cancelled while it waited has a start time (its end, as in

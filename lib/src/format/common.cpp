@@ -79,7 +79,7 @@ bool special_exit(const Job& job) {
 
 JobId shown_job_id(const Job& job, const Context& ctx) {
   const bool unsplit = job.is_array_task() && job.state == JobState::pending &&
-                       job.start_time == k_no_time && job.restart_count == 0;
+                       job.start_time == k_no_time && job.restart_count == 0 && !job.array_split;
   if (!unsplit) return job.id;
   const auto it = ctx.array_pending_record.find(job.array_job_id);
   return it == ctx.array_pending_record.end() ? job.id : it->second;

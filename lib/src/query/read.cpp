@@ -55,6 +55,7 @@ Config read_config(const Paths& paths) {
   if (!config) config = load_or_init_config(paths.state_dir);
   for (const auto& [name, settings] : store->partition_overrides())
     apply_partition_override(*config, name, partition_override_from_json(settings));
+  config->node_features = store->node_features();
   return *config;
 }
 

@@ -17,9 +17,11 @@
 //   the same kind replaces them all (and counts the jobs of that QOS).
 // - QOS per-user limits (MaxJobsPerUser, MaxSubmitJobsPerUser,
 //   MaxTRESPerUser) count the user's jobs in that QOS.
-// Submit limits (MaxSubmitJobs, GrpSubmitJobs, MaxSubmitJobsPerUser) and the
-// per-job ones (MaxWall, MaxTRES, MaxTRESPerNode) refuse a submission; the
-// run limits keep a pending job pending with the limit's reason.
+// Submit limits (MaxSubmitJobs, GrpSubmitJobs, MaxSubmitJobsPerUser) refuse a
+// submission; the per-job ones (MaxWall, MaxTRES, MaxTRESPerNode) refuse it
+// only when its QOS has Flags=DenyOnLimit (acct_policy.c's strict checking),
+// else the job waits with the limit's reason, as the run limits keep a
+// pending job pending.
 //
 // Limits over time (limits_minutes.cpp), as slurmctld's acct_policy.c applies
 // them; usage is in TRES-seconds, a limit in TRES-minutes counts as 60 times:
@@ -176,8 +178,13 @@ JobLimits job_limits(const Accounting& data, const Job& job);
 
 /// Per-job limits (MaxWall, MaxTRES, MaxTRESPerNode of the QOS or the
 /// association chain) for a job at submit; the reason it breaks, if any.
+/// They refuse the job only where deny_on_limit says so.
 std::optional<Reason> job_size_blocker(const Accounting& data, const Job& job,
                                        std::uint64_t node_mem_mb);
+
+/// Whether the job's QOS has Flags=DenyOnLimit: a limit it breaks refuses it
+/// at submit rather than keeping it pending.
+bool deny_on_limit(const Accounting& data, const Job& job);
 
 /// The job's TRES x time limit, or the limits over time, that refuse it at
 /// submit: only when its QOS has DenyOnLimit (see above).

@@ -245,11 +245,14 @@ std::optional<Reason> LimitTracker::time_blocker(const Job& job) const {
   return job_max_minutes(jl, want, time);
 }
 
+bool deny_on_limit(const Accounting& data, const Job& job) {
+  const Qos* qos = data.find_qos(job.qos);
+  return qos && std::any_of(qos->flags.begin(), qos->flags.end(), is_deny_on_limit);
+}
+
 std::optional<Reason> job_minutes_refusal(const Accounting& data, const Job& job,
                                           std::uint64_t node_mem_mb) {
-  const Qos* qos = data.find_qos(job.qos);
-  const bool deny = qos && std::any_of(qos->flags.begin(), qos->flags.end(), is_deny_on_limit);
-  if (!deny) return std::nullopt;
+  if (!deny_on_limit(data, job)) return std::nullopt;
   // A tracker that sees no usage, with safe on: what it still refuses, no
   // usage could allow.
   LimitTracker empty(data, node_mem_mb);

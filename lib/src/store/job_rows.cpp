@@ -113,6 +113,7 @@ void bind_job(sql::Statement& st, const Job& job, const JobTexts& texts) {
   st.bind(i++, static_cast<std::int64_t>(job.het_job_id));
   st.bind(i++, static_cast<std::int64_t>(job.het_job_offset));
   st.bind(i++, static_cast<std::int64_t>(job.het_job_size));
+  st.bind(i++, static_cast<std::int64_t>(job.array_split ? 1 : 0));
 }
 
 std::string_view JobReader::own_or_shared(std::string_view text, const sql::Statement& st,
@@ -193,6 +194,7 @@ void JobReader::read_into(const sql::Statement& st, Job& job, bool again) {
     job.het_job_id = static_cast<JobId>(st.int64(i++));
     job.het_job_offset = static_cast<std::uint32_t>(st.int64(i++));
     job.het_job_size = static_cast<std::uint32_t>(st.int64(i++));
+    job.array_split = st.int64(i++) != 0;
   } catch (const nlohmann::json::exception& e) {
     throw Error(Errc::store, fmt::format("job {}: corrupt row: {}", job.id, e.what()));
   }

@@ -67,4 +67,35 @@ void Store::put_partition_override(const std::string& name, const std::string& s
   st.bind(1, name).bind(2, settings_json).run();
 }
 
+// Kept comma-separated: a feature name holds no comma (sbatch -C splits on it).
+std::map<std::string, std::vector<std::string>> Store::node_features() {
+  std::map<std::string, std::vector<std::string>> out;
+  sql::Statement st(m_impl->conn, "SELECT name, features FROM node_features");
+  while (st.step()) {
+    std::vector<std::string>& list = out[st.text(0)];
+    const std::string text = st.text(1);
+    std::size_t start = 0;
+    while (start < text.size()) {
+      std::size_t end = text.find(',', start);
+      if (end == std::string::npos) end = text.size();
+      if (end > start) list.push_back(text.substr(start, end - start));
+      start = end + 1;
+    }
+  }
+  return out;
+}
+
+void Store::put_node_features(const std::string& name,
+                              const std::optional<std::vector<std::string>>& features) {
+  if (!features) {
+    sql::Statement st(m_impl->conn, "DELETE FROM node_features WHERE name = ?");
+    st.bind(1, name).run();
+    return;
+  }
+  std::string text;
+  for (const std::string& f : *features) text += (text.empty() ? "" : ",") + f;
+  sql::Statement st(m_impl->conn, "REPLACE INTO node_features (name, features) VALUES (?, ?)");
+  st.bind(1, name).bind(2, text).run();
+}
+
 }  // namespace stint

@@ -251,6 +251,15 @@ ALTER TABLE jobs ADD COLUMN het_job_size   INTEGER NOT NULL DEFAULT 0;
       R"sql(
 ALTER TABLE steps ADD COLUMN time_limit INTEGER NOT NULL DEFAULT -1;
 )sql",
+      // 13: node features set by scontrol update (Config::node_features),
+      // comma-separated; an array task split off its array's record.
+      R"sql(
+ALTER TABLE jobs ADD COLUMN array_split INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE node_features (
+  name     TEXT PRIMARY KEY,
+  features TEXT NOT NULL
+) WITHOUT ROWID;
+)sql",
   };
   return k_migrations;
 }

@@ -112,6 +112,7 @@ TEST_CASE("migration 7 makes a project for each project runs already name", "[st
       "DROP TABLE job_associations; DROP TABLE array_texts; DROP TABLE reservations; "
       "ALTER TABLE jobs DROP COLUMN het_job_id; ALTER TABLE jobs DROP COLUMN het_job_offset; "
       "ALTER TABLE jobs DROP COLUMN het_job_size; ALTER TABLE steps DROP COLUMN time_limit; "
+      "ALTER TABLE jobs DROP COLUMN array_split; DROP TABLE node_features; "
       "PRAGMA user_version = 6;'";
   REQUIRE(std::system(downgrade.c_str()) == 0);
   auto store = stint::Store::open(db, stint::Store::Mode::read_write);

@@ -56,6 +56,16 @@ Json handle_update_node(Controller& c, const Json& req, const Caller& caller) {
   const std::vector<std::string> names = known_nodes(c, req.at("nodes").get<std::string>());
   const std::string state = upper(req.value("state", std::string()));
   const std::string reason = req.value("reason", std::string());
+  if (req.contains("features")) {
+    const auto features = req.at("features").get<std::vector<std::string>>();
+    for (const std::string& f : features) {
+      if (f.empty() || f.find_first_of(" \t|&[]*") != std::string::npos)
+        throw Error(Errc::invalid_feature, fmt::format("Invalid feature specification: {}", f));
+    }
+    c.set_node_features(names, features, Controller::who(caller));
+    // Features alone: nothing else to change.
+    if (state.empty() && reason.empty()) return Json::object();
+  }
   std::vector<NodeStatus> changes;
   for (const std::string& name : names) {
     auto it = c.node_states().find(name);

@@ -112,8 +112,11 @@ void resolve_accounting(Controller& c, Job& job, std::vector<std::string>& warni
   if (auto t = sched::minutes_time_limit(data, job, largest_node_mem(c.config()));
       t && !spec.time_limit && (job.time_limit == k_infinite || job.time_limit > *t))
     job.time_limit = *t;
-  if (auto r = sched::job_size_blocker(data, job, largest_node_mem(c.config())))
-    throw policy_refusal(*r);
+  // Without DenyOnLimit the job waits with the reason (LimitTracker::run_blocker).
+  if (sched::deny_on_limit(data, job)) {
+    if (auto r = sched::job_size_blocker(data, job, largest_node_mem(c.config())))
+      throw policy_refusal(*r);
+  }
   if (auto r = sched::job_minutes_refusal(data, job, largest_node_mem(c.config())))
     throw policy_refusal(*r);
 }

@@ -45,7 +45,12 @@ Json handle_update_job(Controller& c, const Json& req, const Caller& caller) {
       throw Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
     updated.push_back(update_one(c, *live, req.at("fields"), op));
   }
+  // One task of an array named on its own leaves its array's pending record,
+  // as slurmctld splits it off (it shows its own JobId from now on).
+  const bool one_task = targets.size() == 1 && targets[0]->is_array_task() &&
+                        (ref.array_task != k_no_array_task || ref.id != targets[0]->array_job_id);
   for (std::size_t i = 0; i < targets.size(); ++i) {
+    if (one_task) updated[i].array_split = true;
     *targets[i] = updated[i];
     c.save(*targets[i]);
   }
