@@ -120,6 +120,8 @@ command_refused "decrement past zero" \
   "TimeLimit decrement larger than current time limit (9 > 7)" \
   scontrol update StepId="$l.0" TimeLimit=-9
 command_refused "a bad limit" "Invalid TimeLimit value" scontrol update StepId="$l" TimeLimit=soon
+command_refused "a bad step id" "Invalid StepID parameter: StepId=$l.x
+Request aborted" scontrol update StepId="$l.x" TimeLimit=1
 # Limits are whole minutes, as in Slurm (0:30 is one): a minute after its
 # start the step is ended.
 scontrol update StepId="$l" TimeLimit=0:30

@@ -58,7 +58,7 @@ struct Context {
   /// Array job id -> the id of its lowest task that has never started and
   /// is pending: slurmctld keeps such tasks in one record of that id (the
   /// next task to start takes it), the JobId scontrol prints for any of them.
-  std::map<JobId, JobId> array_pending_record;
+  std::map<JobId, JobId> array_pending_record;  ///< see note_array_pending_records
 };
 
 /// One selected column: which row of a tool's table, how wide, which way, and
@@ -108,6 +108,9 @@ struct JobGroup {
 /// a group of its one task: the array's record, printed "12_[3]" as Slurm
 /// prints a record of one task left.
 std::vector<JobGroup> fold_array_tasks(std::vector<Job> jobs, Fold fold, bool lone_records = false);
+/// Adds to ctx.array_pending_record what `jobs` (every task of their
+/// arrays) say: each array's lowest task still in its pending record.
+void note_array_pending_records(const std::vector<Job>& jobs, Context& ctx);
 /// Every job a group of its own (squeue -r).
 std::vector<JobGroup> single_groups(std::vector<Job> jobs);
 /// The JOBID column of squeue and sacct: "12", "12_3", "12_[1-10%2]".

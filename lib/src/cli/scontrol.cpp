@@ -10,6 +10,7 @@
 #include <cstring>
 #include <iostream>
 #include <optional>
+#include <set>
 
 #include <fmt/core.h>
 #include <pwd.h>
@@ -154,20 +155,18 @@ int show_job(const ScontrolArgs& a, const std::vector<std::string>& ids) {
       return fail(
           fmt::format("slurm_load_jobs error: {}", errc_slurm_message(Errc::invalid_job_id)));
   }
-  // The pending record of each array a shown task is still in: its lowest
-  // never-started pending task, found among all of the array's tasks.
-  for (const Job& job : jobs) {
-    if (!job.is_array_task() || job.state != JobState::pending ||
-        ctx.array_pending_record.contains(job.array_job_id))
-      continue;
-    std::optional<JobId> lowest;
-    for (const Job& task :
-         query::read_jobs(paths, JobFilter{}, {query::JobRef{job.array_job_id}})) {
-      if (task.array_job_id == job.array_job_id && task.state == JobState::pending &&
-          task.start_time == k_no_time && task.restart_count == 0 && !task.array_split)
-        lowest = std::min(lowest.value_or(task.id), task.id);
+  // The pending record of each array a shown task is still in. A listing of
+  // every job holds every task; named jobs need their arrays read, once each.
+  if (ids.empty() || every_job(ids.front())) {
+    format::note_array_pending_records(jobs, ctx);
+  } else {
+    std::set<JobId> arrays;
+    for (const Job& job : jobs) {
+      if (job.is_array_task() && job.state == JobState::pending) arrays.insert(job.array_job_id);
     }
-    if (lowest) ctx.array_pending_record[job.array_job_id] = *lowest;
+    for (JobId array : arrays)
+      format::note_array_pending_records(
+          query::read_jobs(paths, JobFilter{}, {query::JobRef{array}}), ctx);
   }
   if (a.json || a.yaml) {
     // Slurm's scontrol prints the document squeue --json prints for them.
@@ -438,22 +437,18 @@ int update_step(const std::vector<std::string>& w) {
     const std::string key = w[i].substr(0, eq);
     const std::string value = eq == std::string::npos ? "" : w[i].substr(eq + 1);
     if (is(key, "StepId", 4)) {
-      const std::size_t dot = value.find('.');
-      JobId job = 0;
+      const auto ref = scontrol_step::parse_ref(value);
       std::uint32_t step = 0;
-      const std::string job_text = value.substr(0, dot);
-      const auto [end, ec] =
-          std::from_chars(job_text.data(), job_text.data() + job_text.size(), job);
-      bool bad = job_text.empty() || ec != std::errc() || end != job_text.data() + job_text.size();
-      if (!bad && dot != std::string::npos) {
-        const std::string step_text = value.substr(dot + 1);
-        const auto [e2, ec2] =
-            std::from_chars(step_text.data(), step_text.data() + step_text.size(), step);
-        bad = step_text.empty() || ec2 != std::errc() || e2 != step_text.data() + step_text.size();
+      bool bad = !ref;
+      if (ref && ref->step) {
+        const std::string& text = *ref->step;
+        const auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), step);
+        bad = text.empty() || ec != std::errc() || end != text.data() + text.size();
         request["step_id"] = step;
       }
-      if (bad) return fail(fmt::format("Invalid StepId value: {}", value));
-      request["job_id"] = job;
+      // update_step.c's words, the whole word quoted.
+      if (bad) return fail(fmt::format("Invalid StepID parameter: {}\nRequest aborted", w[i]));
+      request["job_id"] = ref->job;
     } else if (is(key, "TimeLimit", 2) && eq != std::string::npos) {
       limit_text = value;
     } else {

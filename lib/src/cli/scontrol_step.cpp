@@ -20,13 +20,6 @@
 #include "util/proc.hpp"
 
 namespace stint::tools::scontrol_step {
-namespace {
-
-// "12", "12.3", "12.batch": a job and, when given, one of its steps.
-struct StepRef {
-  JobId job = 0;
-  std::optional<std::string> step;  ///< "3" or "batch"
-};
 
 std::optional<StepRef> parse_ref(const std::string& text) {
   const std::size_t dot = text.find('.');
@@ -39,6 +32,8 @@ std::optional<StepRef> parse_ref(const std::string& text) {
   if (dot != std::string::npos) ref.step = text.substr(dot + 1);
   return ref;
 }
+
+namespace {
 
 // One record: its fields as Slurm groups them on lines.
 using Record = std::vector<std::vector<std::string>>;

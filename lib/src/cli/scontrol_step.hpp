@@ -3,10 +3,21 @@
 // running jobs' steps, each job's batch step first, in Slurm's record
 // format), pidinfo and completing.
 
+#include <optional>
 #include <string>
 #include <vector>
 
+#include <stint/model.hpp>
+
 namespace stint::tools::scontrol_step {
+
+/// "12", "12.3", "12.batch": a job and, when given, one of its steps.
+struct StepRef {
+  JobId job = 0;
+  std::optional<std::string> step;  ///< "3" or "batch"
+};
+/// nullopt when the job id is not a number.
+std::optional<StepRef> parse_ref(const std::string& text);
 
 /// `scontrol show step[s] [JOB[.STEP] ...]`; returns scontrol's exit status.
 int show(const std::vector<std::string>& ids, bool one_liner);
