@@ -102,6 +102,8 @@ class Controller {
   AdminLevel admin_level(const Caller& caller);
   /// AdminLevel Operator or above: may act on every user's jobs.
   bool is_operator(const Caller& caller) { return admin_level(caller) != AdminLevel::none; }
+  /// A job's priority until the next pass assigns it (PriorityState::fresh_priority).
+  std::uint32_t fresh_priority(const Job& job) const { return m_priority.fresh_priority(job); }
   /// Adds newly accepted jobs (one, or the tasks of an array, which share the
   /// first task's id as their array job id, or the components of a het job,
   /// marked by a non-zero het_job_id that becomes the first id): spool files

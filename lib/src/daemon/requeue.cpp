@@ -72,7 +72,7 @@ void Controller::requeue_now(Job& job, JobState attempt_state, bool hold, bool a
     job.reason = job.hold_reason;
     job.priority = 0;
   } else {
-    job.priority = sched::job_priority(job);
+    job.priority = fresh_priority(job);
   }
   m_store->update_job(job);
   tx.commit();

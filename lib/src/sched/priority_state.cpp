@@ -107,6 +107,11 @@ void PriorityState::recompute(const std::map<JobId, Job>& live, const Config& co
   m_computed = true;
 }
 
+std::uint32_t PriorityState::fresh_priority(const Job& job) const {
+  if (!m_computed) return job_priority(job);
+  return priority_factors(job, m_ctx, m_calc_time, Accruing::yes).priority;
+}
+
 namespace {
 
 // Moves `it` to the first element of a sorted range not below `id`, and

@@ -66,6 +66,13 @@ class PriorityState {
   std::vector<JobId> assign(std::map<JobId, Job>& live, const std::vector<JobId>& eligible,
                             Seconds now, bool recomputed);
 
+  /// The priority a job that has none from this state yet (submitted,
+  /// released, requeued, its nice changed) is given at once, from the last
+  /// snapshot, so that it compares with the others at once (scontrol top,
+  /// squeue) before the next pass assigns it; before any snapshot,
+  /// priority/basic's.
+  std::uint32_t fresh_priority(const Job& job) const;
+
   Seconds calc_time() const { return m_calc_time; }
   /// The runs that ended, as known (the limits over time count them in every
   /// pass: the list is kept until the runs change, not copied each time).

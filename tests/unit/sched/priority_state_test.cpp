@@ -179,3 +179,25 @@ TEST_CASE("the ended runs the limits over time count follow what is known", "[pr
   CHECK(s.ended_runs()[0].end == 250);
   CHECK(s.ended_runs()[1].job_id == 2);
 }
+
+TEST_CASE("a new job's priority at submission is the one the next pass gives it", "[priority]") {
+  Config c = config();
+  PriorityState s;
+  std::map<JobId, Job> live;
+  // Before any calculation there is no snapshot: priority/basic's.
+  live[1] = pending(1, "alice", 1000);
+  CHECK(s.fresh_priority(live[1]) == job_priority(live[1]));
+  pass(s, live, c, 1100);
+  // Submitted after the snapshot: what the pass gives it, so a job handled
+  // before that pass (scontrol top) compares with the others as they are.
+  Job next = pending(2, "alice", 1150);
+  const std::uint32_t fresh = s.fresh_priority(next);
+  CHECK(fresh == 100000);
+  next.priority = fresh;
+  live[2] = next;
+  pass(s, live, c, 1160);
+  CHECK(live[2].priority == fresh);
+  // A job that waited since before the snapshot ages up to it.
+  Job older = pending(3, "alice", 1050);
+  CHECK(s.fresh_priority(older) == 100000 + 50);
+}

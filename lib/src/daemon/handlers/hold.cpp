@@ -39,7 +39,7 @@ std::optional<Error> release_one(Controller& c, Job& job, const Caller& caller) 
     job.spec.options_to_set().reservation.clear();
   job.hold_reason = Reason::none;
   job.reason = Reason::none;
-  job.priority = sched::job_priority(job);
+  job.priority = c.fresh_priority(job);
   c.save(job);
   return std::nullopt;
 }

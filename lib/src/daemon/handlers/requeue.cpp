@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <limits>
 
 #include <stint/error.hpp>
 
@@ -96,11 +97,12 @@ Json handle_top(Controller& c, const Json& req, const Caller& caller) {
           other.state == JobState::pending)
         highest = std::max(highest, other.priority);
     }
-    if (job.priority <= highest) {
-      job.priority = highest + 1;
-      job.spec.fixed_priority = job.priority;
-      c.save(job);
-    }
+    // Fixed even when it is already the highest, as slurmctld sets it
+    // directly: a later calculation (age, fair share) must not move it down.
+    if (highest < std::numeric_limits<std::uint32_t>::max()) ++highest;
+    job.priority = std::max(job.priority, highest);
+    job.spec.fixed_priority = job.priority;
+    c.save(job);
     return std::nullopt;
   });
   // Answers in the order asked.

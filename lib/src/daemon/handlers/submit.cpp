@@ -194,7 +194,7 @@ void prepare_job(Controller& c, Job& job, const Caller& caller,
   if (spec.fixed_priority && !c.is_operator(caller))
     throw Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
   job.spec.site_factor = 0;
-  job.priority = spec.hold ? 0 : job.spec.fixed_priority.value_or(sched::job_priority(job));
+  job.priority = spec.hold ? 0 : job.spec.fixed_priority.value_or(c.fresh_priority(job));
   job.requeue = spec.requeue.value_or(config.conf_int("JobRequeue") != 0);
   if (!spec.dependency.empty()) {
     try {

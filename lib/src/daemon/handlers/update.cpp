@@ -83,7 +83,7 @@ Job update_one(Controller& c, const Job& current, const Json& fields, bool op) {
       if (nice < 0 && !op)
         throw Error(Errc::access_denied, "Access/permission denied: negative nice");
       job.spec.nice = nice;
-      if (job.hold_reason == Reason::none) job.priority = sched::job_priority(job);
+      if (job.hold_reason == Reason::none) job.priority = c.fresh_priority(job);
     } else if (iequals(key, "JobName") || iequals(key, "Name")) {
       job.spec.name = value;
     } else if (iequals(key, "Comment")) {
@@ -131,7 +131,7 @@ Job update_one(Controller& c, const Job& current, const Json& fields, bool op) {
       }
       // The next pass computes the priority again with it.
       if (job.hold_reason == Reason::none && !job.spec.fixed_priority)
-        job.priority = sched::job_priority(job);
+        job.priority = c.fresh_priority(job);
     } else if (iequals(key, "Dependency")) {
       pending_only();
       job.dependency = value.empty() ? Dependency{} : parse::dependency(value);
