@@ -19,6 +19,19 @@ wait_for 30 job_ended "$long"
 expect_contains "cancelled running" "$(job_state "$long")" CANCELLED
 grep -q "CANCELLED AT" "slurm-$long.out" || fail "no cancel line in the output"
 
+# Cancelled, and then its stepd is killed while it waits out KillWait (the
+# task ignores SIGTERM): the job ends CANCELLED, never requeued as if its node
+# had failed.
+stubborn=$(submit --requeue --wrap 'trap "" TERM; sleep 300')
+wait_for 30 sh -c "[ \"\$(squeue -h -j $stubborn -o %t)\" = R ]"
+stepd=$(pgrep -f "stint-stepd $STINT_STATE_DIR/spool/$stubborn/" | head -n 1)
+[ -n "$stepd" ] || fail "no stepd found for job $stubborn"
+scancel "$stubborn"
+kill -KILL "$stepd"
+wait_for 30 job_ended "$stubborn"
+expect_contains "cancelled, its stepd killed" "$(job_state "$stubborn")" CANCELLED
+expect_eq "one attempt" 1 "$(sacct -n -X -D -j "$stubborn" -o State | grep -c .)"
+
 pend=$(submit -H --wrap true)
 scancel "$pend"
 expect_contains "cancelled pending" "$(job_state "$pend")" CANCELLED

@@ -2,7 +2,9 @@
 # What acts around a job: the submitting shell's limits (SLURM_RLIMIT_*,
 # PropagateResourceLimits, --propagate), the user's login environment
 # (--get-user-env, --export=NONE), --no-kill when a node goes DOWN, and
-# --time-min letting the backfill start a job early with a shorter limit.
+# --time-min letting the backfill start a job early with a shorter limit;
+# output to a FIFO that nobody reads fails the job at once instead of keeping
+# its stepd (and its CPUs) in open().
 source "$(dirname "$0")/lib.sh"
 write_config <<YAML
 cluster_name: test
@@ -115,4 +117,13 @@ expect_eq "the wide job waits" PENDING "$(squeue -h -j "$w" -o %T)"
 grep -q "JobId=$s time limit changed from 10 to ${limit%%:*}" "$STINT_STATE_DIR/log/stintd.log" ||
   fail "no log line for the changed limit"
 scancel "$a" "$w" "$s"
+
+# --- A FIFO as the output with nobody reading it: the launch fails at once
+# (stepd does not wait in open()), the node is free for the next job.
+mkfifo "$WORK/nobody.fifo"
+f=$(submit -p small -c 2 -t 1 -o "$WORK/nobody.fifo" --wrap 'echo hi')
+wait_for 20 job_ended "$f"
+expect_eq "output to a FIFO nobody reads" FAILED "$(job_state "$f")"
+after=$(submit -p small -c 2 --wrap true)
+ran "$after"
 echo "t18-job-surroundings: ok"

@@ -5,6 +5,9 @@
 # requeues the job held; a failing epilog drains the node; PrologEpilogTimeout
 # ends a prolog that hangs.
 source "$(dirname "$0")/lib.sh"
+# stintd (personal here, started by the first submission) and its stepds keep
+# this umask; the jobs below are submitted with others.
+umask 022
 me=$(id -un)
 cat > "$WORK/prolog.sh" <<EOF2
 #!/bin/bash
@@ -28,7 +31,7 @@ config:
 prolog_bash_scripts:
   - "#!/bin/bash\necho 'First prolog script running'"
 epilog_bash_scripts:
-  - "#!/bin/bash\necho \"epilog for \$SLURM_JOB_ID on \$SLURMD_NODENAME\"\n[ ! -e $WORK/fail-epilog ]"
+  - "#!/bin/bash\necho \"epilog for \$SLURM_JOB_ID on \$SLURMD_NODENAME\"\ntouch $WORK/epilog-made-\$SLURM_JOB_ID\n[ ! -e $WORK/fail-epilog ]"
 YAML
 log() { cat "$STINT_STATE_DIR/log/stintd.log"; }
 reason_of() { sinfo -R -h -o '%E|%N'; }
@@ -90,3 +93,13 @@ wait_for 30 sh -c "squeue -h -j $j4 -o %r | grep -q 'launch failed requeued held
 expect_contains "timeout in the log" "$(log)" "timed out after 3 s"
 rm "$WORK/slow-prolog"
 scancel "$j4"
+
+# The submitter's umask is the job's (its output, the files it makes), never
+# the epilog's: that runs as stintd's user, root on a shared server, and
+# must not leave files anyone may write.
+j5=$(umask 000 && submit -c 2 --wrap "touch $WORK/job-made")
+wait_for 30 job_ended "$j5"
+wait_for 10 test -e "$WORK/epilog-made-$j5"
+expect_eq "the task's umask" 666 "$(stat -c %a "$WORK/job-made")"
+expect_eq "the output's umask" 666 "$(stat -c %a "slurm-$j5.out")"
+expect_eq "the epilog's umask" 644 "$(stat -c %a "$WORK/epilog-made-$j5")"

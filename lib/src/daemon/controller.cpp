@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <stint/error.hpp>
+#include <stint/paths.hpp>
 
 #include "config/exit_codes.hpp"
 #include "daemon/log.hpp"
@@ -226,7 +227,7 @@ void Controller::end_kept_alive(Job& job) {
   finish(job, failed ? JobState::failed : JobState::completed);
 }
 
-void Controller::cancel_running(Job& job) {
+void Controller::cancel_running(Job& job, bool asked) {
   // A run kept alive has no task left to stop: its nodes are let go now.
   if (kept_alive(job)) {
     end_kept_alive(job);
@@ -236,6 +237,13 @@ void Controller::cancel_running(Job& job) {
   if (job.is_het_component() && !job.is_het_leader()) {
     finish(job, JobState::cancelled);
     return;
+  }
+  if (asked) {
+    // Over a requeue or preemption under way: the user's cancel wins.
+    RequeueMarker marker;
+    marker.requeue = false;
+    marker.user_cancel = true;
+    write_requeue_marker(m_paths, job.id, marker);
   }
   for (const auto& a : job.alloc) {
     if (a.stepd_pid > 0 && proc::alive(a.stepd_pid, a.stepd_start_ticks))
@@ -380,6 +388,14 @@ void Controller::end_collected(Job& job, bool lost) {
   }
   job.exit_status = 0;
   job.exit_signal = 0;
+  // Cancelled before its stepd went: the user's word stands, the job does
+  // not run again.
+  if (auto marker = read_requeue_marker(m_paths, job.id); marker && marker->user_cancel) {
+    clear_requeue_marker(m_paths, job.id);
+    m_preempting.erase(job.id);
+    finish(job, JobState::cancelled);
+    return;
+  }
   if (job.requeue) {
     requeue_now(job, JobState::node_fail, false, false);
   } else {
@@ -400,8 +416,19 @@ bool Controller::withdraw_start(JobId id, std::uint32_t task) {
 void Controller::adopt_unrecorded_stepd(Job& job, std::uint32_t task) {
   // A stintd killed between the spawn and saving the pid: the stepd is known
   // by its launch file. None found means none was spawned, or it died; see
-  // collect() for how each is told apart.
-  const auto pid = proc::find_process("stint-stepd", task_file(m_paths, job.id, task, "launch"));
+  // collect() for how each is told apart. Only a process running our
+  // stint-stepd as our user: any local user may start one whose command line
+  // names the launch file, and adopting it would make stintd wait on, signal
+  // and trust the results of a stranger's process.
+  std::string stepd_exe;
+  try {
+    stepd_exe = find_helper("stint-stepd");
+  } catch (const Error& e) {
+    log_error("job {}: {}", job.display_id(), e.what());
+    return;
+  }
+  const auto pid =
+      proc::find_own_process("stint-stepd", task_file(m_paths, job.id, task, "launch"), stepd_exe);
   if (!pid) return;
   NodeAlloc& a = job.alloc[task];
   a.stepd_pid = *pid;
@@ -464,6 +491,12 @@ void Controller::complete_from_results(Job& job) {
   if (auto marker = read_requeue_marker(m_paths, job.id)) {
     clear_requeue_marker(m_paths, job.id);
     m_preempting.erase(job.id);
+    // scancel: CANCELLED, even when the task ended on its own meanwhile, as
+    // slurmctld marks the job at the cancel.
+    if (marker->user_cancel) {
+      finish(job, JobState::cancelled);
+      return;
+    }
     if (marker->preempted && marker->cancel) {
       job.reason = Reason::none;
       finish(job, JobState::preempted);

@@ -120,7 +120,10 @@ class Controller {
   /// failed commit leaves every one as it was, and throws.
   void cancel_pending(const std::vector<Job*>& jobs, std::uint32_t by);
   /// Asks the stepds of a running job to cancel it (SIGTERM; they report back).
-  void cancel_running(Job& job);
+  /// `asked`: a user's scancel or run-stop, written down first (a requeue
+  /// marker that says so), so that the job ends CANCELLED whatever becomes
+  /// of its stepd, and is never requeued as a node failure.
+  void cancel_running(Job& job, bool asked = false);
   /// Puts a job back in the queue with the same id: an ended one at once, a
   /// running one once its tasks have stopped. `hold`: requeuehold;
   /// `special_exit`: requeuehold State=SpecialExit (held in SPECIAL_EXIT).

@@ -105,6 +105,7 @@ void write_requeue_marker(const Paths& paths, JobId id, const RequeueMarker& m) 
   if (m.special_exit) text += "special-exit\n";
   if (m.preempted) text += "preempted\n";
   if (m.cancel) text += "cancel\n";
+  if (m.user_cancel) text += "user-cancel\n";
   if (m.kill_at != 0) text += "kill_at=" + std::to_string(m.kill_at) + "\n";
   fs::write_file_atomic(marker_path(paths, id), text, 0600);
 }
@@ -126,6 +127,7 @@ std::optional<RequeueMarker> read_requeue_marker(const Paths& paths, JobId id) {
   m.node_fail = text.find("\nnode-fail") != std::string::npos;
   m.reservation_ended = text.find("\nreservation-ended") != std::string::npos;
   m.special_exit = text.find("\nspecial-exit") != std::string::npos;
+  m.user_cancel = text.find("\nuser-cancel\n") != std::string::npos;
   return m;
 }
 

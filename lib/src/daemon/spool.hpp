@@ -61,6 +61,9 @@ struct RequeueMarker {
   bool reservation_ended = false;
   /// requeuehold State=SpecialExit: held in SPECIAL_EXIT.
   bool special_exit = false;
+  /// scancel or run-stop (with requeue false): the job ends CANCELLED however
+  /// its stepd ends, even killed before it could say so.
+  bool user_cancel = false;
 };
 void write_requeue_marker(const Paths& paths, JobId id, const RequeueMarker& m);
 std::optional<RequeueMarker> read_requeue_marker(const Paths& paths, JobId id);

@@ -108,13 +108,31 @@ std::string resolve(const std::string& path, const std::string& work_dir) {
   return work_dir + "/" + path;
 }
 
+// Non-blocking for the open alone: a FIFO with nobody reading it would keep
+// stepd in open(), and with it the job's cancel and time limit; it fails at
+// once instead (ENXIO), as a launch failure the user sees. Blocking again
+// afterwards: the task writes as to any file.
+int open_without_waiting(const std::string& path, int flags, mode_t mode) {
+  const int fd = ::open(path.c_str(), flags | O_NONBLOCK, mode);
+  if (fd < 0) return fd;
+  const int now = ::fcntl(fd, F_GETFL);
+  if (now >= 0) ::fcntl(fd, F_SETFL, now & ~O_NONBLOCK);
+  return fd;
+}
+
 Fd open_output(const std::string& path, bool append, const char* which) {
   int flags = O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC);
-  // As slurmstepd: 0666 less the user's umask (applied before this).
-  int fd = ::open(path.c_str(), flags, 0666);
-  if (fd < 0)
+  // As slurmstepd: 0666 less the user's umask (in force around the opens).
+  int fd = open_without_waiting(path, flags, 0666);
+  if (fd < 0) {
+    const int err = errno;
+    if (err == ENXIO)
+      throw Error(Errc::io, fmt::format("Could not open {} file {}: nothing reads that FIFO "
+                                        "(open it for reading first, or write to a regular file)",
+                                        which, path));
     throw Error(Errc::io,
-                fmt::format("Could not open {} file {}: {}", which, path, std::strerror(errno)));
+                fmt::format("Could not open {} file {}: {}", which, path, std::strerror(err)));
+  }
   return above_stdio(fd);
 }
 
@@ -140,6 +158,7 @@ struct ChildPlan {
   /// environment (room for any pid, made before it starts).
   char* task_pid = nullptr;
   RlimitPlan limits;  ///< the submitting shell's limits (stepd/rlimits.hpp)
+  int umask = -1;     ///< the submitter's (SLURM_UMASK), or -1: stepd's
 };
 
 constexpr std::string_view k_task_pid_prefix = "SLURM_TASK_PID=";
@@ -235,6 +254,8 @@ void mark_fds_cloexec(int report_fd) {
   // us) leaves the task unbound rather than failing it.
   if (p.bind) ::sched_setaffinity(0, sizeof p.cpus, &p.cpus);
 
+  // The task's own: the clone shares no file-system context with stepd.
+  if (p.umask >= 0) ::umask(static_cast<mode_t>(p.umask));
   mark_fds_cloexec(p.report_fd);
   // Last, as slurmstepd does: nothing of stepd's own runs under them.
   apply_rlimits(p.limits);
@@ -289,17 +310,36 @@ const std::string* env_value(const TaskLaunch& l, std::string_view name) {
 
 // The umask of the shell the job was submitted from (sbatch passes it as
 // SLURM_UMASK, as Slurm's does): the job's files, output included, are
-// created with it.
-void apply_submit_umask(const TaskLaunch& l) {
+// created with it; -1 when none was passed.
+int submit_umask(const TaskLaunch& l) {
   const std::string* text = env_value(l, "SLURM_UMASK");
-  if (!text || text->empty() || text->size() > 4) return;
+  if (!text || text->empty() || text->size() > 4) return -1;
   unsigned mask = 0;
   for (char ch : *text) {
-    if (ch < '0' || ch > '7') return;
+    if (ch < '0' || ch > '7') return -1;
     mask = mask * 8 + static_cast<unsigned>(ch - '0');
   }
-  ::umask(static_cast<mode_t>(mask));
+  return static_cast<int>(mask & 0777U);
 }
+
+// The submitter's umask for the output opens only: stepd's own umask stays
+// as it was, since the epilog and whatever else stepd starts as root must not
+// create files with a user's 000.
+class SubmitUmask {
+ public:
+  explicit SubmitUmask(const TaskLaunch& l) {
+    if (const int mask = submit_umask(l); mask >= 0)
+      m_saved = static_cast<int>(::umask(static_cast<mode_t>(mask)));
+  }
+  ~SubmitUmask() {
+    if (m_saved >= 0) ::umask(static_cast<mode_t>(m_saved));
+  }
+  SubmitUmask(const SubmitUmask&) = delete;
+  SubmitUmask& operator=(const SubmitUmask&) = delete;
+
+ private:
+  int m_saved = -1;
+};
 
 // HOME, USER and LOGNAME of the job's user where the job's environment lacks
 // them (--export=NONE, or a submitter that had none) and stepd becomes that
@@ -327,7 +367,7 @@ void Fd::reset(int fd) {
 }
 
 OutputFiles open_output_files(const TaskLaunch& l) {
-  apply_submit_umask(l);
+  SubmitUmask umask_for_opens(l);
   Credentials creds = credentials_for(l);
   EffectiveUser as_user(creds);
   OutputFiles files;
@@ -337,14 +377,12 @@ OutputFiles open_output_files(const TaskLaunch& l) {
   if (err != out) files.err = open_output(err, l.open_append, "stderr");
   if (!l.stdin_path.empty()) {
     const std::string in = resolve(l.stdin_path, l.work_dir);
-    // Non-blocking for the open alone: a FIFO with no writer must not keep
-    // stepd (and the job's cancel and time limit) waiting in open().
-    const int fd = ::open(in.c_str(), O_RDONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
+    // A FIFO with no writer opens at once for reading (open_without_waiting).
+    const int fd = open_without_waiting(in, O_RDONLY | O_NOCTTY | O_CLOEXEC, 0);
     if (fd < 0) {
-      throw Error(Errc::io, fmt::format("Could not open stdin file {}: {}", in, std::strerror(errno)));
+      throw Error(Errc::io,
+                  fmt::format("Could not open stdin file {}: {}", in, std::strerror(errno)));
     }
-    const int flags = ::fcntl(fd, F_GETFL);
-    if (flags >= 0) ::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     files.in = above_stdio(fd);
   }
   return files;
@@ -366,6 +404,7 @@ Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_pro
   if (l.argv.empty()) throw Error(Errc::internal, "no program to run");
   ChildPlan p;
   p.limits = limits;
+  p.umask = submit_umask(l);
   for (const auto& [k, v] : l.env) {
     // Applied by open_output_files and stepd; slurmstepd takes them out of
     // the job's environment. SLURM_TASK_PID is the task's own, below (one

@@ -151,3 +151,21 @@ TEST_CASE("login_groups lists the login group and the groups that name the user"
   // A user the system does not know still gets the group asked for, and only it.
   CHECK(stint::proc::login_groups("stint-no-such-user", 4242) == std::vector<gid_t>{4242});
 }
+
+TEST_CASE("find_own_process takes only a process running the named file", "[proc]") {
+  const std::string arg = unique_seconds();
+  // Anyone may start a process whose command line looks like a stepd's.
+  const pid_t child = spawn("/bin/sleep", {"stint-stepd", arg});
+  REQUIRE(child > 0);
+  CHECK(eventually([&] { return stint::proc::find_process("stint-stepd", arg) == child; }));
+  // It runs sleep, not the stepd named: not ours.
+  CHECK_FALSE(stint::proc::find_own_process("stint-stepd", arg, "/bin/true"));
+  CHECK_FALSE(stint::proc::find_own_process("stint-stepd", arg, "/nonexistent/stint-stepd"));
+  // The file it does run, by any path to it (/bin may be a link to /usr/bin).
+  CHECK(stint::proc::find_own_process("stint-stepd", arg, "/bin/sleep") == child);
+  CHECK_FALSE(stint::proc::executable_of(child).empty());
+  ::kill(child, SIGKILL);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  CHECK(stint::proc::executable_of(child).empty());
+}

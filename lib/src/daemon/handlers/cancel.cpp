@@ -79,7 +79,7 @@ std::optional<Error> act(Controller& c, Job& job, int signal, SignalTarget targe
     c.finish(job, JobState::cancelled);
   } else {
     c.save(job);
-    c.cancel_running(job);
+    c.cancel_running(job, true);
   }
   return std::nullopt;
 }

@@ -65,7 +65,7 @@ Json handle_run_stop(Controller& c, const Json& req, const Caller& caller) {
       c.finish(*job, JobState::cancelled);
     } else {
       c.save(*job);
-      c.cancel_running(*job);
+      c.cancel_running(*job, true);
     }
     results.push_back({{"run", name}});
   }
