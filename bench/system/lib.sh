@@ -89,7 +89,7 @@ new_state() {
 cluster_name: bench
 node_pools: [$pool]
 partitions: [{id: batch, node_pool_ids: [n]}]
-config: {StintIdleExit: "0", MaxArraySize: "100001", DefMemPerCPU: "64", KillWait: "2"}
+config: {StintIdleExit: "0", MaxArraySize: "100001", MaxJobCount: "200000", DefMemPerCPU: "64", KillWait: "2"}
 YAML
   # Start stintd now (any request does) so every figure is taken warm.
   # (scancel with no jobs to act on is a request that leaves no job behind).

@@ -150,6 +150,41 @@ def case_oversized(pid):
         sys.exit(f"stintd's memory grew by {grown} KiB for frames that never came")
 
 
+def vm_hwm_kb(pid):
+    with open(f"/proc/{pid}/status") as f:
+        for line in f:
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    return 0
+
+
+def case_partial_flood(pid, count):
+    # Each connection announces the largest frame and sends all but the last
+    # MiB, and never finishes: what stintd holds of them all is bounded (one
+    # user's share), not count x 15 MiB; connections past it are closed.
+    pid = int(pid)
+    before = vm_hwm_kb(pid)
+    body = b"x" * (15 * 1024 * 1024)
+    held, dropped = [], 0
+    for _ in range(int(count)):
+        s = connect()
+        try:
+            s.sendall(struct.pack(">I", 16 * 1024 * 1024) + body)
+            held.append(s)
+        except (BrokenPipeError, ConnectionResetError):
+            dropped += 1
+            s.close()
+    ping()
+    peak = vm_hwm_kb(pid) - before
+    for s in held:
+        s.close()
+    print(f"partial flood: {dropped} of {count} closed by stintd; its peak grew by {peak} KiB")
+    if dropped == 0:
+        sys.exit("stintd held every partial frame")
+    if peak > 200 * 1024:
+        sys.exit(f"stintd's peak memory grew by {peak} KiB for frames that never end")
+
+
 def case_truncated():
     # Half a frame, then the client closes its side: no reply can come.
     s = connect()

@@ -28,6 +28,31 @@ for id in $r1 $r2 $p1; do
   expect_eq "output of $id" "done $id" "$(cat "slurm-$id.out")"
 done
 
+# A job that ends while stintd is down keeps the end its stepd recorded:
+# sacct's End and Elapsed are not the time stintd came back to collect it.
+quick=$(submit --wrap 'sleep 1')
+wait_for 30 sh -c "[ \"\$(squeue -h -j $quick -o %t)\" = R ]"
+pid=$(cat "$STINT_STATE_DIR/stintd.lock")
+kill -KILL "$pid"
+wait_for 10 sh -c "! kill -0 $pid"
+wait_for 30 test -e "$STINT_STATE_DIR/spool/$quick/task-0.result.json"
+sleep 4 # the downtime itself, which the job's times must not include
+sbatch --wrap true >/dev/null
+wait_for 30 job_ended "$quick"
+elapsed=$(sacct -n -X -P -j "$quick" -o ElapsedRaw)
+[ "$elapsed" -le 3 ] || fail "a job of 1 s collected after 4 s down: Elapsed $elapsed s"
+
+# The spool folder removed under a running job (by hand, by a clean-up): its
+# stepd writes the result again where stintd looks for it, and the job that
+# ran completes once, never taken for a failed node and run again.
+g=$(submit --requeue --wrap 'for i in $(seq 300); do [ -e spool-go ] && break; sleep 0.1; done; echo ran')
+wait_for 30 sh -c "[ \"\$(squeue -h -j $g -o %t)\" = R ]"
+rm -rf "$STINT_STATE_DIR/spool/$g"
+touch spool-go
+wait_for 30 job_ended "$g"
+expect_eq "spool removed under the job" COMPLETED "$(job_state "$g")"
+expect_eq "one attempt" 1 "$(sacct -n -X -D -P -j "$g" -o State | grep -c .)"
+
 # A tool asks whether a stintd holds the lock by taking a shared lock for an
 # instant: a stintd started in that instant waits the probe out instead of
 # leaving the directory unserved. Here the probe lasts a second.

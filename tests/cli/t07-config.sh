@@ -76,3 +76,24 @@ if [ "$(id -u)" = 0 ] && id nobody >/dev/null 2>&1; then
   expect_eq "SlurmUser: the directory's owner" "nobody($(id -u nobody))" \
     "$(awk '$1 == "SlurmUser" {print $3}' <<<"$down")"
 fi
+
+# A broken file while stintd runs: stintd refuses it and runs on, and every
+# reader shows the configuration stintd runs (its copy in the database), not
+# a YAML error; with stintd stopped too, as long as the file does not load.
+cp "$STINT_STATE_DIR/stint.yaml" kept.yaml
+shown=$(j=$(submit --wrap true) && wait_for 30 job_ended "$j" && echo "$j")
+printf 'node_pools: [[[\n' >"$STINT_STATE_DIR/stint.yaml"
+for round in "stintd up" "stintd down"; do
+  parts=$(sinfo -h -o %R | lines)
+  [ -n "$parts" ] || fail "sinfo over a broken file ($round): nothing"
+  squeue >/dev/null || fail "squeue over a broken file ($round)"
+  expect_eq "sacct over a broken file ($round)" COMPLETED "$(sacct -n -X -P -j "$shown" -o State)"
+  scontrol show partition >/dev/null || fail "scontrol show over a broken file ($round)"
+  stop_stintd
+done
+# The next start refuses the file, in its words.
+set +e
+err=$(sbatch --wrap true 2>&1)
+set -e
+expect_contains "start on a broken file" "$err" "stint.yaml"
+cp kept.yaml "$STINT_STATE_DIR/stint.yaml"

@@ -33,6 +33,12 @@ expect_contains "log of an oversized frame" "$(log)" "frame of 4294967295 bytes 
 
 client truncated
 still_serving "truncated frames"
+
+# 64 connections each holding 15 MiB of a 16 MiB frame: a user's share of
+# stintd's memory is bounded (64 MiB); past it their connections are closed.
+client partial-flood "$pid" 64
+still_serving "a flood of partial frames"
+expect_contains "log of the flood" "$(log)" "MiB of unfinished requests held for that user"
 expect_contains "log of a truncated frame" "$(log)" "connection closed after 14 of 104 bytes"
 
 client unread-reply 20

@@ -52,6 +52,8 @@ enum class Errc {
   invalid_node_count,    ///< "Node count specification invalid"
   invalid_license,       ///< "Invalid license specification"
   invalid_time_min,      ///< "Invalid time-min specification (exceeds job's time or other limits)"
+  timed_out,             ///< "Socket timed out on send/recv operation" (MessageTimeout)
+  try_again,             ///< "Resource temporarily unavailable": MaxJobCount reached
   internal,              ///< a bug (last: the table's fallback)
 };
 

@@ -51,6 +51,8 @@ std::vector<StorageRow> read_storages(const Paths& paths) {
     struct stat st {};
     const std::string path = entry.path().string();
     if (::lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+    // .deleted-*: a deleted storage stintd is still emptying.
+    if (entry.path().filename().string().starts_with('.')) continue;
     StorageRow r;
     r.name = entry.path().filename().string();
     r.owner = proc::user_name(static_cast<std::uint32_t>(st.st_uid));

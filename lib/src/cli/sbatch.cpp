@@ -195,10 +195,24 @@ int submit(const cli::SbatchRequest& request) {
   }
   if (request.test_only) message["test_only"] = true;
   nlohmann::json reply;
-  try {
-    reply = rpc::call(paths, message);
-  } catch (const Error& e) {
-    throw submission_failed(e);
+  // A full queue (MaxJobCount) is waited out as Slurm's sbatch waits: it
+  // says so once, then tries again after 1, 2, ... 15 seconds (two minutes
+  // in all) before it gives up.
+  constexpr int k_max_retries = 15;
+  for (int retries = 0;; ++retries) {
+    try {
+      reply = rpc::call(paths, message);
+      break;
+    } catch (const Error& e) {
+      if (e.code() != Errc::try_again || retries >= k_max_retries) throw submission_failed(e);
+      if (retries == 0)
+        fmt::print(stderr,
+                   "{}: error: Slurm temporarily unable to accept job, sleeping and "
+                   "retrying.\n",
+                   k_tool);
+      std::fflush(stderr);
+      std::this_thread::sleep_for(std::chrono::seconds(retries + 1));
+    }
   }
   const JobId id = reply.value("job_id", JobId{0});
   // What stintd accepted with a change the user should know of (a site name

@@ -4,6 +4,7 @@
 #include <cerrno>
 #include <cstring>
 
+#include <poll.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -155,12 +156,39 @@ bool Connections::receive(int fd, Connection& c) {
       close_connection(fd);
       return false;
     }
+    const auto got = static_cast<std::size_t>(n);
+    std::size_t& held = m_held_by_uid[c.caller.uid];
+    if (held + got > k_max_held_per_user || m_held_total + got > k_max_held_total) {
+      log_info(
+          "closed a connection from {}: {} MiB of unfinished requests held for that "
+          "user, {} MiB for all (at most {} and {})",
+          peer(c.caller), held >> 20, m_held_total >> 20, k_max_held_per_user >> 20,
+          k_max_held_total >> 20);
+      close_connection(fd);
+      return false;
+    }
+    const std::size_t before = c.reader.received();
     try {
-      c.reader.feed(std::string_view(buffer, static_cast<std::size_t>(n)));
+      c.reader.feed(std::string_view(buffer, got));
     } catch (const Error& e) {
       refuse(c, e.what());
       return true;
     }
+    const std::size_t added = c.reader.received() - before;
+    held += added;
+    m_held_total += added;
+  }
+  // A sender that has closed its end takes no answer: a tool that gave up
+  // (MessageTimeout) while stintd was stopped or busy reported a failure,
+  // so its request is not acted on now; a submission it called failed must
+  // not run all the same. (A client that only shut down its writing half
+  // still waits for the answer: POLLHUP means both halves are gone.)
+  pollfd closed{fd, 0, 0};
+  if (::poll(&closed, 1, 0) == 1 && (closed.revents & POLLHUP) != 0) {
+    log_info("dropped a request from {}: its sender closed the connection before the answer",
+             peer(c.caller));
+    close_connection(fd);
+    return false;
   }
   c.reply = answer_frame(m_controller, c.reader.payload(), c.caller);
   c.deadline = SteadyClock::now() + k_reply_time;
@@ -190,7 +218,15 @@ bool Connections::send_reply(int fd, Connection& c) {
 
 void Connections::close_connection(int fd) {
   ::close(fd);
-  m_open.erase(fd);
+  const auto it = m_open.find(fd);
+  if (it == m_open.end()) return;
+  const std::size_t held = it->second.reader.received();
+  if (auto user = m_held_by_uid.find(it->second.caller.uid); user != m_held_by_uid.end()) {
+    user->second -= std::min(user->second, held);
+    if (user->second == 0) m_held_by_uid.erase(user);
+  }
+  m_held_total -= std::min(m_held_total, held);
+  m_open.erase(it);
 }
 
 void Connections::make_room() {

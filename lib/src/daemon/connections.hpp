@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <string_view>
@@ -35,6 +36,13 @@ class Connections {
   /// At most this many open at once; past it the oldest still waiting for its
   /// request is closed, so a flood of idle connections cannot lock others out.
   static constexpr std::size_t k_max_open = 256;
+  /// The bytes of requests still arriving (and of requests being answered)
+  /// stintd holds for one user, and for everyone: a connection whose next
+  /// bytes would pass either is closed, so that partial frames cannot grow
+  /// stintd without bound (64 connections of 16 MiB each were 1 GB). Four
+  /// frames of the largest size fit one user's share.
+  static constexpr std::size_t k_max_held_per_user = std::size_t{64} << 20;
+  static constexpr std::size_t k_max_held_total = std::size_t{256} << 20;
 
   explicit Connections(Controller& controller) : m_controller(controller) {}
   ~Connections();
@@ -78,6 +86,8 @@ class Connections {
   void close_oldest(const std::string& why);
 
   Controller& m_controller;
+  std::map<std::uint32_t, std::size_t> m_held_by_uid;  ///< request bytes held, by user
+  std::size_t m_held_total = 0;
   std::map<int, Connection> m_open;  ///< by file descriptor
   bool m_activity = false;
 };

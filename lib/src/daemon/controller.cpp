@@ -126,11 +126,13 @@ void Controller::save(const Job& job) {
   m_dirty = true;
 }
 
-void Controller::finish(Job& job, JobState state) {
+void Controller::finish(Job& job, JobState state, Seconds ended_at) {
   // A pending job's start time is only the plan's guess (squeue --start).
   const bool ran = job.state != JobState::pending;
   job.state = state;
-  job.end_time = now();
+  const Seconds t = now();
+  job.end_time =
+      ran && ended_at != k_no_time && ended_at <= t && ended_at >= job.start_time ? ended_at : t;
   if (job.start_time == k_no_time || !ran) job.start_time = job.end_time;
   if (state != JobState::completed && job.reason == Reason::none) {
     // slurmctld's _job_complete: a script that exited non-zero is
@@ -275,6 +277,7 @@ void Controller::recover() {
     m_live.emplace(job.id, std::move(job));
   }
   log_info("recovered {} unfinished jobs", m_live.size());
+  resume_storage_removals();
   // Node sshds: one started as the last stintd was killed (not recorded) is
   // adopted; one of a job that is over is stopped.
   for (const auto& found : sweep_node_sshds(m_paths, m_live)) {
@@ -440,12 +443,14 @@ void Controller::adopt_unrecorded_stepd(Job& job, std::uint32_t task) {
 
 void Controller::stepd_exited(std::int64_t pid, int status) {
   if (m_mailer && m_mailer->reaped(pid, status)) return;
+  if (storage_removal_ended(pid, status)) return;
   m_dirty = true;
 }
 
 void Controller::complete_from_results(Job& job) {
   std::uint32_t n = task_count(job);
   JobState state = JobState::completed;
+  Seconds ended_at = k_no_time;  // the last task's end, as recorded
   for (std::uint32_t i = 0; i < n; ++i) {
     TaskResult r;
     try {
@@ -473,6 +478,7 @@ void Controller::complete_from_results(Job& job) {
       job.alloc[i].exit_status = r.exit_status;
       job.alloc[i].exit_signal = r.exit_signal;
     }
+    if (r.end_time > 0 && (ended_at == k_no_time || r.end_time > ended_at)) ended_at = r.end_time;
     job.user_cpu_us += r.user_cpu_us;
     job.sys_cpu_us += r.sys_cpu_us;
     job.max_rss_kb = std::max(job.max_rss_kb, r.max_rss_kb);
@@ -494,7 +500,7 @@ void Controller::complete_from_results(Job& job) {
     // scancel: CANCELLED, even when the task ended on its own meanwhile, as
     // slurmctld marks the job at the cancel.
     if (marker->user_cancel) {
-      finish(job, JobState::cancelled);
+      finish(job, JobState::cancelled, ended_at);
       return;
     }
     if (marker->preempted && marker->cancel) {
@@ -537,7 +543,7 @@ void Controller::complete_from_results(Job& job) {
       return;
     }
   }
-  finish(job, state);  // `job` is gone from m_live after this
+  finish(job, state, ended_at);  // `job` is gone from m_live after this
 }
 
 }  // namespace stint::daemon

@@ -61,6 +61,18 @@ class Controller {
   /// Loads the unfinished jobs and reconciles RUNNING ones with what is alive:
   /// result files are collected, tasks whose stepd vanished end NODE_FAIL.
   void recover();
+  /// Empties and removes `folder` (a storage renamed for deletion) in a child
+  /// process, as `owner` when stintd is root; the folder goes once the child
+  /// has ended (storage_removal.cpp). Never waited for on the request path: a
+  /// user may stop that child, or give it a million files.
+  void remove_storage_later(const std::string& folder, std::uint32_t owner);
+  /// run-storage delete: the storage `name` (at `folder`, owned by `owner`)
+  /// is renamed out of the list at once and removed later.
+  void delete_storage(const std::string& folder, const std::string& name, std::uint32_t owner);
+  /// Starts the removals a previous stintd left unfinished.
+  void resume_storage_removals();
+  /// Whether `pid` was a storage removal's child; if so, finishes it.
+  bool storage_removal_ended(std::int64_t pid, int status);
   /// Runs a scheduling pass and starts what fits.
   void schedule();
   /// How long the last pass took to decide, up to the starts (which it then
@@ -113,7 +125,10 @@ class Controller {
   void save(const Job& job);
   /// Ends a job in `state` (pending or running): persists it and drops it from
   /// the live set.
-  void finish(Job& job, JobState state);
+  /// `ended_at`: when its tasks ended, as their stepds recorded it (a result
+  /// collected after a restart of stintd keeps its own time, not the
+  /// collection's); k_no_time or a time ahead of the clock: now.
+  void finish(Job& job, JobState state, Seconds ended_at = k_no_time);
   /// Ends pending jobs CANCELLED by `by` (a uid), as finish() would one by
   /// one, in one commit (scancel of a deep queue): the rows are written
   /// first, and the jobs leave the live set only once they are committed; a
@@ -382,6 +397,9 @@ class Controller {
   std::vector<Reservation> m_reservations;  ///< by name, as stored
   /// Running jobs killed because their reservation ended (each killed once).
   std::set<JobId> m_reservation_kills;
+  /// Deleted storages being emptied: the child's pid -> the folder
+  /// (storage_removal.cpp).
+  std::map<std::int64_t, std::string> m_storage_removals;
 };
 
 }  // namespace stint::daemon

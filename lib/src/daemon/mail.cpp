@@ -50,7 +50,7 @@ bool failed_state(JobState s) {
 
 bool Controller::idle() const {
   return m_live.empty() && m_live_cluster_runs == 0 && m_reservations.empty() &&
-         !(m_mailer && m_mailer->busy());
+         !(m_mailer && m_mailer->busy()) && m_storage_removals.empty();
 }
 
 std::optional<Job> Controller::array_meta(const Job& job) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include <fmt/core.h>
+#include <sys/stat.h>
 
 #include <stint/error.hpp>
 #include <stint/query.hpp>
@@ -20,6 +21,12 @@ namespace {
 // file holds its pid. Taking the lock to find out would race a starting stintd.
 bool stintd_alive(const Paths& paths) {
   std::ifstream lock(paths.lock());
+  if (!lock) {
+    // Another user's lock (the system stintd's is root's alone): its socket
+    // says, which a stintd that stopped removed.
+    struct stat st {};
+    return ::lstat(paths.socket().c_str(), &st) == 0 && S_ISSOCK(st.st_mode);
+  }
   long pid = 0;
   if (!(lock >> pid) || pid <= 0) return false;
   std::ifstream comm(fmt::format("/proc/{}/comm", pid));
@@ -39,20 +46,33 @@ bool stintd_alive(const Paths& paths) {
 Config read_config(const Paths& paths) {
   if (!Store::exists(paths.db())) return load_or_init_config(paths.state_dir);
   auto store = Store::reader(paths.db());
-  std::optional<Config> config;
-  if (stintd_alive(paths)) {
+  // The configuration stintd runs, as it stored it: stint.yaml may have been
+  // edited since (or broken: stintd refused it and runs on), and a reader
+  // shows the cluster as it is. With no stintd up, the file, which the next
+  // start loads; a file that does not load then still leaves the stored copy.
+  const auto stored = [&]() -> std::optional<Config> {
     auto text = store->meta("config_text");
     auto name = store->meta("config_name");
-    if (text && name) {
-      try {
-        config = parse_config(*text, *name);
-        config->source_path = *name;
-      } catch (const Error&) {
-        // A copy this build cannot read (a newer stint's): the file it is.
-      }
+    if (!text || !name) return std::nullopt;
+    try {
+      Config c = parse_config(*text, *name);
+      c.source_path = *name;
+      return c;
+    } catch (const Error&) {
+      return std::nullopt;  // a copy this build cannot read (a newer stint's)
+    }
+  };
+  std::optional<Config> config;
+  if (stintd_alive(paths)) config = stored();
+  if (!config) {
+    try {
+      config = load_or_init_config(paths.state_dir);
+    } catch (const Error& e) {
+      if (e.code() != Errc::config_invalid) throw;
+      config = stored();
+      if (!config) throw;
     }
   }
-  if (!config) config = load_or_init_config(paths.state_dir);
   for (const auto& [name, settings] : store->partition_overrides())
     apply_partition_override(*config, name, partition_override_from_json(settings));
   config->node_features = store->node_features();

@@ -1,6 +1,7 @@
 #include "rpc/client.hpp"
 
 #include <cerrno>
+#include <charconv>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -11,6 +12,7 @@
 #include <sys/file.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/un.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -33,9 +35,41 @@ struct NotDelivered : Error {
 };
 
 [[noreturn]] void throw_io(const char* what, int err) {
+  // SO_RCVTIMEO or SO_SNDTIMEO ran out (MessageTimeout): Slurm's words.
+  if (err == EAGAIN || err == EWOULDBLOCK)
+    throw Error(Errc::timed_out, std::string(errc_slurm_message(Errc::timed_out)));
   std::string message = fmt::format("{}: {}", what, std::strerror(err));
   if (err == ECONNRESET || err == EPIPE) throw NotDelivered(Errc::io, message);
   throw Error(Errc::io, message);
+}
+
+// MessageTimeout (slurm.conf; 10 s, Slurm's default): how long a tool waits
+// for stintd to take a request and answer it, as Slurm's clients wait for
+// slurmctld. A stintd that is stopped or stuck then costs a user that long,
+// and an error, never a hang. Read from the slurm.conf stintd writes of the
+// configuration it runs (a tool never parses stint.yaml for this).
+int message_timeout_s(const Paths& paths) {
+  constexpr int k_default = 10;
+  std::string text;
+  try {
+    text = fs::read_file(paths.state_dir + "/slurm.conf");
+  } catch (const Error&) {
+    return k_default;
+  }
+  constexpr std::string_view k_key = "\nMessageTimeout=";
+  const auto at = text.find(k_key);
+  if (at == std::string::npos) return k_default;
+  int value = 0;
+  const char* begin = text.data() + at + k_key.size();
+  const auto [end, ec] = std::from_chars(begin, text.data() + text.size(), value);
+  if (ec != std::errc() || value < 1 || value > 65533) return k_default;
+  return value;
+}
+
+void set_message_timeout(int fd, int seconds) {
+  timeval tv{seconds, 0};
+  ::setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
+  ::setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
 }
 
 void write_all(int fd, const char* data, std::size_t size) {
@@ -79,8 +113,10 @@ class Fd {
   int m_fd;
 };
 
-// Connects to the socket; -1 with errno set when nobody listens.
-int try_connect(const std::string& socket_path) {
+// Connects to the socket, its send and receive bounded by `timeout_s`
+// (connect() too: it waits while stintd's backlog is full); -1 with errno set
+// when nobody listens.
+int try_connect(const std::string& socket_path, int timeout_s) {
   sockaddr_un addr{};
   addr.sun_family = AF_UNIX;
   if (socket_path.size() >= sizeof addr.sun_path)
@@ -88,9 +124,11 @@ int try_connect(const std::string& socket_path) {
   std::memcpy(addr.sun_path, socket_path.c_str(), socket_path.size() + 1);
   int fd = ::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) throw Error(Errc::io, fmt::format("socket: {}", std::strerror(errno)));
+  set_message_timeout(fd, timeout_s);
   if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) {
     int saved = errno;
     ::close(fd);
+    if (saved == EAGAIN || saved == EINPROGRESS) throw_io("connect", EAGAIN);
     errno = saved;
     return -1;
   }
@@ -172,8 +210,8 @@ bool owned_by_someone_else(const std::string& dir) {
   return ::stat(dir.c_str(), &st) == 0 && st.st_uid != ::geteuid();
 }
 
-int connect_or_start(const Paths& paths, AutoStart autostart) {
-  int fd = try_connect(paths.socket());
+int connect_or_start(const Paths& paths, AutoStart autostart, int timeout_s) {
+  int fd = try_connect(paths.socket(), timeout_s);
   if (fd >= 0) return fd;
   const int connect_errno = errno;
   if (autostart == AutoStart::no)
@@ -189,7 +227,7 @@ int connect_or_start(const Paths& paths, AutoStart autostart) {
     while (system_stintd_may_come(paths) && std::chrono::steady_clock::now() < deadline) {
       std::this_thread::sleep_for(pause);
       pause = std::min(pause * 2, std::chrono::milliseconds(100));
-      fd = try_connect(paths.socket());
+      fd = try_connect(paths.socket(), timeout_s);
       if (fd >= 0) return fd;
     }
     throw Error(Errc::daemon_unavailable,
@@ -203,7 +241,7 @@ int connect_or_start(const Paths& paths, AutoStart autostart) {
   auto pause = std::chrono::milliseconds(1);
   bool exited = false;
   while (std::chrono::steady_clock::now() < deadline) {
-    fd = try_connect(paths.socket());
+    fd = try_connect(paths.socket(), timeout_s);
     if (fd >= 0) return fd;
     int status = 0;
     if (exited && !lock_held(paths)) {
@@ -255,8 +293,9 @@ nlohmann::json call(const Paths& paths, const nlohmann::json& request, AutoStart
   // starts. One that closes the connection after reading it may have handled
   // it; that is reported, never retried (a submission would be made twice).
   std::optional<std::string> reply_text;
+  const int timeout_s = message_timeout_s(paths);
   for (int attempt = 1;; ++attempt) {
-    Fd fd(connect_or_start(paths, autostart));
+    Fd fd(connect_or_start(paths, autostart, timeout_s));
     try {
       write_frame(fd.get(), request.dump());
       reply_text = read_frame(fd.get());

@@ -14,6 +14,7 @@
 #include <fmt/core.h>
 #include <nlohmann/json.hpp>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -129,6 +130,17 @@ void write_result(const TaskLaunch& launch, const TaskResult& result) {
       fs::write_file_atomic(launch.result_path, text, 0600);
       return;
     } catch (const Error&) {
+      // The job's spool folder removed under it (by hand, by a clean-up): made
+      // again where stintd looks for the result. Without it stintd would take
+      // a task that ran for a failed node and run the job again.
+      const std::string folder = launch.result_path.substr(0, launch.result_path.rfind('/'));
+      struct stat st {};
+      if (tries == 1 && !folder.empty() && ::stat(folder.c_str(), &st) != 0 && errno == ENOENT) {
+        log("job {} node {}: {} was removed; made again for the result", launch.job_id,
+            launch.node_index, folder);
+        fs::make_dirs(folder, 0711);
+        continue;
+      }
       if (tries >= k_full_disk_tries || !disk_full(launch.result_path)) throw;
     }
     if (tries == 1)

@@ -68,6 +68,8 @@ constexpr std::array k_errc_table = {
     ErrcRow{Errc::invalid_license, "invalid_license", "Invalid license specification", 1},
     ErrcRow{Errc::invalid_time_min, "invalid_time_min",
             "Invalid time-min specification (exceeds job's time or other limits)", 1},
+    ErrcRow{Errc::timed_out, "timed_out", "Socket timed out on send/recv operation", 1},
+    ErrcRow{Errc::try_again, "try_again", "Resource temporarily unavailable", 1},
     ErrcRow{Errc::internal, "internal", "Unexpected error", 1},
 };
 

@@ -6,13 +6,9 @@
 
 #include <cerrno>
 #include <cstring>
-#include <filesystem>
 
 #include <fmt/core.h>
-#include <grp.h>
-#include <pwd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <stint/run.hpp>
@@ -36,41 +32,6 @@ std::optional<std::uint32_t> storage_owner(Controller& c, const std::string& nam
   const std::string path = run::storage_path(c.paths().state_dir, name);
   if (::lstat(path.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) return std::nullopt;
   return static_cast<std::uint32_t>(st.st_uid);
-}
-
-// Removes a user's folder as that user when stintd is root: what is inside is
-// theirs to change at any moment (a folder swapped for a symlink to /etc
-// mid-walk), so root must not walk it.
-void remove_as(const std::string& path, std::uint32_t owner) {
-  if (::geteuid() != 0 || owner == 0) {
-    std::error_code ec;
-    std::filesystem::remove_all(path, ec);
-    if (ec) throw Error(Errc::io, fmt::format("{}: {}", path, ec.message()));
-    return;
-  }
-  const passwd* pw = ::getpwuid(owner);
-  const gid_t gid = pw != nullptr ? pw->pw_gid : static_cast<gid_t>(owner);
-  const pid_t pid = ::fork();
-  if (pid < 0) throw Error(Errc::io, fmt::format("fork: {}", std::strerror(errno)));
-  if (pid == 0) {
-    if (::setgroups(0, nullptr) != 0 || ::setgid(gid) != 0 || ::setuid(owner) != 0) ::_exit(2);
-    std::error_code ec;
-    for (const auto& entry : std::filesystem::directory_iterator(path, ec)) {
-      if (ec) break;
-      std::filesystem::remove_all(entry.path(), ec);
-      if (ec) break;
-    }
-    ::_exit(ec ? 1 : 0);
-  }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-    throw Error(Errc::io, fmt::format("{}: could not be removed as its owner", path));
-  // The folder itself is an entry of root's storages/: the owner emptied it,
-  // root removes it (rmdir follows no link and removes only an empty folder).
-  if (::rmdir(path.c_str()) != 0)
-    throw Error(Errc::io, fmt::format("{}: {}", path, std::strerror(errno)));
 }
 
 }  // namespace
@@ -118,7 +79,7 @@ Json handle_storage_delete(Controller& c, const Json& req, const Caller& caller)
                     fmt::format("Storage {} is in use by run {}", name, job.spec.name));
     }
   }
-  remove_as(run::storage_path(c.paths().state_dir, name), *owner);
+  c.delete_storage(run::storage_path(c.paths().state_dir, name), name, *owner);
   log_info("storage {} deleted by {}", name, Controller::who(caller));
   return Json::object();
 }

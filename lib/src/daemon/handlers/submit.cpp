@@ -7,6 +7,7 @@
 #include <stint/run.hpp>
 
 #include "daemon/handlers/handlers.hpp"
+#include "daemon/log.hpp"
 #include "model/json.hpp"
 #include "sched/deadline.hpp"
 #include "sched/foreign_names.hpp"
@@ -215,6 +216,27 @@ void prepare_job(Controller& c, Job& job, const Caller& caller,
     job.spec.options_to_set().time_min = least;
 }
 
+// MaxJobCount (slurm.conf): the job records stintd holds, counted as
+// slurmctld counts them (the tasks of an array still pending and not split
+// off are its one record), and this submission's jobs stay below it, so that
+// one user cannot queue without bound for everyone. Past it, slurmctld's
+// EAGAIN, which sbatch waits out.
+void check_job_count(Controller& c, std::size_t adding) {
+  const auto limit = static_cast<std::size_t>(c.config().conf_int("MaxJobCount"));
+  std::size_t records = 0;
+  JobId array_counted = 0;
+  for (const auto& [id, job] : c.live()) {
+    const bool folded = job.is_array_task() && job.state == JobState::pending && !job.array_split;
+    if (folded && job.array_job_id == array_counted) continue;
+    if (folded) array_counted = job.array_job_id;
+    ++records;
+  }
+  if (records + adding >= limit) {
+    log_error("_job_create: MaxJobCount limit from slurm.conf reached ({})", limit);
+    throw Error(Errc::try_again, "");
+  }
+}
+
 }  // namespace
 
 // The message of an Error thrown here is the detail line sbatch prints before
@@ -288,6 +310,7 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   }
 
   check_submit_limits(c, jobs);  // MaxSubmitJobs and the other submit limits
+  check_job_count(c, jobs.size());
   if (req.value("test_only", false)) {
     Json reply = test_only_reply(c, jobs.front());
     if (!warnings.empty()) reply["warnings"] = warnings;
