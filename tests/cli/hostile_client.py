@@ -158,7 +158,7 @@ def vm_hwm_kb(pid):
     return 0
 
 
-def case_partial_flood(pid, count):
+def case_partial_flood(pid, count, limit_mib):
     # Each connection announces the largest frame and sends all but the last
     # MiB, and never finishes: what stintd holds of them all is bounded (one
     # user's share), not count x 15 MiB; connections past it are closed.
@@ -181,7 +181,7 @@ def case_partial_flood(pid, count):
     print(f"partial flood: {dropped} of {count} closed by stintd; its peak grew by {peak} KiB")
     if dropped == 0:
         sys.exit("stintd held every partial frame")
-    if peak > 200 * 1024:
+    if peak > int(limit_mib) * 1024:
         sys.exit(f"stintd's peak memory grew by {peak} KiB for frames that never end")
 
 
