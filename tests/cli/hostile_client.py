@@ -113,12 +113,17 @@ def case_bad_json():
         print(f"payload {p[:20]!r}: {reply.get('error', 'ok')}")
 
 
-def vm_rss_kb(pid):
+def status_kb(pid, field):
+    """A size from /proc/PID/status: VmRSS now, VmHWM its peak."""
     with open(f"/proc/{pid}/status") as f:
         for line in f:
-            if line.startswith("VmRSS:"):
+            if line.startswith(field + ":"):
                 return int(line.split()[1])
     return 0
+
+
+def vm_rss_kb(pid):
+    return status_kb(pid, "VmRSS")
 
 
 def case_oversized(pid):
@@ -150,20 +155,12 @@ def case_oversized(pid):
         sys.exit(f"stintd's memory grew by {grown} KiB for frames that never came")
 
 
-def vm_hwm_kb(pid):
-    with open(f"/proc/{pid}/status") as f:
-        for line in f:
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
-    return 0
-
-
 def case_partial_flood(pid, count, limit_mib):
     # Each connection announces the largest frame and sends all but the last
     # MiB, and never finishes: what stintd holds of them all is bounded (one
     # user's share), not count x 15 MiB; connections past it are closed.
     pid = int(pid)
-    before = vm_hwm_kb(pid)
+    before = status_kb(pid, "VmHWM")
     body = b"x" * (15 * 1024 * 1024)
     held, dropped = [], 0
     for _ in range(int(count)):
@@ -175,7 +172,7 @@ def case_partial_flood(pid, count, limit_mib):
             dropped += 1
             s.close()
     ping()
-    peak = vm_hwm_kb(pid) - before
+    peak = status_kb(pid, "VmHWM") - before
     for s in held:
         s.close()
     print(f"partial flood: {dropped} of {count} closed by stintd; its peak grew by {peak} KiB")
