@@ -541,12 +541,18 @@ int run_step(const SrunOptions& options, JobId job_id) {
   so.cpu_bind_verbose = binding.verbose;
   so.task_prolog = o.task_prolog;
   so.task_epilog = o.task_epilog;
-  so.wait_after_first = o.wait_after_first.value_or(0);
+  // Not given: slurm.conf's KillOnBadExit and WaitTime, as Slurm's srun
+  // takes them from the controller.
+  std::optional<Config> config;
+  if (!o.wait_after_first || !o.kill_on_bad_exit) config = query::read_config(paths);
+  so.wait_after_first = o.wait_after_first.value_or(
+      config ? static_cast<std::uint32_t>(config->conf_int("WaitTime")) : 0);
   so.step_label = fmt::format("{}.{}", job.id, step_id);
   so.io_socket = step_io_socket_name(paths.state_dir, job.id, step_id);
   so.work_dir = o.chdir.value_or("");
   so.label = o.label;
-  so.kill_on_bad_exit = o.kill_on_bad_exit;
+  so.kill_on_bad_exit =
+      o.kill_on_bad_exit.value_or(config && config->conf_int("KillOnBadExit") != 0);
   so.open_append = o.open_append;
   so.group_signaller = stepd;
   so.pty = o.pty;

@@ -24,12 +24,13 @@ struct SrunOptions {
   std::optional<std::string> output;             ///< -o, a pattern (%t, %n, %N, %j, %s)
   std::optional<std::string> error;              ///< -e
   std::optional<std::string> chdir;              ///< -D
-  std::string input = "0";        ///< -i: a task's id (0), all, none, or a file pattern
-  bool label = false;             ///< -l
-  bool kill_on_bad_exit = false;  ///< -K
-  bool open_append = false;       ///< --open-mode=append
-  bool quiet = false;             ///< -Q
-  bool pty = false;               ///< --pty: task 0 on a terminal of its own
+  std::string input = "0";  ///< -i: a task's id (0), all, none, or a file pattern
+  bool label = false;       ///< -l
+  /// -K; unset: slurm.conf's KillOnBadExit.
+  std::optional<bool> kill_on_bad_exit;
+  bool open_append = false;  ///< --open-mode=append
+  bool quiet = false;        ///< -Q
+  bool pty = false;          ///< --pty: task 0 on a terminal of its own
   /// -E: SLURM_NNODES and SLURM_NTASKS as srun found them, not the step's.
   bool preserve_env = false;
   /// --exact: the step gets only the CPUs its tasks ask for, so several
@@ -53,11 +54,11 @@ struct SrunOptions {
   std::optional<std::string> bcast;  ///< --bcast[=dest]: copy the program to each node first
   /// -W/--wait: end the step this many seconds after its first task ended
   /// (0: no limit).
-  std::optional<std::uint32_t> wait_after_first;
-  bool unbuffered = false;      ///< -u: output passed on as the tasks write it
-  bool disable_status = false;  ///< -X: SIGINT goes straight to the tasks
-  int verbose = 0;              ///< -v count
-  std::optional<JobId> jobid;   ///< --jobid: the allocation to run in
+  std::optional<std::uint32_t> wait_after_first;  ///< -W; unset: slurm.conf's WaitTime
+  bool unbuffered = false;                        ///< -u: output passed on as the tasks write it
+  bool disable_status = false;                    ///< -X: SIGINT goes straight to the tasks
+  int verbose = 0;                                ///< -v count
+  std::optional<JobId> jobid;                     ///< --jobid: the allocation to run in
   /// -I[secs]: give up unless the allocation (or, inside one, the step's
   /// CPUs) is there at once, or within secs.
   std::optional<std::uint32_t> immediate;

@@ -61,7 +61,6 @@ constexpr std::array k_keys = {
     // Run by stintd for --mail-type, as slurmctld runs it (daemon/mail.hpp).
     ConfKey{"MailProg", "/bin/mail", K::text, 0, 0, ""},
     ConfKey{"MaxArraySize", "1001", K::integer, 0, 4000001, ""},
-    ConfKey{"MaxBatchRequeue", "5", K::integer, 0, 65533, ""},
     ConfKey{"MaxJobCount", "10000", K::integer, 1, k_u32_max, ""},
     ConfKey{"MaxJobId", "67043328", K::integer, 1, 2147418112, ""},
     ConfKey{"MaxMemPerCPU", "0", K::memory, 0, 0, ""},

@@ -250,7 +250,7 @@ TEST_CASE("srun's step options", "[srun]") {
   CHECK(o.cpus_per_task == 2U);
   CHECK(o.ntasks_per_node == 2U);
   CHECK(o.label);
-  CHECK_FALSE(o.kill_on_bad_exit);
+  CHECK(o.kill_on_bad_exit == false);  // -K0: given, off
   CHECK(o.unbuffered);
   CHECK(o.disable_status);
   CHECK(o.verbose == 2);
@@ -271,8 +271,11 @@ TEST_CASE("srun's step options", "[srun]") {
   CHECK(o.jobid == 12U);
   CHECK(o.command == std::vector<std::string>{"prog"});
 
-  CHECK(parse({"-K", "true"}).kill_on_bad_exit);
-  CHECK(parse({"--kill-on-bad-exit=1", "true"}).kill_on_bad_exit);
+  CHECK(parse({"-K", "true"}).kill_on_bad_exit == true);
+  CHECK(parse({"--kill-on-bad-exit=1", "true"}).kill_on_bad_exit == true);
+  // Given as 0, it overrides slurm.conf's KillOnBadExit=1; not given, it is unset.
+  CHECK(parse({"--kill-on-bad-exit=0", "true"}).kill_on_bad_exit == false);
+  CHECK_FALSE(parse({"true"}).kill_on_bad_exit.has_value());
   CHECK(parse({"--bcast=/tmp/x", "true"}).bcast == "/tmp/x");
   CHECK_FALSE(parse({"true"}).bcast);
   CHECK(parse({"--cpu-bind=threads", "true"}).cpu_bind == "threads");
@@ -406,7 +409,7 @@ TEST_CASE("srun's input environment variables, below the command line", "[srun]"
   CHECK_FALSE(o.unbuffered);  // "no" leaves a flag unset
   CHECK(o.cpus_per_task == 2U);
   CHECK(o.cpu_bind == "none");
-  CHECK(o.kill_on_bad_exit);
+  CHECK(o.kill_on_bad_exit == true);
   CHECK(o.export_spec == "NONE");  // SRUN_EXPORT_ENV over SLURM_EXPORT_ENV
   CHECK(o.job_name == "batch");
   CHECK(o.mpi == "pmi2");
