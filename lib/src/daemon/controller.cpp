@@ -431,7 +431,7 @@ void Controller::adopt_unrecorded_stepd(Job& job, std::uint32_t task) {
     return;
   }
   const auto pid =
-      proc::find_own_process("stint-stepd", task_file(m_paths, job.id, task, "launch"), stepd_exe);
+      proc::find_process("stint-stepd", task_file(m_paths, job.id, task, "launch"), stepd_exe);
   if (!pid) return;
   NodeAlloc& a = job.alloc[task];
   a.stepd_pid = *pid;

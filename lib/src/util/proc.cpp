@@ -92,12 +92,18 @@ bool alive(std::int64_t pid, std::uint64_t ticks) {
   }
 }
 
-namespace {
+std::string executable_of(std::int64_t pid) {
+  std::error_code ec;
+  auto target = std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/exe", ec);
+  return ec ? std::string() : target.string();
+}
 
-// The first live process with that command line that `accept` takes.
-template <typename Accept>
-std::optional<std::int64_t> find_matching(std::string_view program, std::string_view argument,
-                                          Accept&& accept) {
+std::optional<std::int64_t> find_process(std::string_view program, std::string_view argument,
+                                         const std::string& executable) {
+  std::error_code ec;
+  const std::string wanted = std::filesystem::weakly_canonical(executable, ec).string();
+  if (ec || wanted.empty()) return std::nullopt;
+  const auto own_uid = static_cast<std::uint32_t>(::getuid());
   std::optional<std::int64_t> found;
   for_each_pid([&](std::int64_t pid) {
     if (found) return;
@@ -114,37 +120,14 @@ std::optional<std::int64_t> find_matching(std::string_view program, std::string_
     if (rest.empty() || rest.back() != '\0') return;
     while (!rest.empty() && rest.back() == '\0') rest.remove_suffix(1);
     if (rest != argument) return;
-    if (!accept(pid)) return;
-    if (auto ticks = start_ticks(pid); ticks && alive(pid, *ticks)) found = pid;
-  });
-  return found;
-}
-
-}  // namespace
-
-std::optional<std::int64_t> find_process(std::string_view program, std::string_view argument) {
-  return find_matching(program, argument, [](std::int64_t) { return true; });
-}
-
-std::string executable_of(std::int64_t pid) {
-  std::error_code ec;
-  auto target = std::filesystem::read_symlink("/proc/" + std::to_string(pid) + "/exe", ec);
-  return ec ? std::string() : target.string();
-}
-
-std::optional<std::int64_t> find_own_process(std::string_view program, std::string_view argument,
-                                             const std::string& executable) {
-  std::error_code ec;
-  const std::string wanted = std::filesystem::weakly_canonical(executable, ec).string();
-  if (ec || wanted.empty()) return std::nullopt;
-  const auto own_uid = static_cast<std::uint32_t>(::getuid());
-  return find_matching(program, argument, [&](std::int64_t pid) {
-    if (real_uid(pid) != own_uid) return false;
+    if (real_uid(pid) != own_uid) return;
     std::string runs = executable_of(pid);
     constexpr std::string_view k_deleted = " (deleted)";
     if (runs.ends_with(k_deleted)) runs.resize(runs.size() - k_deleted.size());
-    return runs == wanted;
+    if (runs != wanted) return;
+    if (auto ticks = start_ticks(pid); ticks && alive(pid, *ticks)) found = pid;
   });
+  return found;
 }
 
 namespace {

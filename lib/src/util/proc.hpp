@@ -17,16 +17,14 @@ std::optional<std::uint64_t> start_ticks(std::int64_t pid);
 /// Whether `pid` is alive and is the process that started at `ticks` (a reused
 /// pid is not mistaken for it). A zombie counts as gone.
 bool alive(std::int64_t pid, std::uint64_t ticks);
-/// A live process (not a zombie) whose command line is `program` (compared by
-/// its last path component) and then exactly `argument`; nullopt when none.
-/// For stintd's recovery: a stepd it spawned but died before recording.
-std::optional<std::int64_t> find_process(std::string_view program, std::string_view argument);
-/// The same, and the process runs the file `executable` (/proc/PID/exe; the
-/// file as it was, when it has been replaced since) as this process's real
-/// user: a command line is anyone's to choose, so a stranger's process that
-/// copies one is never taken for ours.
-std::optional<std::int64_t> find_own_process(std::string_view program, std::string_view argument,
-                                             const std::string& executable);
+/// A live process (not a zombie) of this process's real user, running the
+/// file `executable` (/proc/PID/exe; the file as it was, when it has been
+/// replaced since), whose command line is `program` (compared by its last
+/// path component) and then exactly `argument`; nullopt when none. For
+/// stintd's recovery: a stepd it spawned but died before recording. A command
+/// line is anyone's to choose, so a stranger's look-alike is never taken.
+std::optional<std::int64_t> find_process(std::string_view program, std::string_view argument,
+                                         const std::string& executable);
 /// The file a process runs (/proc/PID/exe), "" when it cannot be read (gone,
 /// or another user's). A file replaced or removed since reads "PATH (deleted)".
 std::string executable_of(std::int64_t pid);

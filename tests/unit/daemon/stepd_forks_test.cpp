@@ -72,7 +72,8 @@ TEST_CASE("the fork server starts a stepd per launch file and tells of its end")
   CHECK(proc::alive(s.pid, s.start_ticks));
   // A successor of stintd finds it by its launch file, as it finds a spawned
   // stepd; once it has claimed the file it is the stepd of that task.
-  CHECK(test::wait_until([&] { return proc::find_process("stint-stepd", launch) == s.pid; }, 10));
+  CHECK(test::wait_until(
+      [&] { return proc::find_process("stint-stepd", launch, k_stepd) == s.pid; }, 10));
   CHECK(test::wait_until([&] { return fs::exists(dir.path() + "/task-0.claimed.json"); }, 10));
   // A stepd of its own session, not the server's.
   CHECK(::getsid(static_cast<pid_t>(s.pid)) == s.pid);

@@ -53,15 +53,15 @@ TEST_CASE("find_process finds a live process by program and its one argument", "
   const pid_t child = spawn("/bin/sleep", {"/bin/sleep", arg});
   REQUIRE(child > 0);
   // By the last path component of argv[0].
-  CHECK(eventually([&] { return stint::proc::find_process("sleep", arg) == child; }));
-  CHECK_FALSE(stint::proc::find_process("/bin/sleep", arg));
-  CHECK_FALSE(stint::proc::find_process("sleep", arg + "1"));
-  CHECK_FALSE(stint::proc::find_process("sleep", arg.substr(0, arg.size() - 1)));
-  CHECK_FALSE(stint::proc::find_process("cat", arg));
+  CHECK(eventually([&] { return stint::proc::find_process("sleep", arg, "/bin/sleep") == child; }));
+  CHECK_FALSE(stint::proc::find_process("/bin/sleep", arg, "/bin/sleep"));
+  CHECK_FALSE(stint::proc::find_process("sleep", arg + "1", "/bin/sleep"));
+  CHECK_FALSE(stint::proc::find_process("sleep", arg.substr(0, arg.size() - 1), "/bin/sleep"));
+  CHECK_FALSE(stint::proc::find_process("cat", arg, "/bin/sleep"));
 
   // A zombie (killed, not yet reaped) is not a live process.
   ::kill(child, SIGKILL);
-  CHECK(eventually([&] { return !stint::proc::find_process("sleep", arg); }));
+  CHECK(eventually([&] { return !stint::proc::find_process("sleep", arg, "/bin/sleep"); }));
   int status = 0;
   CHECK(::waitpid(child, &status, 0) == child);
   CHECK(WIFSIGNALED(status));
@@ -79,7 +79,7 @@ TEST_CASE("find_process wants exactly one argument after the program", "[proc]")
     return text ==
            "sleep" + std::string(1, '\0') + arg + std::string(1, '\0') + "0" + std::string(1, '\0');
   }));
-  CHECK_FALSE(stint::proc::find_process("sleep", arg));
+  CHECK_FALSE(stint::proc::find_process("sleep", arg, "/bin/sleep"));
   ::kill(child, SIGKILL);
   int status = 0;
   ::waitpid(child, &status, 0);
@@ -91,8 +91,9 @@ TEST_CASE("descendants walks children and theirs, zombies aside", "[proc]") {
   const pid_t child = spawn("/bin/sh", {"sh", "-c", "/bin/sleep " + arg + "; :"});
   REQUIRE(child > 0);
   std::optional<std::int64_t> grandchild;
-  CHECK(eventually(
-      [&] { return (grandchild = stint::proc::find_process("sleep", arg)).has_value(); }));
+  CHECK(eventually([&] {
+    return (grandchild = stint::proc::find_process("sleep", arg, "/bin/sleep")).has_value();
+  }));
   REQUIRE(grandchild);
   CHECK(stint::proc::descendants(child) == std::vector<std::int64_t>{*grandchild});
   CHECK(stint::proc::descendants(*grandchild).empty());
@@ -152,17 +153,17 @@ TEST_CASE("login_groups lists the login group and the groups that name the user"
   CHECK(stint::proc::login_groups("stint-no-such-user", 4242) == std::vector<gid_t>{4242});
 }
 
-TEST_CASE("find_own_process takes only a process running the named file", "[proc]") {
+TEST_CASE("find_process takes only a process running the named file", "[proc]") {
   const std::string arg = unique_seconds();
   // Anyone may start a process whose command line looks like a stepd's.
   const pid_t child = spawn("/bin/sleep", {"stint-stepd", arg});
   REQUIRE(child > 0);
-  CHECK(eventually([&] { return stint::proc::find_process("stint-stepd", arg) == child; }));
-  // It runs sleep, not the stepd named: not ours.
-  CHECK_FALSE(stint::proc::find_own_process("stint-stepd", arg, "/bin/true"));
-  CHECK_FALSE(stint::proc::find_own_process("stint-stepd", arg, "/nonexistent/stint-stepd"));
   // The file it does run, by any path to it (/bin may be a link to /usr/bin).
-  CHECK(stint::proc::find_own_process("stint-stepd", arg, "/bin/sleep") == child);
+  CHECK(eventually(
+      [&] { return stint::proc::find_process("stint-stepd", arg, "/bin/sleep") == child; }));
+  // It runs sleep, not the stepd named: not ours.
+  CHECK_FALSE(stint::proc::find_process("stint-stepd", arg, "/bin/true"));
+  CHECK_FALSE(stint::proc::find_process("stint-stepd", arg, "/nonexistent/stint-stepd"));
   CHECK_FALSE(stint::proc::executable_of(child).empty());
   ::kill(child, SIGKILL);
   int status = 0;

@@ -223,6 +223,9 @@ void prepare_job(Controller& c, Job& job, const Caller& caller,
 // EAGAIN, which sbatch waits out.
 void check_job_count(Controller& c, std::size_t adding) {
   const auto limit = static_cast<std::size_t>(c.config().conf_int("MaxJobCount"));
+  // Each live job is at most one record: far below the limit (every
+  // submission but near it), no walk over the live jobs.
+  if (c.live().size() + adding < limit) return;
   std::size_t records = 0;
   JobId array_counted = 0;
   for (const auto& [id, job] : c.live()) {
