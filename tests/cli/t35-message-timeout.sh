@@ -39,7 +39,9 @@ expect_eq "sbatch's words" \
   "sbatch: error: Batch job submission failed: Socket timed out on send/recv operation" "$err"
 [ $cancel_rc -ne 124 ] || fail "scancel hung on a stopped stintd"
 [ $cancel_rc -ne 0 ] || fail "scancel against a stopped stintd succeeded"
-expect_contains "scancel's words" "$cancel_err" "Socket timed out on send/recv operation"
+expect_eq "scancel's words" \
+  "scancel: error: Kill job error on job id $first: Socket timed out on send/recv operation" \
+  "$cancel_err"
 # Two timeouts of MessageTimeout each, with room for a slow machine.
 [ "$took" -le "$(scaled 20)" ] || fail "the two timeouts took ${took} s"
 

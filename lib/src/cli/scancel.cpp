@@ -540,7 +540,19 @@ int cancel(const ScancelArgs& a) {
     if (!a.nodelist.empty()) request["nodes"] = nodes;
   }
 
-  const nlohmann::json reply = rpc::call(default_paths(), request);
+  nlohmann::json reply;
+  try {
+    reply = rpc::call(default_paths(), request);
+  } catch (const Error& e) {
+    // Unanswered (MessageTimeout): Slurm's scancel says so for each job it
+    // named, as each of its kill requests fails.
+    if (e.code() != Errc::timed_out || targets.empty()) throw;
+    if (!a.quiet) {
+      for (const auto& t : targets)
+        if (!t.step && !t.unsupported) print_kill_error(t.text, e.what());
+    }
+    return 1;
+  }
   const auto results = reply.find("results");
   if (results == reply.end() || !results->is_array()) return rc;
   if (targets.empty() && results->empty() && a.verbose > 0) {

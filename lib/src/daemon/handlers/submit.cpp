@@ -235,7 +235,7 @@ void check_job_count(Controller& c, std::size_t adding) {
     ++records;
   }
   if (records + adding >= limit) {
-    log_error("_job_create: MaxJobCount limit from slurm.conf reached ({})", limit);
+    log_error("job_allocate: MaxJobCount limit from slurm.conf reached ({})", limit);
     throw Error(Errc::try_again, "");
   }
 }
