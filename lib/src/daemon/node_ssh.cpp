@@ -14,6 +14,7 @@
 #include <fcntl.h>
 #include <fmt/core.h>
 #include <grp.h>
+#include <poll.h>
 #include <pwd.h>
 #include <sched.h>
 #include <spawn.h>
@@ -57,6 +58,9 @@ void give_to_user(const std::string& path, const Job& job) {
   if (::chown(path.c_str(), job.user_id, job.group_id) != 0)
     throw Error(Errc::io, fmt::format("chown {}: {}", path, std::strerror(errno)));
 }
+
+// How long stintd waits for a node's sshd to exec (its report pipe closes).
+constexpr int k_sshd_report_wait_ms = 2000;
 
 // Runs `argv` to its end with stdout and stderr into stintd's log; its exit
 // status (-1 when it could not start).
@@ -246,11 +250,24 @@ std::int64_t start_node_sshd(const Paths& paths, const Job& job, std::uint32_t n
     ::close(report[0]);
     throw Error(Errc::io, fmt::format("fork: {}", std::strerror(fork_errno)));
   }
+  // Between its setresuid and its exec the child is the user's, who may stop
+  // it: its report is waited for a bounded time, then taken as a start (a
+  // failed exec then shows as an sshd that exited, reaped by the loop).
   int child_errno = 0;
   ssize_t n = 0;
+  pollfd ready{report[0], POLLIN, 0};
+  int polled = 0;
   do {
-    n = ::read(report[0], &child_errno, sizeof child_errno);
-  } while (n < 0 && errno == EINTR);
+    polled = ::poll(&ready, 1, k_sshd_report_wait_ms);
+  } while (polled < 0 && errno == EINTR);
+  if (polled > 0) {
+    do {
+      n = ::read(report[0], &child_errno, sizeof child_errno);
+    } while (n < 0 && errno == EINTR);
+  } else {
+    log_error("sshd {} for job {} did not report its start within {} ms; not waiting", pid, job.id,
+              k_sshd_report_wait_ms);
+  }
   ::close(report[0]);
   if (n == static_cast<ssize_t>(sizeof child_errno)) {
     // stintd's loop reaps it (SIGCHLD).
