@@ -288,6 +288,7 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
     l.signal = job.spec.signal;
     l.time_limit = job.time_limit;
     l.kill_wait = m_config.kill_wait();
+    l.unkillable_timeout = m_config.conf_int("UnkillableStepTimeout");
     l.uid = job.user_id;
     l.gid = job.group_id;
     l.result_path = task_file(m_paths, job.id, i, "result");

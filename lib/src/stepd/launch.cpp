@@ -72,6 +72,7 @@ std::string to_json_text(const TaskLaunch& l) {
   j["cpu_ids"] = l.cpu_ids;
   j["time_limit"] = l.time_limit;
   j["kill_wait"] = l.kill_wait;
+  j["unkillable_timeout"] = l.unkillable_timeout;
   j["uid"] = l.uid;
   j["gid"] = l.gid;
   j["mem_limit_mb"] = l.mem_limit_mb;
@@ -126,6 +127,7 @@ TaskLaunch task_launch_from_json_text(const std::string& text) {
     get_or(j, "cpu_ids", l.cpu_ids);
     get_or(j, "time_limit", l.time_limit);
     get_or(j, "kill_wait", l.kill_wait);
+    get_or(j, "unkillable_timeout", l.unkillable_timeout);
     get_or(j, "uid", l.uid);
     get_or(j, "gid", l.gid);
     get_or(j, "mem_limit_mb", l.mem_limit_mb);
@@ -176,6 +178,7 @@ std::string to_json_text(const TaskResult& r) {
   j["cancelled"] = r.cancelled;
   j["launch_failed"] = r.launch_failed;
   j["out_of_memory"] = r.out_of_memory;
+  if (r.kill_failed) j["kill_failed"] = true;
   j["error"] = r.error;
   j["start_time"] = r.start_time;
   j["end_time"] = r.end_time;
@@ -203,6 +206,7 @@ TaskResult task_result_from_json_text(const std::string& text) {
     get_or(j, "cancelled", r.cancelled);
     get_or(j, "launch_failed", r.launch_failed);
     get_or(j, "out_of_memory", r.out_of_memory);
+    get_or(j, "kill_failed", r.kill_failed);
     get_or(j, "error", r.error);
     get_or(j, "start_time", r.start_time);
     get_or(j, "end_time", r.end_time);

@@ -38,6 +38,9 @@ struct TaskLaunch {
   std::vector<std::uint32_t> cpu_ids;  ///< virtual CPUs; stepd folds them onto real ones
   Seconds time_limit = k_infinite;
   Seconds kill_wait = 30;
+  /// UnkillableStepTimeout: how long processes sent SIGKILL may take to go
+  /// before stepd gives up on them and says so (kill_failed).
+  Seconds unkillable_timeout = 60;
   std::uint32_t uid = 0;  ///< run as this user when stepd runs as root
   std::uint32_t gid = 0;
   /// Memory limit of the task tree in MiB (0: none). Over it, the task is
@@ -75,7 +78,10 @@ struct TaskResult {
   bool cancelled = false;      ///< killed by stepd on stintd's SIGTERM
   bool launch_failed = false;  ///< the task never started (exec, cwd, output file)
   bool out_of_memory = false;  ///< killed for going over mem_limit_mb
-  std::string error;           ///< why, when launch_failed
+  /// Processes sent SIGKILL were still there after unkillable_timeout
+  /// (uninterruptible sleep): stintd drains the node, "Kill task failed".
+  bool kill_failed = false;
+  std::string error;  ///< why, when launch_failed
   Seconds start_time = 0;
   Seconds end_time = 0;
   std::uint64_t user_cpu_us = 0;

@@ -48,11 +48,6 @@
 
 namespace stint::stepd {
 
-/// How long stepd waits, after the task has ended and the processes it left
-/// behind were sent SIGKILL, for them to be reaped before writing the result
-/// anyway (a process stuck in uninterruptible sleep must not hold the job).
-inline constexpr Seconds k_drain_timeout = 5;
-
 /// Why stepd ended a task early, for Slurm's line in the job's error file.
 enum class KillCause { cancel, time_limit };
 

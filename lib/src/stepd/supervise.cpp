@@ -360,14 +360,24 @@ class Supervisor {
       case Phase::terminating:
         ::killpg(m_pid, SIGKILL);
         m_phase = Phase::killed;
-        m_deadline.reset();
+        m_deadline = after(m_launch.unkillable_timeout);
         break;
       case Phase::killed:
-        m_deadline.reset();
+        // SIGKILL did not end the task within UnkillableStepTimeout
+        // (uninterruptible sleep, a hung filesystem): as slurmstepd, give up
+        // on it and say so, and the node is drained.
+        log("the task outlived SIGKILL by {} s (UnkillableStepTimeout)",
+            m_launch.unkillable_timeout);
+        m_result.kill_failed = true;
+        m_result.exit_signal = SIGKILL;
+        m_result.end_time = wall_now();
+        m_done = true;
         break;
       case Phase::draining:
-        // Leftovers that SIGKILL did not end in time (uninterruptible sleep):
-        // the result must not wait for them.
+        // Leftovers that SIGKILL did not end in time: the same.
+        log("processes the task left outlived SIGKILL by {} s (UnkillableStepTimeout)",
+            m_launch.unkillable_timeout);
+        m_result.kill_failed = true;
         m_done = true;
         break;
     }
@@ -403,7 +413,7 @@ class Supervisor {
     ::killpg(m_pid, SIGKILL);
     for (pid_t pid : pids) ::kill(pid, SIGKILL);
     m_phase = Phase::killed;
-    m_deadline.reset();
+    m_deadline = after(m_launch.unkillable_timeout);
   }
 
   // After the loop: the cgroup's verdict and its removal, and max RSS as the
@@ -454,7 +464,7 @@ class Supervisor {
     if (m_result.out_of_memory && !m_cgroup)
       write_output_line(output_error_prefix(m_launch) + "Exceeded job memory limit\n");
     m_phase = Phase::draining;
-    m_deadline = after(k_drain_timeout);
+    m_deadline = after(m_launch.unkillable_timeout);
     m_sample_at.reset();
     m_signal_at.reset();
   }
@@ -463,9 +473,21 @@ class Supervisor {
   // group holds most; children that left it (setsid, setpgid) were
   // re-parented to us as orphans and are killed one by one. Called again on
   // every SIGCHLD, since each death can hand us new orphans.
+  // What stepd may not signal (a setuid program the task left running, in
+  // personal mode) it cannot end and does not wait for: it is no sign of a
+  // node in trouble, and the job ends without it.
   void kill_leftovers() {
     ::killpg(m_pid, SIGKILL);
-    for (pid_t pid : detail::children_of(::getpid())) ::kill(pid, SIGKILL);
+    bool left = false;
+    bool ours = false;
+    for (pid_t pid : detail::children_of(::getpid())) {
+      left = true;
+      if (::kill(pid, SIGKILL) == 0 || errno != EPERM) ours = true;
+    }
+    if (left && !ours) {
+      log("what the task left runs as another user: not waiting for it");
+      m_done = true;
+    }
   }
 
   void read_report() {

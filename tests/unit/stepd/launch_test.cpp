@@ -40,6 +40,7 @@ TEST_CASE("a launch survives a round trip through JSON") {
   l.cpu_ids = {4, 5, 17};
   l.time_limit = 3600;
   l.kill_wait = 5;
+  l.unkillable_timeout = 7;
   l.uid = 1000;
   l.gid = 100;
   l.mem_limit_mb = 4096;
@@ -60,6 +61,7 @@ TEST_CASE("a launch survives a round trip through JSON") {
   CHECK(back.cpu_ids == l.cpu_ids);
   CHECK(back.time_limit == 3600);
   CHECK(back.kill_wait == 5);
+  CHECK(back.unkillable_timeout == 7);
   CHECK(back.uid == 1000);
   CHECK(back.gid == 100);
   CHECK(back.mem_limit_mb == 4096);
@@ -85,6 +87,7 @@ TEST_CASE("absent optional fields keep their defaults") {
   // What an older stintd's launch file lacks: no memory limit, no --signal.
   CHECK(l.mem_limit_mb == 0);
   CHECK(l.signal == SignalSpec{});
+  CHECK(l.unkillable_timeout == 60);  // Slurm's default UnkillableStepTimeout
 }
 
 TEST_CASE("sbatch --signal in a launch file: parts may be absent") {
@@ -137,6 +140,7 @@ TEST_CASE("a result survives a round trip through JSON") {
   r.user_cpu_us = 1234567;
   r.sys_cpu_us = 89;
   r.max_rss_kb = 424408;
+  r.kill_failed = true;
 
   TaskResult back = task_result_from_json_text(to_json_text(r));
   CHECK(back.job_id == 9);
@@ -153,10 +157,12 @@ TEST_CASE("a result survives a round trip through JSON") {
   CHECK(back.user_cpu_us == r.user_cpu_us);
   CHECK(back.sys_cpu_us == r.sys_cpu_us);
   CHECK(back.max_rss_kb == r.max_rss_kb);
+  CHECK(back.kill_failed);
 }
 
 TEST_CASE("a result file without out_of_memory reads as false") {
   CHECK_FALSE(task_result_from_json_text(R"({"job_id": 1, "exit_signal": 9})").out_of_memory);
+  CHECK_FALSE(task_result_from_json_text(R"({"job_id": 1, "exit_signal": 9})").kill_failed);
 }
 
 TEST_CASE("a malformed result file is a protocol error") {
