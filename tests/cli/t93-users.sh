@@ -66,11 +66,16 @@ for f in scripts.db scripts.db-wal scripts.db-shm; do
   expect_eq "$f" "root 600" "$(stat -c '%U %a' "$STINT_STATE_DIR/$f")"
   as "$alice" cat "$STINT_STATE_DIR/$f" >/dev/null 2>&1 && fail "alice read $f"
 done
-# The copy a job runs (alice's ran): its owner's, in a folder of root's.
-as "$bob" cat "$STINT_STATE_DIR/spool/$ja/script" >/dev/null 2>&1 && fail "bob read alice's script"
+# The copy a job runs (alice's, while it runs): its owner's, in a folder of
+# root's; the folder goes when the job ends.
+[ ! -e "$STINT_STATE_DIR/spool/$ja" ] || fail "alice's ended job kept its spool folder"
+jr=$(as "$alice" sbatch --parsable --wrap 'sleep 60')
+wait_for 20 sh -c "[ \"\$(squeue -h -j $jr -o %t)\" = R ]"
+as "$bob" cat "$STINT_STATE_DIR/spool/$jr/script" >/dev/null 2>&1 && fail "bob read alice's script"
 as "$alice" ls "$STINT_STATE_DIR/spool" >/dev/null 2>&1 && fail "alice listed the spool"
-expect_eq "alice's script owner" "$alice 700" "$(stat -c '%U %a' "$STINT_STATE_DIR/spool/$ja/script")"
-expect_eq "spool folder" "root 711" "$(stat -c '%U %a' "$STINT_STATE_DIR/spool/$ja")"
+expect_eq "alice's script owner" "$alice 700" "$(stat -c '%U %a' "$STINT_STATE_DIR/spool/$jr/script")"
+expect_eq "spool folder" "root 711" "$(stat -c '%U %a' "$STINT_STATE_DIR/spool/$jr")"
+as "$alice" scancel "$jr"
 
 # --- Alice cannot act on bob's job; it stays as it was.
 err=$(as "$alice" scancel "$jb" 2>&1) && fail "alice cancelled bob's job"

@@ -15,7 +15,7 @@ fail() {
   exit 1
 }
 
-for script in latency submit start_latency throughput scale; do
+for script in latency submit start_latency throughput scale state_size; do
   out=$(bash "$STINT_SOURCE_DIR/bench/system/$script.sh") || fail "$script.sh exited with $?"
   results=$(grep -c '^RESULT|' <<<"$out" || true)
   [ "$results" -gt 0 ] || fail "$script.sh printed no RESULT line: $out"

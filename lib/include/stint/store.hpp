@@ -169,6 +169,25 @@ class Store {
   JobId allocate_job_id();
   /// `count` consecutive ids at once (the tasks of an array); the first.
   JobId allocate_job_ids(std::uint32_t count);
+  /// The first of `count` consecutive ids in [from, limit) that no job in the
+  /// database has, the lowest such; none if the range has no such gap. Used
+  /// once the sequence wraps at MaxJobId: an id is never given twice while
+  /// its job is on record.
+  std::optional<JobId> free_job_ids(JobId from, JobId limit, std::uint32_t count);
+  struct PurgedJobs {
+    std::vector<JobId> jobs;     ///< the jobs removed (their spool folders can go)
+    std::vector<JobId> scripts;  ///< the script ids no job left names (scripts.db)
+  };
+  /// Removes at most `max` ended jobs submitted at or before `submitted_by`
+  /// (slurmdbd's PurgeJobAfter), with their attempts, steps and array texts;
+  /// jobs that are runs are kept (runs are the record of an experiment).
+  PurgedJobs purge_jobs(Seconds submitted_by, std::size_t max);
+  /// Removes at most `max` ended steps started at or before `started_by`
+  /// (PurgeStepAfter); the number removed.
+  std::size_t purge_steps(Seconds started_by, std::size_t max);
+  /// Rewrites the database into the fewest pages (VACUUM); readers go on
+  /// reading meanwhile (WAL). Not inside a transaction.
+  void compact();
   void insert_job(const Job& job);
   /// Inserts jobs submitted together. The tasks of one array (consecutive,
   /// same array_job_id) must share their request, spec and dependency, as the

@@ -25,6 +25,7 @@
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
 #include "cli/read_common.hpp"
+#include "config/purge_age.hpp"
 #include "daemon/slurm_conf_file.hpp"
 #include "rpc/client.hpp"
 #include "util/clock.hpp"
@@ -156,6 +157,9 @@ int show_config(const Paths& paths) {
   d.database = paths.db();
   d.config_file = config.source_path.empty() ? paths.config() : config.source_path;
   d.host = f.host;
+  for (auto [key, into] : {std::pair{"PurgeJobAfter", &d.purge_job_after},
+                           std::pair{"PurgeStepAfter", &d.purge_step_after}})
+    *into = config::purge_age_text(config::purge_age(config.conf(key).value_or("")));
   fmt::print("{}", cli::sacctmgr_config_text(slurm_config_pairs(config, f), d));
   return 0;
 }

@@ -90,11 +90,13 @@ std::string sacctmgr_show(const SacctmgrCommand& cmd, const Accounting& data,
 /// What `sacctmgr show config` says of the accounting side beside the
 /// slurm.conf keys: stint's database stands in for slurmdbd's.
 struct SacctmgrDbdFacts {
-  Seconds now = 0;                 ///< "Configuration data as of"
-  Seconds boot_time = 0;           ///< BOOT_TIME: stintd's start; k_no_time if it is down
-  std::string database;            ///< StorageLoc: stint.db
-  std::string config_file;         ///< SLURMDBD_CONF: the file accounting is configured in
-  std::string host = "localhost";  ///< DbdHost and DbdAddr: this machine
+  Seconds now = 0;                        ///< "Configuration data as of"
+  Seconds boot_time = 0;                  ///< BOOT_TIME: stintd's start; k_no_time if it is down
+  std::string database;                   ///< StorageLoc: stint.db
+  std::string config_file;                ///< SLURMDBD_CONF: the file accounting is configured in
+  std::string host = "localhost";         ///< DbdHost and DbdAddr: this machine
+  std::string purge_job_after = "NONE";   ///< PurgeJobAfter, as slurmdbd prints it
+  std::string purge_step_after = "NONE";  ///< PurgeStepAfter
 };
 
 /// `sacctmgr show config` (config_functions.c): "Configuration data as of",

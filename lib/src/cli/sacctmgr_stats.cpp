@@ -96,7 +96,8 @@ std::string sacctmgr_config_text(const std::vector<ConfigPair>& slurm, const Sac
   put("TrackWCKey             ", track_wckey);
 
   // slurmdbd's dump_config, as "%-22s = %s". stintd keeps the accounting
-  // records in stint.db (SQLite), never archives or purges them, and keeps
+  // records in stint.db (SQLite), purges jobs and steps as PurgeJobAfter
+  // and PurgeStepAfter say, never archives them, and keeps
   // slurmdbd's defaults where it has nothing of its own.
   // "10 sec" in slurm.conf's list is "10 secs" in slurmdbd's.
   auto secs = [](const std::string& v) { return v.ends_with(" sec") ? v + "s" : v; };
@@ -134,9 +135,9 @@ std::string sacctmgr_config_text(const std::vector<ConfigPair>& slurm, const Sac
       {"PluginDir", value_of(slurm, "PluginDir")},
       {"PrivateData", value_of(slurm, "PrivateData")},
       {"PurgeEventAfter", "NONE"},
-      {"PurgeJobAfter", "NONE"},
+      {"PurgeJobAfter", f.purge_job_after},
       {"PurgeResvAfter", "NONE"},
-      {"PurgeStepAfter", "NONE"},
+      {"PurgeStepAfter", f.purge_step_after},
       {"PurgeSuspendAfter", "NONE"},
       {"PurgeTXNAfter", "NONE"},
       {"PurgeUsageAfter", "NONE"},

@@ -3,11 +3,13 @@
 // schedule, version.
 
 #include <chrono>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <thread>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
 
 #include <stint/config.hpp>
 #include <stint/config_show.hpp>
@@ -179,6 +181,28 @@ int daemon_stop(const Paths& paths) {
   return 0;
 }
 
+// The bytes a database holds on disk, its WAL included.
+std::uint64_t database_bytes(const std::string& path) {
+  std::uint64_t total = 0;
+  for (const std::string& file : {path, path + "-wal"}) {
+    struct stat st {};
+    if (::stat(file.c_str(), &st) == 0) total += static_cast<std::uint64_t>(st.st_size);
+  }
+  return total;
+}
+
+// stintd compacts (it is the only writer); the tool says what it gained.
+int db_compact(const Paths& paths) {
+  const std::string scripts = paths.scripts_db();
+  const std::uint64_t before = database_bytes(paths.db()) + database_bytes(scripts);
+  rpc::call(paths, {{"op", "db_compact"}});
+  const std::uint64_t after = database_bytes(paths.db()) + database_bytes(scripts);
+  fmt::print("stint.db and scripts.db: {:.1f} MiB before, {:.1f} MiB after\n",
+             static_cast<double>(before) / (1024.0 * 1024.0),
+             static_cast<double>(after) / (1024.0 * 1024.0));
+  return 0;
+}
+
 }  // namespace
 
 int stint(int argc, char** argv) {
@@ -248,6 +272,11 @@ int stint(int argc, char** argv) {
         daemon_cmd->add_subcommand("status", "Whether stintd runs (exit 0) or not (exit 1)");
     CLI::App* stop_cmd = daemon_cmd->add_subcommand("stop", "Stop stintd");
 
+    CLI::App* db_cmd = app.add_subcommand("db", "Look after the state directory's databases");
+    db_cmd->require_subcommand(1, 1);
+    CLI::App* compact_cmd = db_cmd->add_subcommand(
+        "compact", "Rewrite stint.db and scripts.db into their fewest pages (while serving)");
+
     cli::ReportArgs report_args;
     CLI::App* report_cmd = app.add_subcommand(
         "report", "Draw the jobs of a time window (SVG and HTML): lanes per node and GPU");
@@ -271,7 +300,7 @@ int stint(int argc, char** argv) {
     if (int rc = cli::parse_args(app, "stint", argc, argv); rc >= 0) return rc;
     if (app.get_subcommands().empty()) {
       fmt::print(stderr,
-                 "stint: a command is required: init, config, daemon, report or version\n"
+                 "stint: a command is required: init, config, daemon, db, report or version\n"
                  "Try \"stint --help\" for more information\n");
       return 255;
     }
@@ -283,6 +312,7 @@ int stint(int argc, char** argv) {
     if (*check_cmd) return config_check(paths, check_file);
     if (*status_cmd) return daemon_status(paths);
     if (*stop_cmd) return daemon_stop(paths);
+    if (*compact_cmd) return db_compact(paths);
     if (*report_cmd) return cli::stint_report(paths, report_args);
     if (*version_cmd) {
       fmt::print("{}\n", stint::version_line());

@@ -17,6 +17,7 @@
 #include "config/aliases.hpp"
 #include "config/conf_keys.hpp"
 #include "config/raw.hpp"
+#include "config/slurm_conf.hpp"
 
 namespace stint::config_detail {
 
@@ -82,6 +83,19 @@ namespace {
 
 constexpr std::uint32_t k_max_pool_count = 4096;
 constexpr std::uint32_t k_max_gpus = 1024;
+
+// A key of Slurm's slurm.conf that stint does not take: said so, with what to
+// do instead where stint has another way.
+std::string unsupported_slurm_key(std::string_view key) {
+  static constexpr std::pair<std::string_view, std::string_view> k_instead[] = {
+      {"TmpFS", "a node's TmpDisk is its node pool's tmp_disk"},
+  };
+  std::string out = "a Slurm slurm.conf key that stint does not support";
+  for (const auto& [name, instead] : k_instead) {
+    if (iequals(name, key)) out += fmt::format(" ({})", instead);
+  }
+  return out + "; remove it (stint config show lists the keys stint takes)";
+}
 
 /// A map entry found by fields(): the key as written and its value.
 struct Field {
@@ -595,6 +609,8 @@ class Builder {
     for (const auto& [key, value] : map.entries) {
       std::string path = child(field.path, key.name);
       const ConfKey* k = find_conf_key(key.name);
+      if (!k && slurm_conf::is_slurm_conf_key(key.name))
+        fail(key.line, path, unsupported_slurm_key(key.name));
       if (!k) {
         std::string guess = closest(key.name, known);
         fail(key.line, path,

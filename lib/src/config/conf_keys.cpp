@@ -13,6 +13,7 @@
 #include <stint/parse.hpp>
 
 #include "config/exit_codes.hpp"
+#include "config/purge_age.hpp"
 #include "config/raw.hpp"
 #include "util/rlimits.hpp"
 
@@ -73,7 +74,6 @@ constexpr std::array k_keys = {
     ConfKey{"PreemptExemptTime", "00:00:00", K::time, 0, 0, ""},
     ConfKey{"PreemptMode", "OFF", K::words, 0, 0,
             "OFF|CANCEL|REQUEUE|SUSPEND|GANG|PRIORITY|WITHIN"},
-    ConfKey{"PreemptParameters", "", K::text, 0, 0, ""},
     ConfKey{"PreemptType", "preempt/none", K::word, 0, 0,
             "preempt/none|preempt/partition_prio|preempt/qos"},
     ConfKey{"PriorityCalcPeriod", "5", K::time, 0, 0, ""},
@@ -101,6 +101,10 @@ constexpr std::array k_keys = {
     // the two may be set.
     ConfKey{"PropagateResourceLimits", "ALL", K::rlimits, 0, 0, ""},
     ConfKey{"PropagateResourceLimitsExcept", "", K::rlimits, 0, 0, ""},
+    // slurmdbd.conf's: stintd purges its own records (stint.db stands in
+    // for slurmdbd's database).
+    ConfKey{"PurgeJobAfter", "", K::purge, 0, 0, ""},
+    ConfKey{"PurgeStepAfter", "", K::purge, 0, 0, ""},
     ConfKey{"ReconfigFlags", "", K::words, 0, 0, "KeepPartInfo|KeepPartState"},
     ConfKey{"RequeueExit", "", K::exit_codes, 0, 0, ""},
     ConfKey{"RequeueExitHold", "", K::exit_codes, 0, 0, ""},
@@ -116,6 +120,9 @@ constexpr std::array k_keys = {
     // rehearsed here unchanged).
     ConfKey{"StintForeignNames", "refuse", K::word, 0, 0, "refuse|map"},
     ConfKey{"StintIdleExit", "300", K::seconds, 0, k_i32_max, ""},
+    // The size (MiB) past which stintd's log becomes stintd.log.1 and a new
+    // one starts; 0: never rotated (logrotate and SIGUSR2 instead).
+    ConfKey{"StintLogMaxSize", "64", K::memory, 0, 0, ""},
     // How long a requeued job waits (reason BeginTime) before it may run again;
     // Slurm holds it back about two minutes and has no key for it.
     ConfKey{"StintRequeueDelay", "120", K::seconds, 0, k_i32_max, ""},
@@ -123,7 +130,6 @@ constexpr std::array k_keys = {
     // Each node of a run gets an sshd for its owner (daemon/node_ssh.hpp).
     ConfKey{"StintRunSsh", "NO", K::word, 0, 0, "YES|NO"},
     ConfKey{"StintRunSshd", "/usr/sbin/sshd", K::text, 0, 0, ""},
-    ConfKey{"TmpFS", "/tmp", K::text, 0, 0, ""},
     // sbatch --wckey is recorded either way; this says whether scontrol show
     // job prints it (sacct's WCKey always does).
     ConfKey{"TrackWCKey", "NO", K::word, 0, 0, "YES|NO"},
@@ -221,6 +227,8 @@ std::string conf_value_problem(const ConfKey& key, std::string_view value) {
       return {};
     case K::exit_codes:
       return config::exit_codes_problem(value);
+    case K::purge:
+      return config::purge_age_problem(value);
     case K::rlimits:
       if (value.empty() || rlimit_mask(value)) return {};
       return fmt::format(
@@ -261,6 +269,8 @@ std::string conf_display_value(const ConfKey& key, std::string_view value) {
     case K::rlimits:
     case K::exit_codes:
       return value.empty() ? std::string("(null)") : std::string(value);
+    case K::purge:
+      return config::purge_age_text(config::purge_age(value));
   }
   return std::string(value);
 }

@@ -23,6 +23,7 @@ enum class ConfKind : std::uint8_t {
   text,        ///< anything
   rlimits,     ///< resource limit names (Slurm's list: ALL, NONE, CORE,NOFILE...); "" unset
   exit_codes,  ///< exit codes and ranges of them ("1-9,18"); "" none
+  purge,       ///< slurmdbd's age of records to purge ("12months", "30days", "24hours"); "" never
 };
 
 struct ConfKey {

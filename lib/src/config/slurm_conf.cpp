@@ -563,6 +563,11 @@ const std::string* Record::find(std::string_view key) const {
   return nullptr;
 }
 
+bool is_slurm_conf_key(std::string_view key) {
+  return std::any_of(std::begin(k_plain_keys), std::end(k_plain_keys),
+                     [&](std::string_view k) { return iequals(k, key); });
+}
+
 ConfFile parse_slurm_conf(std::string_view text, const std::string& path, const ReadFile& read) {
   return parse(Grammar{k_plain_keys, k_slurm_records}, "slurm.conf", text, path, read);
 }

@@ -63,6 +63,9 @@ using ReadFile = std::function<std::string(const std::string& path)>;
 /// to the including file's folder; %c is the ClusterName). A key Slurm 22.05
 /// does not know, or a line that is not Key=Value, is an error, as it is for
 /// slurmctld. Throws Errc::config_invalid "<file>:<line>: <problem>".
+/// Whether `key` is one of Slurm 22.05's plain slurm.conf keys (any case).
+bool is_slurm_conf_key(std::string_view key);
+
 ConfFile parse_slurm_conf(std::string_view text, const std::string& path, const ReadFile& read);
 /// gres.conf, the same way: AutoDetect=, Name= lines (for every node) and
 /// NodeName= lines.

@@ -444,7 +444,8 @@ std::vector<ConfigPair> slurm_config_pairs(const Config& c, const ControllerFact
   add("TaskPluginParam", "(null type)");
   add("TaskProlog", null);
   add("TCPTimeout", "2 sec");
-  add("TmpFS", v.or_null("TmpFS"));
+  // Not a key of stint's (config::unsupported_slurm_key): Slurm's default.
+  add("TmpFS", "/tmp");
   add("TopologyParam", null);
   add("TopologyPlugin", "topology/none");
   add("TrackWCKey", has_word(enforce, "wckeys") || has_word(enforce, "all") ||

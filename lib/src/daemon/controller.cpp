@@ -159,6 +159,7 @@ void Controller::finish(Job& job, JobState state, Seconds ended_at) {
   log_info("job {} ended {} exit {}", job.display_id(), state_name(state),
            exit_code_text(job.exit_status, job.exit_signal));
   mail_ended(job);
+  remove_job_spool(m_paths, job);
   if (job.is_het_leader()) end_het_components(job);
   m_live.erase(job.id);
   m_dirty = true;
@@ -461,6 +462,11 @@ void Controller::complete_from_results(Job& job) {
       r.exit_status = 1;
     }
     if (i == 0 && site_scripts_ended(job, r)) return;  // requeued held: a prolog failed
+    // As slurmstepd past UnkillableStepTimeout: the node is drained.
+    if (r.kill_failed && i < job.alloc.size()) {
+      log_error("job {}: processes outlived SIGKILL on {}", job.display_id(), job.alloc[i].node);
+      drain_node(job.alloc[i].node, "Kill task failed");
+    }
     if (r.launch_failed && r.exit_status == 0 && r.exit_signal == 0) r.exit_status = 1;
     if (i == 0) {
       job.exit_status = r.exit_status;

@@ -88,6 +88,16 @@ class Controller {
   int stepd_forks_fd() const;
   void read_stepd_exits();
 
+  /// Purges the jobs and steps PurgeJobAfter and PurgeStepAfter say are old
+  /// enough, a batch at a time (purge.cpp); true when a batch was full and
+  /// more may be due.
+  bool purge_records();
+  /// Rewrites stint.db and scripts.db into their fewest pages.
+  void compact_store();
+  /// StintLogMaxSize in bytes: the log's size past which it is rotated (0: never).
+  std::uint64_t log_limit() const {
+    return static_cast<std::uint64_t>(m_config.conf_int("StintLogMaxSize")) * 1024 * 1024;
+  }
   /// Nothing to follow: no job, no cluster run, no reservation (whose start
   /// and end stintd carries out), and no job mail still to go out.
   bool idle() const;
@@ -121,6 +131,9 @@ class Controller {
   /// marked by a non-zero het_job_id that becomes the first id): spool files
   /// first, then the database, in one transaction. Returns the first id.
   JobId add_jobs(std::vector<Job> jobs);
+  /// `count` consecutive new job ids (intake.cpp); Errc::try_again when
+  /// FirstJobId..MaxJobId has no such gap left.
+  JobId job_ids(std::uint32_t count);
   /// Persists a changed live job.
   void save(const Job& job);
   /// Ends a job in `state` (pending or running): persists it and drops it from
@@ -206,6 +219,8 @@ class Controller {
   void apply_overrides();
   /// Ends (or requeues) a running job whose node went DOWN.
   void node_failed(Job& job);
+  /// Drains node `name` with `reason`, as slurmctld's user, unless it is down.
+  void drain_node(const std::string& name, const std::string& reason);
   /// Logs what the prolog and epilog printed; a failed one drains its node
   /// and, for the prolog, requeues the job held. True when it did that.
   bool site_scripts_ended(Job& job, const TaskResult& result);

@@ -1,10 +1,13 @@
 // Accepting jobs: the script and environment first (scripts.db), then the
 // jobs' rows, in one transaction; the two files' syncs overlap.
 
+#include <algorithm>
+
 #include <stint/error.hpp>
 
 #include "daemon/controller.hpp"
 #include "daemon/job_env.hpp"
+#include "daemon/log.hpp"
 #include "model/json.hpp"
 #include "store/scripts.hpp"
 #include "util/background.hpp"
@@ -14,6 +17,32 @@ namespace stint::daemon {
 JobId Controller::script_id(const Job& job) {
   if (job.is_het_component()) return job.het_job_id;
   return job.is_array_task() ? job.array_job_id : job.id;
+}
+
+// Ids run from FirstJobId (raised later, the sequence moves up to it) to
+// below MaxJobId, then start again at FirstJobId, as slurmctld's
+// get_next_job_id. Past the wrap an id is given only if no job on record
+// has it (slurmctld looks only at the jobs it holds; stint.db keeps every
+// job until it is purged, and an id names one job there).
+JobId Controller::job_ids(std::uint32_t count) {
+  const auto floor = static_cast<JobId>(m_config.conf_int("FirstJobId"));
+  const auto limit = static_cast<JobId>(m_config.conf_int("MaxJobId"));
+  JobId first = std::max(m_store->allocate_job_ids(count), floor);
+  const bool over = static_cast<std::uint64_t>(first) + count > limit;
+  if (!over && !m_store->meta("job_ids_wrapped")) {
+    if (first == floor) m_store->set_meta("next_job_id", std::to_string(first + count));
+    return first;
+  }
+  std::optional<JobId> free = over ? std::nullopt : m_store->free_job_ids(first, limit, count);
+  if (!free) free = m_store->free_job_ids(floor, limit, count);
+  if (!free) {
+    log_error("We have exhausted our supply of valid job id values. FirstJobId={} MaxJobId={}",
+              floor, limit);
+    throw Error(Errc::try_again, std::string(errc_slurm_message(Errc::try_again)));
+  }
+  if (*free < first) m_store->set_meta("job_ids_wrapped", "1");
+  m_store->set_meta("next_job_id", std::to_string(*free + count));
+  return *free;
 }
 
 JobId Controller::add_jobs(std::vector<Job> jobs) {
@@ -27,12 +56,7 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
   // the two flushes overlap instead of following each other.
   Store::Transaction tx(*m_store, Store::Sync::durable);
   const auto count = static_cast<std::uint32_t>(jobs.size());
-  JobId first = m_store->allocate_job_ids(count);
-  // FirstJobId: the sequence starts there (raised later, it moves up to it).
-  if (const auto floor = static_cast<JobId>(m_config.conf_int("FirstJobId")); first < floor) {
-    m_store->set_meta("next_job_id", std::to_string(floor + count));
-    first = floor;
-  }
+  const JobId first = job_ids(count);
   JobId next = first;
   for (auto& job : jobs) {
     job.id = next++;

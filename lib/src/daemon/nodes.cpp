@@ -237,6 +237,19 @@ Reason Controller::unavailable_reason(const Job& job, Reason pass_reason) const 
 
 namespace stint::daemon {
 
+void Controller::drain_node(const std::string& name, const std::string& reason) {
+  // By the controller's user, with Slurm's reason, unless it is down already.
+  NodeStatus drain;
+  drain.name = name;
+  drain.state = NodeAdminState::drain;
+  drain.reason = reason;
+  drain.user_id = static_cast<std::uint32_t>(::getuid());
+  drain.user_name = proc::user_name(drain.user_id);
+  drain.since = now();
+  auto it = m_node_states.find(drain.name);
+  if (it == m_node_states.end() || !is_down(it->second.state)) set_node_states({drain}, "stintd");
+}
+
 bool Controller::site_scripts_ended(Job& job, const TaskResult& r) {
   if (!r.script_output.empty()) {
     std::size_t start = 0;
@@ -249,17 +262,9 @@ bool Controller::site_scripts_ended(Job& job, const TaskResult& r) {
   }
   if (!r.prolog_failed && !r.epilog_failed) return false;
   log_error("job {}: {}", job.display_id(), r.error);
-  // As slurmd: the node whose script failed is drained, by the controller's
-  // user, with Slurm's reason.
-  NodeStatus drain;
-  drain.name = r.script_node.empty() ? job.alloc.front().node : r.script_node;
-  drain.state = NodeAdminState::drain;
-  drain.reason = r.prolog_failed ? "Prolog error" : "Epilog error";
-  drain.user_id = static_cast<std::uint32_t>(::getuid());
-  drain.user_name = proc::user_name(drain.user_id);
-  drain.since = now();
-  auto it = m_node_states.find(drain.name);
-  if (it == m_node_states.end() || !is_down(it->second.state)) set_node_states({drain}, "stintd");
+  // As slurmd: the node whose script failed is drained.
+  drain_node(r.script_node.empty() ? job.alloc.front().node : r.script_node,
+             r.prolog_failed ? "Prolog error" : "Epilog error");
   if (!r.prolog_failed) return false;
   // The job never ran: it goes back to the queue, held unless
   // SchedulerParameters has nohold_on_prolog_fail ("launch failed requeued

@@ -76,6 +76,7 @@ std::vector<std::string> Controller::reconfigure(const std::string& who) {
   for (const std::string& name : gone_nodes) m_node_states.erase(name);
   m_node_features.clear();
   apply_overrides();
+  set_log_limit(log_limit());
   std::vector<std::string> changes = config_changes(before, m_config);
   log_info("reconfigure by {}: {} read, {} change{}", who, path, changes.size(),
            changes.size() == 1 ? "" : "s");

@@ -150,11 +150,13 @@ int serve(const Paths& paths, const ServerOptions& options) {
   std::unique_ptr<Store> store = Store::open(paths.db(), Store::Mode::read_write);
   if (system_mode()) share_database(paths);
   Controller controller(paths, std::move(config), std::move(store), clock);
+  remember_log_path();
+  set_log_limit(controller.log_limit());
   controller.recover();
 
   sigset_t mask;
   sigemptyset(&mask);
-  for (int s : {SIGTERM, SIGINT, SIGCHLD, SIGHUP}) sigaddset(&mask, s);
+  for (int s : {SIGTERM, SIGINT, SIGCHLD, SIGHUP, SIGUSR2}) sigaddset(&mask, s);
   ::sigprocmask(SIG_BLOCK, &mask, nullptr);
   UniqueFd signals(::signalfd(-1, &mask, SFD_CLOEXEC | SFD_NONBLOCK));
   std::signal(SIGPIPE, SIG_IGN);
@@ -180,6 +182,8 @@ int serve(const Paths& paths, const ServerOptions& options) {
   SteadyClock::duration last_pass_cost{};
   SteadyClock::duration last_pass_length{};  // all of it, the walks of the live jobs included
   auto idle_since = SteadyClock::now();
+  auto next_purge = SteadyClock::now();
+  bool purge_more = false;
   Connections clients(controller);
   std::vector<pollfd> fds;
   bool stop = false;
@@ -190,7 +194,8 @@ int serve(const Paths& paths, const ServerOptions& options) {
     if (controller.stepd_forks_fd() >= 0) fds.push_back({controller.stepd_forks_fd(), POLLIN, 0});
     const auto pass_due =
         last_pass_end + std::min<SteadyClock::duration>(last_pass_cost, k_max_pass_gap);
-    int timeout_ms = clients.poll_timeout_ms(1000);
+    // A purge with more batches due goes on after whatever is ready now.
+    int timeout_ms = purge_more ? 0 : clients.poll_timeout_ms(1000);
     if (controller.dirty()) {
       const auto wait = std::chrono::ceil<std::chrono::milliseconds>(pass_due - SteadyClock::now());
       timeout_ms = std::clamp(static_cast<int>(wait.count()), 0, timeout_ms);
@@ -214,6 +219,10 @@ int serve(const Paths& paths, const ServerOptions& options) {
           } catch (const Error&) {
             // Refused and logged; the running config stays.
           }
+        } else if (info.ssi_signo == SIGUSR2) {
+          // As slurmctld: the log file is opened again (after logrotate).
+          reopen_log();
+          log_info("SIGUSR2: log file reopened");
         } else if (info.ssi_signo == SIGTERM || info.ssi_signo == SIGINT) {
           log_info("signal {}: stopping; running jobs keep running", info.ssi_signo);
           stop = true;
@@ -257,6 +266,18 @@ int serve(const Paths& paths, const ServerOptions& options) {
     // pages go into the database once there are as many as SQLite's own
     // checkpoint would wait for.
     controller.store().checkpoint_if_due(k_checkpoint_pages);
+    // slurmdbd purges at the start of each purge period; an hour apart (and
+    // as stintd starts) is as often as the shortest unit asks for. A full
+    // batch is followed by the next at once, between requests.
+    if (purge_more || now >= next_purge) {
+      try {
+        purge_more = controller.purge_records();
+      } catch (const std::exception& e) {
+        log_error("purge failed: {}", e.what());
+        purge_more = false;
+      }
+      if (!purge_more) next_purge = now + std::chrono::hours(1);
+    }
     if (!controller.idle()) idle_since = now;
     // A reconfigure may change StintIdleExit.
     const Seconds idle_exit = options.idle_exit.value_or(controller.config().daemon_idle_exit());

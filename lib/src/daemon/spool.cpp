@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <charconv>
 #include <cstring>
+#include <filesystem>
 
 #include <fcntl.h>
 #include <fmt/core.h>
@@ -68,6 +69,18 @@ std::string place_script(const Paths& paths, JobId script_id, const std::string&
   }
   fs::write_file_atomic(path, script, 0700, fs::Sync::no, given);
   return path;
+}
+
+void remove_job_spool(const Paths& paths, const Job& job) {
+  const std::string folder = paths.spool(job.id);
+  if (!job.is_array_task() || job.array_job_id != job.id) {
+    fs::remove_tree(folder);
+    return;
+  }
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator(folder, ec)) {
+    if (entry.path().filename() != "script") fs::remove_tree(entry.path().string());
+  }
 }
 
 std::string task_file(const Paths& paths, JobId id, std::uint32_t node_index,

@@ -69,6 +69,11 @@ void write_requeue_marker(const Paths& paths, JobId id, const RequeueMarker& m);
 std::optional<RequeueMarker> read_requeue_marker(const Paths& paths, JobId id);
 void clear_requeue_marker(const Paths& paths, JobId id);
 
+/// Empties an ended job's spool folder: the script and environment stay in
+/// scripts.db, the result in stint.db. The folder of an array's first task
+/// keeps the script its other tasks run (it goes when the array is purged).
+void remove_job_spool(const Paths& paths, const Job& job);
+
 /// A job suspended by preemption, until the job that preempted it ends.
 void write_suspend_marker(const Paths& paths, JobId id, JobId preemptor);
 std::optional<JobId> read_suspend_marker(const Paths& paths, JobId id);

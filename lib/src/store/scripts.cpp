@@ -76,6 +76,27 @@ void ScriptStore::put(JobId id, std::string_view script, std::string_view enviro
   put.run();
 }
 
+void ScriptStore::remove(const std::vector<JobId>& ids) {
+  if (ids.empty()) return;
+  m_impl->conn.exec("BEGIN");
+  try {
+    sql::Statement gone(m_impl->conn, "DELETE FROM scripts WHERE job_id = ?");
+    for (JobId id : ids) {
+      gone.bind(1, static_cast<std::int64_t>(id));
+      gone.run();
+    }
+    m_impl->conn.exec("COMMIT");
+  } catch (...) {
+    m_impl->conn.exec("ROLLBACK");
+    throw;
+  }
+}
+
+void ScriptStore::compact() {
+  m_impl->conn.exec("VACUUM");
+  m_impl->conn.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
 void ScriptStore::sync() {
   // A descriptor of its own: fdatasync flushes the file, whoever wrote it,
   // and the connection is the caller's thread's. Opened each time, since

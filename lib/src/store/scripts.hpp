@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include <stint/model.hpp>
 
@@ -41,6 +42,10 @@ class ScriptStore {
   /// elsewhere. Throws Errc::store.
   void sync();
   std::optional<SubmittedScript> get(JobId id);
+  /// Forgets the scripts of purged jobs, and compacts the file (VACUUM)
+  /// when asked to.
+  void remove(const std::vector<JobId>& ids);
+  void compact();
 
  private:
   struct Impl;

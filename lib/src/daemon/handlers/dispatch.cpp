@@ -55,6 +55,7 @@ constexpr Route k_routes[] = {
     {"acct_delete", handle_acct_delete},
     {"acct_stats", handle_acct_stats},
     {"acct_clear_stats", handle_acct_clear_stats},
+    {"db_compact", handle_db_compact},
 };
 
 }  // namespace

@@ -60,6 +60,7 @@ Json handle_resv_delete(Controller& c, const Json& req, const Caller& caller);
 Json handle_acct_add(Controller& c, const Json& req, const Caller& caller);
 Json handle_acct_modify(Controller& c, const Json& req, const Caller& caller);
 Json handle_acct_delete(Controller& c, const Json& req, const Caller& caller);
+Json handle_db_compact(Controller& c, const Json& req, const Caller& caller);
 
 // What accounts and limits decide at submit (handlers/sacctmgr_submit.cpp).
 /// Sets a new job's account and QOS (and, under limits, a MaxWall default for

@@ -12,6 +12,7 @@
 #include <stint/parse.hpp>
 
 #include "daemon/handlers/handlers.hpp"
+#include "daemon/log.hpp"
 
 namespace stint::daemon {
 namespace {
@@ -59,6 +60,16 @@ std::vector<std::size_t> nodes_from(const Job& job, std::uint32_t relative) {
   return out;
 }
 
+// slurm.conf's MaxTasksPerNode, as slurmctld's step_create checks it: over
+// the step's nodes, however the tasks are spread.
+void check_task_count(Controller& c, std::uint32_t tasks, std::size_t nodes) {
+  const auto per_node = static_cast<std::uint64_t>(c.config().conf_int("MaxTasksPerNode"));
+  const std::uint64_t most = per_node * nodes;
+  if (tasks <= most) return;
+  log_error("step has invalid task count: {} max is {}", tasks, most);
+  throw Error(Errc::invalid_argument, "Task count specification invalid");
+}
+
 Json layout_json(const sched::StepLayout& layout) {
   Json nodes = Json::array();
   for (const sched::StepNode& n : layout.nodes) {
@@ -96,6 +107,7 @@ Json begin_laid_out_step(Controller& c, const Job& job, const Json& req) {
   std::vector<NodeAlloc> whole;
   for (std::size_t i : indexes) whole.push_back(job.alloc[i]);
   sched::StepLayout layout = sched::layout_step(whole, request);
+  check_task_count(c, layout.tasks, layout.nodes.size());
   std::vector<std::size_t> view_index = indexes;
 
   // What the other steps hold (read once: it walks the job's step records).
@@ -179,6 +191,7 @@ Json handle_step_begin(Controller& c, const Json& req, const Caller& caller) {
       throw Error(Errc::invalid_node_name,
                   fmt::format("Node {} is not in job {}'s allocation", n, job.display_id()));
   }
+  check_task_count(c, step.tasks, nodes.size());
   step.nodes = parse::compress_hostlist(nodes);
   step.node_count = static_cast<std::uint32_t>(nodes.size());
   step = c.begin_step(job, std::move(step));

@@ -1,0 +1,69 @@
+// Keeping the state directory bounded: slurmdbd's PurgeJobAfter and
+// PurgeStepAfter carried out by stintd (stint.db stands in for slurmdbd's
+// database), and `stint db compact`.
+
+#include <stint/error.hpp>
+
+#include "config/purge_age.hpp"
+#include "daemon/controller.hpp"
+#include "daemon/handlers/handlers.hpp"
+#include "daemon/log.hpp"
+#include "store/scripts.hpp"
+#include "util/fs.hpp"
+
+namespace stint::daemon {
+namespace {
+
+// Rows removed per transaction: each batch holds the write lock for tens of
+// milliseconds at most, so requests in between are not kept waiting; a
+// backlog (purging switched on over years of jobs) goes a batch a pass.
+constexpr std::size_t k_purge_batch = 2000;
+
+}  // namespace
+
+bool Controller::purge_records() {
+  const auto job_age = config::purge_age(m_config.conf("PurgeJobAfter").value_or(""));
+  const auto step_age = config::purge_age(m_config.conf("PurgeStepAfter").value_or(""));
+  if (!job_age && !step_age) return false;
+  const Seconds t = now();
+  Store::PurgedJobs purged;
+  std::size_t steps = 0;
+  {
+    Store::Transaction tx(*m_store);
+    if (job_age) purged = m_store->purge_jobs(config::purge_cutoff(*job_age, t), k_purge_batch);
+    if (step_age) steps = m_store->purge_steps(config::purge_cutoff(*step_age, t), k_purge_batch);
+    tx.commit();
+  }
+  // After the commit: a crash in between leaves a script or a folder no job
+  // names (harmless, and gone with the next purge of its id's range), never
+  // a job without its script.
+  if (!purged.scripts.empty()) {
+    try {
+      scripts().remove(purged.scripts);
+    } catch (const Error& e) {
+      log_error("purge: scripts.db: {}", e.what());
+    }
+  }
+  for (JobId id : purged.jobs) fs::remove_tree(m_paths.spool(id));
+  if (!purged.jobs.empty() || steps > 0)
+    log_info("purge: {} jobs (PurgeJobAfter {}), {} steps (PurgeStepAfter {})", purged.jobs.size(),
+             config::purge_age_text(job_age), steps, config::purge_age_text(step_age));
+  return purged.jobs.size() == k_purge_batch || steps == k_purge_batch;
+}
+
+void Controller::compact_store() {
+  log_info("compacting {} and scripts.db", m_paths.db());
+  m_store->compact();
+  scripts().compact();
+}
+
+// `stint db compact`: SlurmUser's (the state directory's owner's) or root's.
+Json handle_db_compact(Controller& c, const Json&, const Caller& caller) {
+  if (!c.is_superuser(caller))
+    throw Error(Errc::access_denied,
+                "Access/permission denied: only the state directory's owner or root compacts it");
+  c.compact_store();
+  return Json::object();
+}
+
+}  // namespace stint::daemon
