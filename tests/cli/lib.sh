@@ -35,6 +35,8 @@ cleanup() {
   while pgrep -f "stint-stepd $STINT_STATE_DIR/" >/dev/null 2>&1 && [ $SECONDS -lt $deadline ]; do
     sleep 0.1
   done
+  # A stepd whose task ended after its stintd was killed starts another.
+  stop_stintd
   if [ $rc -ne 0 ]; then
     echo "--- $TEST_NAME failed (exit $rc); stintd log:" >&2
     tail -n 40 "$STINT_STATE_DIR/log/stintd.log" >&2 2>/dev/null || true

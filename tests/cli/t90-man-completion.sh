@@ -183,6 +183,7 @@ offers "signal" USR1 scancel -s US
 offers "subcommand" init stint ""
 offers "subcommand" daemon stint ""
 offers "sub-subcommand" check stint config ""
+offers "sub-subcommand" start stint daemon s
 offers "subcommand option" --force stint init --f
 [ "$(complete_line stint config show -)" = "$(own_options "$STINT_BIN/stint" config show | sort -u)" ] ||
   fail "'stint config show -' offers: $(complete_line stint config show -)"

@@ -100,6 +100,11 @@ std::vector<PartitionInfo> partitions(const Config& config);
 /// autodetected defaults on first use); with the partition settings
 /// `scontrol update` changed. Never needs stintd.
 Config read_config(const Paths& paths);
+/// Whether what the database shows may be out of date: no stintd runs for
+/// the state directory while it records unfinished jobs, whose ends nobody
+/// collects. An idle state directory is not stale (a personal stintd exits
+/// when idle), nor is one where stintd never ran. Never throws.
+bool state_may_be_stale(const Paths& paths) noexcept;
 /// The node states operators set (scontrol update NodeName=), by name.
 std::vector<NodeStatus> read_node_states(const Paths& paths);
 /// Jobs matching `filter` in id order, read-only; a missing database (stintd

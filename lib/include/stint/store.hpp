@@ -238,6 +238,9 @@ class Store {
   void each_job(const JobFilter& filter, const std::function<void(const Job&)>& visit,
                 JobPart part = JobPart::whole);
   std::size_t job_count();
+  /// Whether any job is pending, running, suspended or completing: one row
+  /// read through the state index.
+  bool has_unfinished_jobs();
   /// Every attempt of a job, oldest first, the current one last; empty if the
   /// job does not exist.
   std::vector<Job> attempts(JobId id);

@@ -46,6 +46,17 @@ bool detail_yes(std::string_view v) {
 
 }  // namespace
 
+void warn_if_stale(std::string_view tool, const Paths& paths) {
+  static bool warned = false;
+  if (warned || !query::state_may_be_stale(paths)) return;
+  warned = true;
+  std::fflush(stdout);
+  fmt::print(stderr,
+             "{}: warning: stintd is not running; the state shown may be stale (start it with "
+             "'stint daemon start')\n",
+             tool);
+}
+
 format::Context read_context(const Config& config) {
   format::Context ctx;
   ctx.now = wall_now();

@@ -18,6 +18,12 @@ namespace stint::cli {
 /// names from the system, this machine's architecture, OS and boot time.
 format::Context read_context(const Config& config);
 
+/// Warns on stderr, once per process, that the state shown may be stale
+/// (query::state_may_be_stale): a stintd that died leaves jobs RUNNING in the
+/// database after they ended, and reading tools never start it. Standard
+/// output is left as it is, for the scripts that parse it.
+void warn_if_stale(std::string_view tool, const Paths& paths);
+
 /// MinJobAge: how long slurmctld keeps an ended job where squeue and
 /// `scontrol show job` see it (default 300 s).
 Seconds min_job_age(const Config& config);

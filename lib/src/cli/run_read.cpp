@@ -21,6 +21,7 @@
 #include "backend/slurm.hpp"
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
+#include "cli/read_common.hpp"
 #include "cli/run_common.hpp"
 #include "daemon/job_env.hpp"
 #include "model/json.hpp"
@@ -68,9 +69,10 @@ RunSettings run_settings(const Job& job) {
 namespace stint::tools {
 namespace {
 
-std::shared_ptr<Store> open_store() {
+std::shared_ptr<Store> open_store(std::string_view tool) {
   const Paths paths = default_paths();
   if (!Store::exists(paths.db())) return nullptr;
+  cli::warn_if_stale(tool, paths);
   return Store::reader(paths.db());
 }
 
@@ -116,7 +118,7 @@ int run_list(int argc, char** argv) {
     app.add_option("--project", project, "the project (default: every project)");
     app.add_flag("--json", json, "print JSON");
     if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
-    auto store = open_store();
+    auto store = open_store(k_tool);
     if (store) cli::refresh_cluster_runs(*store, project, k_tool);
     std::vector<Job> jobs = store ? cli::all_run_jobs(*store, project) : std::vector<Job>{};
     std::vector<const RunSettings*> settings;
@@ -174,7 +176,7 @@ int run_show(int argc, char** argv) {
     std::string name;
     app.add_option("run", name, "the run (PROJECT/N)")->required();
     if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
-    auto store = open_store();
+    auto store = open_store(k_tool);
     if (!store) throw Error(Errc::invalid_argument, fmt::format("No run {}", name));
     const RunName rn = run::parse_run_name(name);
     cli::refresh_cluster_runs(*store, rn.project, k_tool);
@@ -237,7 +239,7 @@ int run_logs(int argc, char** argv) {
     app.add_option("--node", node, "the node's rank (default 0)");
     app.add_flag("-f,--follow", follow, "keep printing while the run runs");
     if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
-    auto store = open_store();
+    auto store = open_store(k_tool);
     if (!store) throw Error(Errc::invalid_argument, fmt::format("No run {}", name));
     const RunName rn = run::parse_run_name(name);
     Job job = find_run(*store, rn);

@@ -438,6 +438,7 @@ int report(const SacctArgs& a) {
                "sacct: accounting_storage/slurmdbd: init: Accounting storage SLURMDBD "
                "plugin loaded\n");
   const Paths paths = default_paths();
+  cli::warn_if_stale("sacct", paths);
   const Config config = query::read_config(paths);
   format::Context ctx = cli::read_context(config);
   for (const Reservation& r : query::read_reservations(paths)) ctx.reservation_ids[r.name] = r.id;

@@ -236,6 +236,13 @@ int show(const ScontrolArgs& a, const std::vector<std::string>& w) {
     rest.insert(rest.begin(), what.substr(eq + 1));
     what.resize(eq);
   }
+  // The views read from the database; config asks stintd itself, hostnames
+  // and the like need nothing.
+  if (is(what, "jobs", 1) || is(what, "jobid", 4) || is(what, "nodes", 1) ||
+      is(what, "partitions", 1) || is(what, "partitionname", 2) || is(what, "assoc_mgr", 2) ||
+      is(what, "cache", 2) || is(what, "steps", 4) || is(what, "reservations", 1) ||
+      is(what, "reservationname", 1))
+    cli::warn_if_stale("scontrol", default_paths());
   if (is(what, "jobs", 1) || is(what, "jobid", 4)) return show_job(a, rest);
   if (is(what, "nodes", 1)) return show_node(a, rest);
   if (a.json || a.yaml)

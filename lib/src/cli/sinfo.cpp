@@ -296,6 +296,7 @@ int report(const SinfoArgs& a) {
     }
   }
   const Paths paths = default_paths();
+  cli::warn_if_stale("sinfo", paths);
   const Config config = query::read_config(paths);
   std::string clusters = a.clusters;
   bool from_env = false;

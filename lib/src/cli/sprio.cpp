@@ -89,6 +89,7 @@ int list(const SprioArgs& a) {
     return 1;
   }
   const Paths paths = default_paths();
+  cli::warn_if_stale("sprio", paths);
   const Seconds now = wall_now();
   cli::PriorityView view = cli::read_priority_view(paths, now);
   const sched::PriorityParams& params = view.ctx.params;

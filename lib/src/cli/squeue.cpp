@@ -319,6 +319,7 @@ int list(SqueueArgs a, std::vector<std::string> operands) {
   fill_from_env(a.users, "SQUEUE_USERS");
 
   const Paths paths = default_paths();
+  cli::warn_if_stale("squeue", paths);
   const Config config = query::read_config(paths);
   bool clusters_from_env = false;
   if (a.clusters.empty()) {

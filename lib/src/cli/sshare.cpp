@@ -83,6 +83,7 @@ int show(const SshareArgs& a) {
     return 0;
   }
   const Paths paths = default_paths();
+  cli::warn_if_stale("sshare", paths);
   const Seconds now = wall_now();
   cli::PriorityView view = cli::read_priority_view(paths, now);
 

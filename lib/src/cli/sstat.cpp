@@ -29,6 +29,7 @@
 
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
+#include "cli/read_common.hpp"
 #include "cli/sstat_fields.hpp"
 #include "cli/sstat_usage.hpp"
 #include "daemon/slurm_conf_file.hpp"
@@ -234,6 +235,7 @@ std::vector<std::string> running_steps(const Paths& paths, const Job& job) {
 int stat_steps(const SstatArgs& a, const ss::Output& output,
                const std::vector<SelectedStep>& selected) {
   const Paths paths = default_paths();
+  cli::warn_if_stale("sstat", paths);
   fmt::print("{}", ss::render_header(output));
   // Read the jobs first, then /proc once for all of them.
   std::vector<std::optional<Job>> jobs;

@@ -1,5 +1,5 @@
 // stint: the installation's own tool. init writes stint.yaml, config shows or
-// checks a configuration, daemon tells about or stops stintd, report draws the
+// checks a configuration, daemon starts, tells about or stops stintd, report draws the
 // schedule, version.
 
 #include <chrono>
@@ -162,6 +162,19 @@ int daemon_status(const Paths& paths) {
   return 0;
 }
 
+// As a tool starts it when it needs an answer (rpc::call): detached, and
+// waited for until it answers. A system stintd's state directory is root's,
+// and rpc::call refuses to start one there, naming systemctl.
+int daemon_start(const Paths& paths) {
+  if (rpc::daemon_running(paths)) {
+    fmt::print("stintd is already running for {}\n", paths.state_dir);
+    return 0;
+  }
+  nlohmann::json reply = rpc::call(paths, {{"op", "ping"}}, rpc::AutoStart::yes);
+  fmt::print("stintd started for {} (pid {})\n", paths.state_dir, reply.value("pid", 0));
+  return 0;
+}
+
 int daemon_stop(const Paths& paths) {
   if (!rpc::daemon_running(paths)) {
     fmt::print("stintd is not running for {}\n", paths.state_dir);
@@ -266,10 +279,12 @@ int stint(int argc, char** argv) {
         "check", "Check a configuration file (default: the state directory's stint.yaml)");
     check_cmd->add_option("file", check_file, "The file to check")->type_name("FILE");
 
-    CLI::App* daemon_cmd = app.add_subcommand("daemon", "Tell about or stop stintd");
+    CLI::App* daemon_cmd = app.add_subcommand("daemon", "Start, tell about or stop stintd");
     daemon_cmd->require_subcommand(1, 1);
     CLI::App* status_cmd =
         daemon_cmd->add_subcommand("status", "Whether stintd runs (exit 0) or not (exit 1)");
+    CLI::App* start_cmd = daemon_cmd->add_subcommand(
+        "start", "Start stintd unless it runs, and wait until it answers");
     CLI::App* stop_cmd = daemon_cmd->add_subcommand("stop", "Stop stintd");
 
     CLI::App* db_cmd = app.add_subcommand("db", "Look after the state directory's databases");
@@ -311,6 +326,7 @@ int stint(int argc, char** argv) {
     if (*show_cmd) return config_show(paths, show_file);
     if (*check_cmd) return config_check(paths, check_file);
     if (*status_cmd) return daemon_status(paths);
+    if (*start_cmd) return daemon_start(paths);
     if (*stop_cmd) return daemon_stop(paths);
     if (*compact_cmd) return db_compact(paths);
     if (*report_cmd) return cli::stint_report(paths, report_args);

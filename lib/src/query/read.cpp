@@ -43,6 +43,18 @@ bool stintd_alive(const Paths& paths) {
 
 }  // namespace
 
+bool state_may_be_stale(const Paths& paths) noexcept {
+  try {
+    // The lock file first: while stintd runs (the usual case) the database
+    // is not opened for this.
+    if (stintd_alive(paths) || !Store::exists(paths.db())) return false;
+    return Store::reader(paths.db())->has_unfinished_jobs();
+  } catch (...) {
+    // A warning that cannot be worked out is not worth failing a read for.
+    return false;
+  }
+}
+
 Config read_config(const Paths& paths) {
   if (!Store::exists(paths.db())) return load_or_init_config(paths.state_dir);
   auto store = Store::reader(paths.db());

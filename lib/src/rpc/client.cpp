@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <charconv>
 #include <chrono>
+#include <csignal>
 #include <cstring>
 #include <thread>
 
@@ -162,9 +163,15 @@ pid_t start_daemon(const Paths& paths) {
   posix_spawnattr_init(&attr);
   // Its own session: stintd must outlive the tool that started it and must not
   // receive the terminal's signals.
-  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID);
+  // A stepd starts it too, with its supervisor's signals blocked and its
+  // descriptors open: stintd starts with neither.
+  sigset_t none;
+  sigemptyset(&none);
+  posix_spawnattr_setsigmask(&attr, &none);
+  posix_spawnattr_setflags(&attr, POSIX_SPAWN_SETSID | POSIX_SPAWN_SETSIGMASK);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
   posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
   std::string log = paths.log_dir() + "/stintd.log";
   posix_spawn_file_actions_addopen(&actions, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0600);

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include <stint/error.hpp>
+#include <stint/paths.hpp>
 #include <stint/tools.hpp>
 
 #include "rpc/client.hpp"
@@ -150,29 +151,86 @@ void write_result(const TaskLaunch& launch, const TaskResult& result) {
   }
 }
 
-bool notify_task_done(const TaskLaunch& launch) noexcept {
-  if (launch.socket_path.empty()) return false;
+namespace {
+
+enum class Told { yes, no_stintd, failed };
+
+// Told::no_stintd only for a socket that is there with nobody listening: a
+// stintd that stopped, on purpose or idle, removed its socket; one that was
+// killed left it.
+Told tell_task_done(const TaskLaunch& launch) noexcept {
+  if (launch.socket_path.empty()) return Told::failed;
   try {
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
-    if (launch.socket_path.size() >= sizeof addr.sun_path) return false;
+    if (launch.socket_path.size() >= sizeof addr.sun_path) return Told::failed;
     std::memcpy(addr.sun_path, launch.socket_path.c_str(), launch.socket_path.size() + 1);
     detail::Fd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
-    if (!fd) return false;
+    if (!fd) return Told::failed;
     // rpc::call has no timeout and would start a stintd; stepd wants neither,
     // so it speaks the same frames over its own bounded connection.
     timeval tv{k_notify_timeout_s, 0};
     ::setsockopt(fd.get(), SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof tv);
     ::setsockopt(fd.get(), SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof tv);
     if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0)
-      return false;
+      return errno == ECONNREFUSED ? Told::no_stintd : Told::failed;
     nlohmann::json request = {
         {"op", "task_done"}, {"job_id", launch.job_id}, {"node_index", launch.node_index}};
     rpc::write_frame(fd.get(), request.dump());
-    return rpc::read_frame(fd.get()).has_value();
+    return rpc::read_frame(fd.get()).has_value() ? Told::yes : Told::failed;
   } catch (...) {
-    return false;
+    return Told::failed;
   }
+}
+
+// The state directory whose killed stintd this stepd may start again: one of
+// its own user's, as a tool would start it there, and not the system one,
+// whose stintd its administrator starts (systemd restarts it; a stepd there
+// runs as root and would start one outside systemd).
+std::optional<Paths> personal_state_dir(const TaskLaunch& launch) {
+  constexpr std::string_view k_socket = "/stintd.sock";
+  const std::string& socket = launch.socket_path;
+  if (socket.size() <= k_socket.size() ||
+      socket.compare(socket.size() - k_socket.size(), k_socket.size(), k_socket) != 0)
+    return std::nullopt;
+  Paths paths{socket.substr(0, socket.size() - k_socket.size())};
+  struct stat st {};
+  if (paths.state_dir == system_state_dir() || ::stat(paths.state_dir.c_str(), &st) != 0 ||
+      st.st_uid != ::geteuid())
+    return std::nullopt;
+  return paths;
+}
+
+// Tells stintd the task has ended. A killed personal stintd is started again
+// the way a tool starts it, once: until something did, its jobs would read
+// RUNNING in squeue and sacct long after they ended, and reading tools never
+// start it. The stintd started collects the result file on its start.
+void report_end(const TaskLaunch& launch, const LogFn& log) noexcept {
+  if (tell_task_done(launch) != Told::no_stintd) return;
+  try {
+    const std::optional<Paths> paths = personal_state_dir(launch);
+    if (!paths) return;
+    try {
+      rpc::call(*paths,
+                {{"op", "task_done"}, {"job_id", launch.job_id}, {"node_index", launch.node_index}},
+                rpc::AutoStart::yes);
+      if (log)
+        log(fmt::format("job {} node {}: stintd was not running: started it to collect the result",
+                        launch.job_id, launch.node_index));
+    } catch (const Error& e) {
+      if (log)
+        log(fmt::format("job {} node {}: stintd was not running and did not start: {}",
+                        launch.job_id, launch.node_index, e.what()));
+    }
+  } catch (...) {
+    // The result file is written; whatever starts stintd next collects it.
+  }
+}
+
+}  // namespace
+
+bool notify_task_done(const TaskLaunch& launch) noexcept {
+  return tell_task_done(launch) == Told::yes;
 }
 
 namespace {
@@ -217,7 +275,7 @@ TaskResult run_task(const TaskLaunch& launch, const LogFn& log) {
     prolog.start_time = prolog.end_time = wall_now();
     if (log) log(prolog.error);
     write_result(launch, prolog);
-    notify_task_done(launch);
+    report_end(launch, log);
     return prolog;
   }
   // After the prolog, as slurmd loads it (--get-user-env).
@@ -231,7 +289,7 @@ TaskResult run_task(const TaskLaunch& launch, const LogFn& log) {
   }
   // The file first: it is what counts. The message only saves stintd a wait.
   write_result(launch, result);
-  notify_task_done(launch);
+  report_end(launch, log);
   return result;
 }
 

@@ -62,7 +62,8 @@ using LogFn = std::function<void(const std::string&)>;
 TaskResult supervise_task(const TaskLaunch& launch, const LogFn& log = {});
 
 /// supervise_task, then the result file (atomically, when result_path is set),
-/// then a best-effort task_done to stintd (when socket_path is set).
+/// then a best-effort task_done to stintd (when socket_path is set). A personal
+/// stintd that was killed (its socket left behind) is started again to take it.
 /// Throws Errc::io when the result file cannot be written.
 TaskResult run_task(const TaskLaunch& launch, const LogFn& log = {});
 

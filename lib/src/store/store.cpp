@@ -604,4 +604,15 @@ std::size_t Store::job_count() {
   return st.step() ? static_cast<std::size_t>(st.int64(0)) : 0;
 }
 
+bool Store::has_unfinished_jobs() {
+  JobFilter active;
+  active.active_only = true;
+  std::string list;
+  for (JobState s : filter_states(active))
+    list += fmt::format("{}{}", list.empty() ? "" : ",", static_cast<int>(s));
+  sql::Statement st(m_impl->conn,
+                    fmt::format("SELECT 1 FROM jobs WHERE state IN ({}) LIMIT 1", list));
+  return st.step();
+}
+
 }  // namespace stint
