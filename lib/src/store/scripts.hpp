@@ -41,6 +41,10 @@ class ScriptStore {
   /// elsewhere. Throws Errc::store.
   void sync();
   std::optional<SubmittedScript> get(JobId id);
+  /// Keeps the variables of cluster run `run` ("project/n"), a JSON array of
+  /// [name, value] pairs.
+  void put_run_env(std::string_view run, std::string_view env);
+  std::optional<std::string> run_env(std::string_view run);
 
  private:
   struct Impl;
