@@ -1,7 +1,10 @@
 // run-clone: a new run with the source's settings, other values for its
 // variables, new variables, and a command; --sweep makes one per value.
 
+#include <algorithm>
+
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <stint/error.hpp>
 #include <stint/paths.hpp>
@@ -52,7 +55,25 @@ int run_clone(int argc, char** argv) {
       if (j.spec.run->number == source_name.number) source = std::move(j);
     }
     if (!source) throw Error(Errc::invalid_argument, fmt::format("No run {}", source_name.text()));
-    const RunSettings from = cli::run_settings(*source);
+    std::vector<Job> found{std::move(*source)};
+    const bool values_shown = cli::reveal_run_env(*store, found, k_tool).front();
+    const RunSettings from = cli::run_settings(found.front());
+    if (!values_shown) {
+      // Another user's values are not this user's to copy: each is given anew.
+      const std::string swept = sweep.substr(0, sweep.find('='));
+      std::vector<std::string> missing;
+      for (const auto& variable : from.env) {
+        const std::string& v = variable.first;
+        if (v != swept && std::none_of(req.env.begin(), req.env.end(),
+                                       [&](const auto& given) { return given.first == v; }))
+          missing.push_back(v);
+      }
+      if (!missing.empty())
+        throw Error(Errc::access_denied,
+                    fmt::format("The values of {}'s variables are not shown to you: give {} "
+                                "with --env NAME=VALUE",
+                                source_name.text(), fmt::join(missing, ", ")));
+    }
 
     // Every clone is checked before the first is submitted: a bad sweep
     // creates no run at all.

@@ -32,6 +32,16 @@ RunSettings run_settings(const Job& job);
 /// The runs of `project` (every project when empty) by number: stintd's
 /// jobs and the cluster runs of the registry, as jobs.
 std::vector<Job> all_run_jobs(Store& store, const std::string& project);
+/// Whether the caller may read every user's runs: root, the state
+/// directory's owner, sacctmgr operators and administrators.
+bool may_read_any_run(Store& store);
+/// Puts the values of the runs' variables, which stint.db does not keep, into
+/// `jobs`, from stintd (the job's environment as submitted), for the runs the
+/// caller may see: their own, or any for an operator. Every other value
+/// becomes "***" (another user's, or all when stintd does not answer, said on
+/// stderr as "<tool>: warning: ..."). Returns, per job, whether its values
+/// are shown.
+std::vector<bool> reveal_run_env(Store& store, std::vector<Job>& jobs, std::string_view tool);
 /// Asks stintd to ask the cluster about the live cluster runs of `project`
 /// now; when it cannot, says so on stderr and the last answer stands.
 void refresh_cluster_runs(Store& store, const std::string& project, std::string_view tool);

@@ -47,7 +47,10 @@ int run_exec(int argc, char** argv) {
       }
     }
     if (!found) throw Error(Errc::invalid_argument, fmt::format("No run {}", rn.text()));
-    const Job& job = *found;
+    std::vector<Job> runs{std::move(*found)};
+    if (!cli::reveal_run_env(*Store::reader(paths.db()), runs, k_tool).front())
+      throw Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
+    const Job& job = runs.front();
     if (job.state != JobState::running)
       throw Error(Errc::job_state_invalid,
                   fmt::format("Run {} is {}: only a running or kept-alive run's nodes take "

@@ -8,7 +8,6 @@
 
 #include <fmt/core.h>
 #include <fmt/format.h>
-#include <sys/stat.h>
 #include <unistd.h>
 
 #include <stint/error.hpp>
@@ -26,7 +25,6 @@
 #include "daemon/job_env.hpp"
 #include "model/json.hpp"
 #include "util/clock.hpp"
-#include "util/proc.hpp"
 
 namespace stint::cli {
 
@@ -85,15 +83,8 @@ Job find_run(Store& store, const RunName& name) {
 
 // A run's output is its owner's (and operators'): run-logs of another user's
 // run is refused, as scontrol write batch_script is, whatever the file's mode.
-void check_may_read(Store& store, const Paths& paths, const Job& job) {
-  const uid_t me = ::getuid();
-  if (me == job.user_id || me == 0) return;
-  struct stat st {};
-  if (::stat(paths.state_dir.c_str(), &st) == 0 && st.st_uid == me) return;
-  const Accounting accounting = store.accounting();
-  if (const User* u = accounting.find_user(proc::user_name(me));
-      u && u->admin_level != AdminLevel::none)
-    return;
+void check_may_read(Store& store, const Job& job) {
+  if (::getuid() == job.user_id || cli::may_read_any_run(store)) return;
   throw Error(Errc::access_denied, std::string(errc_slurm_message(Errc::access_denied)));
 }
 
@@ -121,6 +112,7 @@ int run_list(int argc, char** argv) {
     auto store = open_store(k_tool);
     if (store) cli::refresh_cluster_runs(*store, project, k_tool);
     std::vector<Job> jobs = store ? cli::all_run_jobs(*store, project) : std::vector<Job>{};
+    if (store) cli::reveal_run_env(*store, jobs, k_tool);
     std::vector<const RunSettings*> settings;
     std::vector<RunSettings> owned;
     owned.reserve(jobs.size());
@@ -180,7 +172,9 @@ int run_show(int argc, char** argv) {
     if (!store) throw Error(Errc::invalid_argument, fmt::format("No run {}", name));
     const RunName rn = run::parse_run_name(name);
     cli::refresh_cluster_runs(*store, rn.project, k_tool);
-    const Job job = find_run(*store, rn);
+    std::vector<Job> found{find_run(*store, rn)};
+    cli::reveal_run_env(*store, found, k_tool);
+    const Job& job = found.front();
     const RunSettings s = cli::run_settings(job);
     const RunInfo& r = *job.spec.run;
     fmt::print("Run:          {}\n", RunName{r.project, r.number}.text());
@@ -243,7 +237,7 @@ int run_logs(int argc, char** argv) {
     if (!store) throw Error(Errc::invalid_argument, fmt::format("No run {}", name));
     const RunName rn = run::parse_run_name(name);
     Job job = find_run(*store, rn);
-    check_may_read(*store, default_paths(), job);
+    check_may_read(*store, job);
     if (node >= job.req.nodes)
       throw Error(Errc::invalid_argument,
                   fmt::format("Run {} has no node of rank {}", rn.text(), node));

@@ -258,15 +258,27 @@ struct Selection {
   }
 };
 
-// -B and --env-vars: what each job was submitted with, as stintd keeps it
-// (its owner and operators only), under Slurm's title and rule.
+// -B and --env-vars: what each job was submitted with, as stintd keeps it,
+// under Slurm's title and rule: the script for its owner and operators only,
+// the environment with every value "***" for anyone else.
 int print_submitted(const std::vector<Job>& jobs, bool environment) {
   const std::string rule(80, '-');
   for (const Job& job : jobs) {
     nlohmann::json reply;
     std::string text;
     try {
-      reply = rpc::call(default_paths(), {{"op", "batch_script"}, {"job_id", job.display_id()}});
+      if (environment) {
+        reply =
+            rpc::call(default_paths(),
+                      {{"op", "job_env"}, {"job_ids", nlohmann::json::array({job.display_id()})}});
+        const auto found = reply.find("jobs");
+        reply = found != reply.end() && found->is_array() && !found->empty() &&
+                        found->front().is_object()
+                    ? found->front()
+                    : nlohmann::json::object();
+      } else {
+        reply = rpc::call(default_paths(), {{"op", "batch_script"}, {"job_id", job.display_id()}});
+      }
     } catch (const Error&) {
       reply = nlohmann::json::object();
     }

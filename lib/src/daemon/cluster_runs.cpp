@@ -14,6 +14,7 @@
 #include "backend/slurm.hpp"
 #include "daemon/controller.hpp"
 #include "daemon/log.hpp"
+#include "store/scripts.hpp"
 #include "util/proc.hpp"
 
 namespace stint::daemon {
@@ -80,6 +81,13 @@ nlohmann::json Controller::submit_cluster_run(JobSpec spec, const Caller& caller
   run.cluster_job_id =
       backend::submit(target, backend::slurm_submission(run, config, target.bin_dir));
   run.cluster_state = "PENDING";
+  // The values of the run's variables for its owner's tools: stint.db, which
+  // every user reads, keeps their names only.
+  if (!run.spec.run->env.empty()) {
+    nlohmann::json env = nlohmann::json::array();
+    for (const auto& [name, value] : run.spec.run->env) env.push_back({name, value});
+    scripts().put_run_env(RunName{run.project, run.number}.text(), env.dump());
+  }
   {
     Store::Transaction tx(*m_store);
     m_store->add_project({run.project, run.user_id, run.user_name, "", run.submit_time});

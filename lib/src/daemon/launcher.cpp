@@ -25,6 +25,7 @@
 #include "daemon/spool.hpp"
 #include "daemon/stepd_forks.hpp"
 #include "model/json.hpp"
+#include "run/secret_env.hpp"
 #include "store/scripts.hpp"
 #include "util/fs.hpp"
 #include "util/proc.hpp"
@@ -208,6 +209,8 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
           job_spec_from_json(
               nlohmann::json{{"environment", nlohmann::json::parse(submitted->environment)}})
               .environment;
+      // A job read back from stint.db has its run variables' names only.
+      if (job.spec.run) run::fill_env_values(job.spec.run->env, job.spec.environment);
       script_kept = true;
     } catch (const std::exception& e) {
       log_error("job {}: its kept environment cannot be read: {}", job.display_id(), e.what());

@@ -9,6 +9,8 @@
 #include <stint/error.hpp>
 #include <stint/run.hpp>
 
+#include "run/secret_env.hpp"
+
 namespace stint::run {
 namespace {
 
@@ -82,6 +84,15 @@ std::string env_value(const RunEnvironment& env, std::string_view name) {
     if (n == name) return v;
   }
   return {};
+}
+
+EnvPairs masked_env(EnvPairs env) {
+  for (auto& kv : env) kv.second = k_masked_value;
+  return env;
+}
+
+void fill_env_values(EnvPairs& run_env, const EnvPairs& environment) {
+  for (auto& [name, value] : run_env) value = env_value(environment, name);
 }
 
 void check_settings(const RunSettings& s, bool cpu_server, bool node_count_given) {

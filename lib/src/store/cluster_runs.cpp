@@ -9,6 +9,7 @@
 
 #include "model/json.hpp"
 #include "store/impl.hpp"
+#include "store/job_rows.hpp"
 
 namespace stint {
 namespace {
@@ -22,11 +23,13 @@ json ports_json(const std::vector<std::vector<std::uint16_t>>& ports) {
 }
 
 std::string record_of(const ClusterRun& r) {
+  json spec = to_json(r.spec);
+  drop_run_env_values(spec);
   return json{{"login", r.login},
               {"conf", r.conf},
               {"group_id", r.group_id},
               {"user_name", r.user_name},
-              {"spec", to_json(r.spec)},
+              {"spec", std::move(spec)},
               {"partition", r.partition},
               {"cluster_state", r.cluster_state},
               {"submit_time", r.submit_time},

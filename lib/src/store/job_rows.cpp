@@ -33,11 +33,13 @@ constexpr std::array<std::string_view, 7> k_listing_omits = {
     "stderr_path", "spec",       "cancelled_by"};
 
 // The spec in the database leaves out what may be large or private: the
-// environment and the script live in the job's spool folder.
+// environment and the script live in scripts.db, and so do the values of a
+// run's variables.
 std::string spec_for_db(const JobSpec& spec) {
   nlohmann::json j = to_json(spec);
   j.erase("environment");
   j.erase("script");
+  drop_run_env_values(j);
   return j.dump();
 }
 
@@ -46,6 +48,16 @@ std::string alloc_text(const std::vector<NodeAlloc>& alloc) {
 }
 
 }  // namespace
+
+void drop_run_env_values(nlohmann::json& spec) {
+  const auto run = spec.find("run");
+  if (run == spec.end() || !run->is_object()) return;
+  const auto env = run->find("env");
+  if (env == run->end() || !env->is_array()) return;
+  for (auto& pair : *env) {
+    if (pair.is_array() && pair.size() == 2) pair[1] = "";
+  }
+}
 
 // k_job_columns with NULL in place of k_listing_omits.
 std::string listing_columns() {

@@ -18,6 +18,11 @@
 
 namespace stint {
 
+/// Empties the values of the run's variables in a spec's JSON (`spec.run.env`):
+/// stint.db is every local user's to read, and a value may be a token. The
+/// job's environment in scripts.db keeps them.
+void drop_run_env_values(nlohmann::json& spec);
+
 // Column order shared by INSERT, UPDATE and SELECT.
 constexpr std::string_view k_job_columns =
     "id, name, user_id, group_id, user_name, partition, account, qos, state, reason, "

@@ -260,6 +260,25 @@ CREATE TABLE node_features (
   features TEXT NOT NULL
 ) WITHOUT ROWID;
 )sql",
+      // 14: a run's variables keep their names only (store/job_rows.cpp,
+      // drop_run_env_values): their values, which may be tokens, were readable
+      // by every local user here. scripts.db keeps them in the job's
+      // environment. Store::open then scrubs the pages the old texts were in.
+      R"sql(
+UPDATE jobs SET spec = json_set(spec, '$.run.env', json((
+  SELECT json_group_array(json_array(json_extract(e.value, '$[0]'), ''))
+  FROM json_each(jobs.spec, '$.run.env') AS e)))
+WHERE json_type(spec, '$.run.env') = 'array' AND json_array_length(spec, '$.run.env') > 0;
+UPDATE array_texts SET spec = json_set(spec, '$.run.env', json((
+  SELECT json_group_array(json_array(json_extract(e.value, '$[0]'), ''))
+  FROM json_each(array_texts.spec, '$.run.env') AS e)))
+WHERE json_type(spec, '$.run.env') = 'array' AND json_array_length(spec, '$.run.env') > 0;
+UPDATE cluster_runs SET record = json_set(record, '$.spec.run.env', json((
+  SELECT json_group_array(json_array(json_extract(e.value, '$[0]'), ''))
+  FROM json_each(cluster_runs.record, '$.spec.run.env') AS e)))
+WHERE json_type(record, '$.spec.run.env') = 'array'
+  AND json_array_length(record, '$.spec.run.env') > 0;
+)sql",
   };
   return k_migrations;
 }

@@ -49,7 +49,12 @@ std::unique_ptr<ScriptStore> ScriptStore::open(const std::string& path) {
       "CREATE TABLE IF NOT EXISTS scripts ("
       "  job_id      INTEGER PRIMARY KEY,"
       "  script      TEXT NOT NULL,"
-      "  environment TEXT NOT NULL)");
+      "  environment TEXT NOT NULL);"
+      // A cluster run's variables (its job and environment are the
+      // cluster's): stint.db keeps their names only.
+      "CREATE TABLE IF NOT EXISTS run_envs ("
+      "  run TEXT PRIMARY KEY,"
+      "  env TEXT NOT NULL) WITHOUT ROWID");
   // A submission that failed after its put (stint.db had no room) leaves its
   // row, and its retry takes the same id: rewriting the same row would append
   // to the WAL again, so on a disk freed a little at a time each retry took
@@ -130,6 +135,19 @@ std::optional<SubmittedScript> ScriptStore::get(JobId id) {
   if (lookup.step()) kept = SubmittedScript{lookup.text(0), lookup.text(1)};
   lookup.reset();
   return kept;
+}
+
+void ScriptStore::put_run_env(std::string_view run, std::string_view env) {
+  sql::Statement st(m_impl->conn, "INSERT OR REPLACE INTO run_envs (run, env) VALUES (?1, ?2)");
+  st.bind_unowned(1, run).bind_unowned(2, env);
+  st.run();
+}
+
+std::optional<std::string> ScriptStore::run_env(std::string_view run) {
+  sql::Statement st(m_impl->conn, "SELECT env FROM run_envs WHERE run = ?1");
+  st.bind_unowned(1, run);
+  if (!st.step()) return std::nullopt;
+  return st.text(0);
 }
 
 }  // namespace stint

@@ -46,6 +46,10 @@ class ScriptStore {
   /// when asked to.
   void remove(const std::vector<JobId>& ids);
   void compact();
+  /// Keeps the variables of cluster run `run` ("project/n"), a JSON array of
+  /// [name, value] pairs.
+  void put_run_env(std::string_view run, std::string_view env);
+  std::optional<std::string> run_env(std::string_view run);
 
  private:
   struct Impl;

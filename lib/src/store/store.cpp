@@ -116,6 +116,17 @@ std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {
         store->m_impl->conn.exec(all[v]);
       store->m_impl->conn.exec(fmt::format("PRAGMA user_version={}", all.size()));
       tx.commit();
+      // Migration 14 emptied the values of runs' variables, but the old pages
+      // stay in the file until a checkpoint, and an SQLite built without
+      // SECURE_DELETE (Debian's has it) leaves freed content in free pages: a
+      // VACUUM rewrites every page, and the checkpoint copies them over the
+      // old ones and empties the WAL. This once the file may shrink under a
+      // tool's mapping; a tool of the old version refuses the new schema anyway.
+      constexpr int k_run_env_names_only = 14;
+      if (have > 0 && have < k_run_env_names_only) {
+        store->m_impl->conn.exec("VACUUM");
+        store->m_impl->conn.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+      }
     }
   } else {
     // A tool reads the database once through: mapped, its pages are read

@@ -8,6 +8,8 @@
 #include <stint/error.hpp>
 #include <stint/run.hpp>
 
+#include "run/secret_env.hpp"
+
 using namespace stint;
 using Catch::Matchers::Contains;
 
@@ -251,4 +253,16 @@ TEST_CASE("OCI images run with podman, the node's variables passed in", "[run]")
   CHECK(argv[argv.size() - 3] == "localhost/torch:2");
   CHECK(argv[argv.size() - 2] == "python3");
   CHECK(argv.back() == "t.py");
+}
+
+TEST_CASE("another user sees a run's variable names, never their values", "[run]") {
+  const run::EnvPairs env = {{"WANDB_API_KEY", "k-123"}, {"LR", "0.1"}, {"EMPTY", ""}};
+  const run::EnvPairs masked = run::masked_env(env);
+  // Every name, in order; every value "***", an empty one too.
+  CHECK(masked == run::EnvPairs{{"WANDB_API_KEY", "***"}, {"LR", "***"}, {"EMPTY", "***"}});
+  CHECK(run::masked_env({}).empty());
+  // The owner's values come back from the job's environment by name.
+  run::EnvPairs names_only = {{"WANDB_API_KEY", ""}, {"LR", ""}, {"GONE", "stale"}};
+  run::fill_env_values(names_only, {{"PATH", "/bin"}, {"LR", "0.1"}, {"WANDB_API_KEY", "k-123"}});
+  CHECK(names_only == run::EnvPairs{{"WANDB_API_KEY", "k-123"}, {"LR", "0.1"}, {"GONE", ""}});
 }

@@ -46,8 +46,10 @@ stint::ClusterRun cluster_run(std::uint32_t number) {
 
 }  // namespace
 
-TEST_CASE("cluster runs are kept whole, found by project, and numbered with the jobs' runs",
-          "[store]") {
+TEST_CASE(
+    "cluster runs are kept (less their variables' values), found by project, and numbered with the "
+    "jobs' runs",
+    "[store]") {
   RegistryDir dir;
   auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
   store->save_cluster_run(cluster_run(1));
@@ -62,7 +64,8 @@ TEST_CASE("cluster runs are kept whole, found by project, and numbered with the 
   CHECK(all[0].cluster_job_id == 41);
   CHECK(all[0].ports == cluster_run(1).ports);
   CHECK(all[0].nodes[1].node == "n2");
-  CHECK(all[0].spec.run->env == cluster_run(1).spec.run->env);
+  // The values of a run's variables are not kept here, where every user reads.
+  CHECK(all[0].spec.run->env == std::vector<std::pair<std::string, std::string>>{{"LR", ""}});
   CHECK(all[1].spec.run->lost == "vanished");
   CHECK(store->cluster_runs("other").empty());
   const auto live = store->live_cluster_runs();

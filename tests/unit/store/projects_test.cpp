@@ -1,6 +1,7 @@
 // Projects and deleted runs (migration 7).
 
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include <catch2/catch.hpp>
@@ -124,4 +125,57 @@ TEST_CASE("migration 7 makes a project for each project runs already name", "[st
   CHECK(all[1] == stint::Project{"q", 1000, "alice", "", 30});
   CHECK(all[2] == stint::Project{"slurmy", 1002, "carol", "", 5});
   CHECK(store->run_jobs("p").size() == 2);
+}
+
+TEST_CASE("no value of a run's variables is written to stint.db; migration 14 scrubs old ones",
+          "[store][projects]") {
+  ProjectDir dir;
+  const std::string db = dir.path + "/stint.db";
+  auto grep_db = [&] { return std::system(("grep -rqa hunter2 '" + dir.path + "'").c_str()) == 0; };
+  {
+    auto store = stint::Store::open(db, stint::Store::Mode::read_write);
+    stint::Job job = run_job(1, "p", 1, 1000, "alice", 10);
+    job.spec.run->env = {{"SECRET_TOKEN", "hunter2"}, {"LR", "0.1"}};
+    store->insert_job(job);
+    job.state = stint::JobState::running;
+    store->update_job(job);
+    stint::ClusterRun cr;
+    cr.project = "slurmy";
+    cr.number = 1;
+    cr.spec.run = job.spec.run;
+    store->save_cluster_run(cr);
+    const auto runs = store->run_jobs("p");
+    REQUIRE(runs.size() == 1);
+    CHECK(runs[0].spec.run->env ==
+          std::vector<std::pair<std::string, std::string>>{{"SECRET_TOKEN", ""}, {"LR", ""}});
+  }
+  CHECK_FALSE(grep_db());
+  // As an older stint wrote them: the values in the spec and the record, a
+  // long one (overflow pages, which an update frees without clearing).
+  {
+    std::ofstream sql(dir.path + "/old.sql");
+    sql << R"sql(
+UPDATE jobs SET spec = json_set(spec, '$.run.env', json_array(
+  json_array('SECRET_TOKEN', 'hunter2' || hex(zeroblob(3000))), json_array('LR', '0.1')));
+UPDATE cluster_runs SET record = json_set(record, '$.spec.run.env',
+  json_array(json_array('SECRET_TOKEN', 'hunter2' || hex(zeroblob(3000)))));
+PRAGMA user_version = 13;
+)sql";
+  }
+  const std::string old =
+      "sqlite3 '" + db + "' < '" + dir.path + "/old.sql' && rm '" + dir.path + "/old.sql'";
+  REQUIRE(std::system(old.c_str()) == 0);
+  REQUIRE(grep_db());
+  auto store = stint::Store::open(db, stint::Store::Mode::read_write);
+  CHECK(store->schema_version() == stint::Store::current_schema_version());
+  const auto runs = store->run_jobs("p");
+  REQUIRE(runs.size() == 1);
+  CHECK(runs[0].spec.run->env ==
+        std::vector<std::pair<std::string, std::string>>{{"SECRET_TOKEN", ""}, {"LR", ""}});
+  REQUIRE(store->cluster_runs("slurmy").size() == 1);
+  CHECK(store->cluster_runs("slurmy")[0].spec.run->env ==
+        std::vector<std::pair<std::string, std::string>>{{"SECRET_TOKEN", ""}});
+  // Neither the file nor its WAL holds the old text, in free space either
+  // (Debian's SQLite clears what it frees itself; the VACUUM is for others).
+  CHECK_FALSE(grep_db());
 }

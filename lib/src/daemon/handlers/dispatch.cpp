@@ -36,6 +36,7 @@ constexpr Route k_routes[] = {
     {"run_delete", handle_run_delete},
     {"project_create", handle_project_create},
     {"batch_script", handle_batch_script},
+    {"job_env", handle_job_env},
     {"storage_create", handle_storage_create},
     {"storage_delete", handle_storage_delete},
     {"step_begin", handle_step_begin},

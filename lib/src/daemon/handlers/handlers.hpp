@@ -32,6 +32,7 @@ Json handle_run_refresh(Controller& c, const Json& req, const Caller& caller);
 Json handle_run_delete(Controller& c, const Json& req, const Caller& caller);
 Json handle_project_create(Controller& c, const Json& req, const Caller& caller);
 Json handle_batch_script(Controller& c, const Json& req, const Caller& caller);
+Json handle_job_env(Controller& c, const Json& req, const Caller& caller);
 // Storages, named folders kept across runs (handlers/storage.cpp).
 Json handle_storage_create(Controller& c, const Json& req, const Caller& caller);
 Json handle_storage_delete(Controller& c, const Json& req, const Caller& caller);
