@@ -35,7 +35,9 @@ wait_for 30 sh -c "[ \"\$(squeue -h -j $quick -o %t)\" = R ]"
 pid=$(cat "$STINT_STATE_DIR/stintd.lock")
 kill -KILL "$pid"
 wait_for 10 sh -c "! kill -0 $pid"
-wait_for 30 test -e "$STINT_STATE_DIR/spool/$quick/task-0.result.json"
+# Its stepd writes the result and exits (starting stintd again, which may
+# collect the result and remove the job's spool folder at once).
+wait_for 30 sh -c "! pgrep -f 'stint-step[d] $STINT_STATE_DIR/spool/$quick/' >/dev/null"
 sleep 4 # the downtime itself, which the job's times must not include
 sbatch --wrap true >/dev/null
 wait_for 30 job_ended "$quick"
