@@ -61,6 +61,12 @@ h=$(submit --wrap true) # starts stintd, which collects the result
 wait_for 20 sh -c "sinfo -h -R -o '%E' | grep -qx 'Kill task failed'"
 wait_for 20 job_ended "$g"
 
+# --- The stepds' log past StintLogMaxSize: stintd renames it at its next
+# pass, and lets its stepd fork server go so the next one opens a new file.
+stepd_log="$STINT_STATE_DIR/log/stepd.log"
+head -c 1100000 /dev/zero | tr '\0' '#' >>"$stepd_log"
+wait_for 10 test -e "$stepd_log.1"
+
 # --- PurgeJobAfter and PurgeStepAfter: jobs submitted 40 days ago (their
 # times moved back while stintd is down) go, with their steps, scripts and
 # folders; a step of that age goes from a job that stays.
@@ -113,4 +119,7 @@ expect_contains "the new log" "$(cat "$log")" "node $node set"
 mv "$log" "$log.moved"
 kill -USR2 "$(cat "$STINT_STATE_DIR/stintd.lock")"
 wait_for 10 grep -q "SIGUSR2: log file reopened" "$log"
+# The stepds' log (rotated above): a later job's stepd, forked by a new fork
+# server, wrote to the new file.
+expect_contains "the new stepd.log" "$(cat "$STINT_STATE_DIR/log/stepd.log")" "job $d node 0"
 echo "t09-state-bounds: ok"

@@ -94,6 +94,8 @@ class Controller {
   bool purge_records();
   /// Rewrites stint.db and scripts.db into their fewest pages.
   void compact_store();
+  /// log/stepd.log past StintLogMaxSize becomes stepd.log.1 (purge.cpp).
+  void rotate_stepd_log();
   /// StintLogMaxSize in bytes: the log's size past which it is rotated (0: never).
   std::uint64_t log_limit() const {
     return static_cast<std::uint64_t>(m_config.conf_int("StintLogMaxSize")) * 1024 * 1024;

@@ -2,12 +2,15 @@
 // PurgeStepAfter carried out by stintd (stint.db stands in for slurmdbd's
 // database), and `stint db compact`.
 
+#include <sys/stat.h>
+
 #include <stint/error.hpp>
 
 #include "config/purge_age.hpp"
 #include "daemon/controller.hpp"
 #include "daemon/handlers/handlers.hpp"
 #include "daemon/log.hpp"
+#include "daemon/stepd_forks.hpp"
 #include "store/scripts.hpp"
 #include "util/fs.hpp"
 
@@ -49,6 +52,19 @@ bool Controller::purge_records() {
     log_info("purge: {} jobs (PurgeJobAfter {}), {} steps (PurgeStepAfter {})", purged.jobs.size(),
              config::purge_age_text(job_age), steps, config::purge_age_text(step_age));
   return purged.jobs.size() == k_purge_batch || steps == k_purge_batch;
+}
+
+void Controller::rotate_stepd_log() {
+  const std::uint64_t limit = log_limit();
+  if (limit == 0) return;
+  const std::string path = m_paths.log_dir() + "/stepd.log";
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0 || static_cast<std::uint64_t>(st.st_size) < limit) return;
+  if (::rename(path.c_str(), (path + ".1").c_str()) != 0) return;
+  // The fork server and the stepds it forked write to the file they were
+  // given; a new server, started with the next task, opens the new one.
+  if (m_stepd_forks) m_stepd_forks->renew();
+  log_info("log/stepd.log rotated past {} MiB", limit / (1024 * 1024));
 }
 
 void Controller::compact_store() {

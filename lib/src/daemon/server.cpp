@@ -278,6 +278,7 @@ int serve(const Paths& paths, const ServerOptions& options) {
       }
       if (!purge_more) next_purge = now + std::chrono::hours(1);
     }
+    if (periodic) controller.rotate_stepd_log();
     if (!controller.idle()) idle_since = now;
     // A reconfigure may change StintIdleExit.
     const Seconds idle_exit = options.idle_exit.value_or(controller.config().daemon_idle_exit());

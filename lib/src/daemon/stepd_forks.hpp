@@ -56,6 +56,9 @@ class StepdForks {
   /// Reads the exit notices there are, each to `exited`; a server that has
   /// gone is forgotten (the next start starts another).
   void read_exits(const std::function<void(std::int64_t)>& exited);
+  /// Lets the server go (it exits, its stepds run on): the next start()
+  /// starts another, which opens the log file anew (after a rotation).
+  void renew() { stop(false); }
 
  private:
   bool launch_server(const std::string& exe);

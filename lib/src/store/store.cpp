@@ -85,6 +85,10 @@ std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {
     // WAL lets the tools read while stintd writes; NORMAL syncs at checkpoints,
     // which keeps the database consistent across a crash of stintd.
     store->m_impl->conn.exec("PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;");
+    // A burst (100,000 jobs ending while tools read) grows the WAL to
+    // hundreds of MiB; SQLite keeps a WAL file at its largest unless told
+    // to cut it back when it starts over.
+    store->m_impl->conn.exec("PRAGMA journal_size_limit=67108864");
     // The -wal and -shm files stay when stintd closes the database: a reader
     // that may not create files in the state directory (another user, in
     // system mode) can open a WAL database read-only only where they exist.
