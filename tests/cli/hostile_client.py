@@ -182,6 +182,27 @@ def case_partial_flood(pid, count, limit_mib):
         sys.exit(f"stintd's peak memory grew by {peak} KiB for frames that never end")
 
 
+def case_hold_partial(count, release_file):
+    # As partial-flood, but the frames are held, half-sent, until
+    # release_file exists: another user's requests are served meanwhile.
+    body = b"x" * (15 * 1024 * 1024)
+    held, dropped = [], 0
+    for _ in range(int(count)):
+        s = connect()
+        try:
+            s.sendall(struct.pack(">I", 16 * 1024 * 1024) + body)
+            held.append(s)
+        except (BrokenPipeError, ConnectionResetError):
+            dropped += 1
+            s.close()
+    print(f"holding {len(held)} partial frames; {dropped} closed by stintd", flush=True)
+    deadline = time.monotonic() + 120
+    while not os.path.exists(release_file) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    for s in held:
+        s.close()
+
+
 def case_truncated():
     # Half a frame, then the client closes its side: no reply can come.
     s = connect()
