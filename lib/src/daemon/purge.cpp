@@ -64,7 +64,7 @@ void Controller::rotate_stepd_log() {
   // The fork server and the stepds it forked write to the file they were
   // given; a new server, started with the next task, opens the new one.
   if (m_stepd_forks) m_stepd_forks->renew();
-  log_info("log/stepd.log rotated past {} MiB", limit / (1024 * 1024));
+  log_info("log/stepd.log rotated past {} MiB", limit / (1024ULL * 1024));
 }
 
 void Controller::compact_store() {
