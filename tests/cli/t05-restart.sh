@@ -48,7 +48,9 @@ elapsed=$(sacct -n -X -P -j "$quick" -o ElapsedRaw)
 # stepd writes the result again where stintd looks for it, and the job that
 # ran completes once, never taken for a failed node and run again.
 g=$(submit --requeue --wrap 'for i in $(seq 300); do [ -e spool-go ] && break; sleep 0.1; done; echo ran')
-wait_for 30 sh -c "[ \"\$(squeue -h -j $g -o %t)\" = R ]"
+# Its script runs (squeue says R as soon as its stepd is asked for, before
+# that stepd has read its launch file from the folder).
+wait_for 30 pgrep -f "$STINT_STATE_DIR/spool/$g/script"
 rm -rf "$STINT_STATE_DIR/spool/$g"
 touch spool-go
 wait_for 30 job_ended "$g"
