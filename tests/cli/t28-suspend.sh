@@ -15,11 +15,13 @@ config:
   FirstJobId: "500"
 YAML
 
+# The count is renamed into place: a job stopped between the truncation and
+# the write of a plain '>' would leave the file empty while suspended.
 cat >count.sh <<'SH'
 #!/bin/sh
 #SBATCH -n1 -o count.out
 i=0
-while [ ! -e stop ]; do i=$((i + 1)); echo "$i" >count.now; sleep 0.05; done
+while [ ! -e stop ]; do i=$((i + 1)); echo "$i" >count.tmp; mv count.tmp count.now; sleep 0.05; done
 SH
 j=$(submit count.sh)
 expect_eq "ids start at FirstJobId" 500 "$j"
