@@ -155,12 +155,9 @@ def case_oversized(pid):
         sys.exit(f"stintd's memory grew by {grown} KiB for frames that never came")
 
 
-def case_partial_flood(pid, count, limit_mib):
-    # Each connection announces the largest frame and sends all but the last
-    # MiB, and never finishes: what stintd holds of them all is bounded (one
-    # user's share), not count x 15 MiB; connections past it are closed.
-    pid = int(pid)
-    before = status_kb(pid, "VmHWM")
+def open_partial_frames(count):
+    """count connections, each announcing the largest frame and sending all
+    but its last MiB: those stintd kept open, and how many it closed."""
     body = b"x" * (15 * 1024 * 1024)
     held, dropped = [], 0
     for _ in range(int(count)):
@@ -171,6 +168,16 @@ def case_partial_flood(pid, count, limit_mib):
         except (BrokenPipeError, ConnectionResetError):
             dropped += 1
             s.close()
+    return held, dropped
+
+
+def case_partial_flood(pid, count, limit_mib):
+    # Each connection announces the largest frame and sends all but the last
+    # MiB, and never finishes: what stintd holds of them all is bounded (one
+    # user's share), not count x 15 MiB; connections past it are closed.
+    pid = int(pid)
+    before = status_kb(pid, "VmHWM")
+    held, dropped = open_partial_frames(count)
     ping()
     peak = status_kb(pid, "VmHWM") - before
     for s in held:
@@ -185,16 +192,7 @@ def case_partial_flood(pid, count, limit_mib):
 def case_hold_partial(count, release_file):
     # As partial-flood, but the frames are held, half-sent, until
     # release_file exists: another user's requests are served meanwhile.
-    body = b"x" * (15 * 1024 * 1024)
-    held, dropped = [], 0
-    for _ in range(int(count)):
-        s = connect()
-        try:
-            s.sendall(struct.pack(">I", 16 * 1024 * 1024) + body)
-            held.append(s)
-        except (BrokenPipeError, ConnectionResetError):
-            dropped += 1
-            s.close()
+    held, dropped = open_partial_frames(count)
     print(f"holding {len(held)} partial frames; {dropped} closed by stintd", flush=True)
     deadline = time.monotonic() + 120
     while not os.path.exists(release_file) and time.monotonic() < deadline:

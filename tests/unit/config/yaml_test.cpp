@@ -363,9 +363,10 @@ TEST_CASE("slurm.conf keys in config are checked", "[config][errors]") {
   CHECK_THAT(config_error(parts + "config:\n  PriorityWeightAgee: 10\n"),
              Equals("stint.yaml:3: config.PriorityWeightAgee: unknown slurm.conf key; did you mean "
                     "PriorityWeightAge?"));
-  CHECK_THAT(config_error(parts + "config:\n  SlurmctldPort: 6817\n"),
-             Equals("stint.yaml:3: config.SlurmctldPort: a Slurm slurm.conf key that stint does not "
-                   "support; remove it (stint config show lists the keys stint takes)"));
+  CHECK_THAT(
+      config_error(parts + "config:\n  SlurmctldPort: 6817\n"),
+      Equals("stint.yaml:3: config.SlurmctldPort: a Slurm slurm.conf key that stint does not "
+             "support; remove it (stint config show lists the keys stint takes)"));
   CHECK_THAT(config_error(parts + "config:\n  KillWait: 10\n  killwait: 20\n"),
              Equals("stint.yaml:4: config.killwait: duplicate key (first at line 3)"));
   CHECK_THAT(config_error(parts + "config:\n  KillWait: soon\n"),
