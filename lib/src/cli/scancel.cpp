@@ -376,6 +376,23 @@ void print_kill_error(std::string_view id, std::string_view message) {
   fmt::print(stderr, "{}: error: Kill job error on job id {}: {}\n", k_tool, id, message);
 }
 
+// scancel exits with the largest Slurm error number its kill requests got,
+// as exit() keeps it: modulo 256. ESLURM_ACCESS_DENIED is 2002 (exit 210),
+// SLURM_PROTOCOL_SOCKET_IMPL_TIMEOUT 5004 (exit 140, seen on Slurm 22.05.8
+// with slurmctld stopped); the rest exit 1, as the lookup of unknown jobs does.
+int kill_error_status(Errc code) {
+  constexpr int k_access_denied = 2002;
+  constexpr int k_socket_timeout = 5004;
+  switch (code) {
+    case Errc::access_denied:
+      return k_access_denied % 256;
+    case Errc::timed_out:
+      return k_socket_timeout % 256;
+    default:
+      return 1;
+  }
+}
+
 // "12.0": the step srun runs is ended (stintd closes its record CANCELLED,
 // and its srun, which watches it, ends the tasks as slurmstepd would).
 // Asked about first with -i, as Slurm's "Cancel step_id=12.0 ...".
@@ -551,7 +568,7 @@ int cancel(const ScancelArgs& a) {
       for (const auto& t : targets)
         if (!t.step && !t.unsupported) print_kill_error(t.text, e.what());
     }
-    return 1;
+    return kill_error_status(e.code());
   }
   const auto results = reply.find("results");
   if (results == reply.end() || !results->is_array()) return rc;
@@ -599,7 +616,7 @@ int cancel(const ScancelArgs& a) {
     // With a signal or a filter, scancel looks the jobs up first and reports
     // an unknown one as an error (_verify_job_ids); -Q silences the report.
     if (!(a.quiet && code == Errc::invalid_job_id)) print_kill_error(id, message);
-    rc = 1;
+    rc = std::max(rc, kill_error_status(code));
   }
   return rc;
 }
