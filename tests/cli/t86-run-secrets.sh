@@ -5,7 +5,8 @@
 # the state directory they may read (stint.db keeps the names only); the
 # owner and operators see the values, the run's command gets them, also
 # after a restart of stintd. Runs a system-mode stintd (root) and the tools
-# as real users made for the test, as t93 does.
+# as real users made for the test, as t93 does. sbatch --export=NAME=VALUE's
+# values are kept the same way.
 . "$(dirname "$0")/users.sh"
 
 tag=$$
@@ -81,3 +82,15 @@ wait_for 20 job_ended "$job2"
 expect_eq "the value after a restart" "token=hunter3" "$(cat "$alice_home/run-$job2.0.out")"
 found=$(as "$bob" grep -rlsa hunter3 "$STINT_STATE_DIR" || true)
 expect_eq "files bob reads with the second value" "" "$found"
+
+# --- sbatch --export=NAME=VALUE: the job gets the value; stint.db keeps
+# NAME=*** (scripts.db, root's, has the environment).
+jx=$(as "$alice" sbatch --parsable --export=ALL,API_KEY=hunter5 -o "$alice_home/export-%j.out" \
+  --wrap 'echo key=$API_KEY')
+wait_for 20 job_ended "$jx"
+expect_eq "the job got the exported value" "key=hunter5" "$(cat "$alice_home/export-$jx.out")"
+found=$(as "$bob" grep -rlsa hunter5 "$STINT_STATE_DIR" || true)
+expect_eq "files bob reads with the exported value" "" "$found"
+case "$(as "$bob" scontrol -d show job "$jx")" in
+  *hunter5*) fail "bob's scontrol show job shows the exported value" ;;
+esac

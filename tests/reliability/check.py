@@ -95,6 +95,12 @@ def main():
     unacknowledged = len(attempts) - sum(
         1 for k, _ in printed if k != "array" and k != "run") - sum(
         25 for k, _ in printed if k == "array") - sum(1 for k, _ in printed if k == "run")
+    # Exactly once: a tool whose answer was lost with a killed stintd sends
+    # its submission again under the same token and prints the one job id.
+    if failed:
+        problems.append(f"{failed} submissions printed an error (the tools retry until answered)")
+    if unacknowledged:
+        problems.append(f"{unacknowledged} jobs were made that no tool printed")
     print(f"{phase}: {len(attempts)} jobs, {sum(len(r) for r in attempts.values())} attempts "
           f"({cut_short} cut short and requeued), {sum(log.values())} log lines, "
           f"{len(printed)} submissions answered, {failed} unanswered "

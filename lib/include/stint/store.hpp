@@ -197,6 +197,25 @@ class Store {
   /// submission undone after its commit: its script did not reach the disk).
   void remove_jobs(JobId first, std::uint32_t count);
   void update_job(const Job& job);
+
+  // Submissions by token (store/submissions.cpp). A client sends a token it
+  // made up with each submission; the token is kept, under the submitting
+  // user, in the transaction that adds the jobs. A client that lost stintd's
+  // answer (stintd killed between its commit and its reply) sends the same
+  // submission again and is given what the first one made, not a second job.
+  struct Submission {
+    /// The job (an array's or het job's first), or a cluster run's cluster job.
+    std::uint64_t job_id = 0;
+    std::string run;  ///< the run's name, for a run
+  };
+  std::optional<Submission> submission(std::uint32_t user_id, const std::string& token);
+  void add_submission(std::uint32_t user_id, const std::string& token, const Submission& made,
+                      Seconds at);
+  void remove_submission(std::uint32_t user_id, const std::string& token);
+  /// Forgets the tokens kept since before `made_before` (a client asks again
+  /// within seconds); the number forgotten.
+  std::size_t purge_submissions(Seconds made_before);
+
   void set_meta(const std::string& key, const std::string& value);
   /// Keeps an ended attempt of a job that is about to be requeued (its
   /// restart_count numbers the attempt), for sacct --duplicates.

@@ -40,7 +40,8 @@ std::optional<ClusterRun> find_cluster_run(Store& store, const RunName& name) {
 
 }  // namespace
 
-nlohmann::json Controller::submit_cluster_run(JobSpec spec, const Caller& caller) {
+nlohmann::json Controller::submit_cluster_run(JobSpec spec, const Caller& caller,
+                                              const std::string& token) {
   RunInfo& info = *spec.run;
   if (!run::valid_project_name(info.project))
     throw Error(Errc::invalid_argument, fmt::format("Invalid project name: {}", info.project));
@@ -92,6 +93,10 @@ nlohmann::json Controller::submit_cluster_run(JobSpec spec, const Caller& caller
     Store::Transaction tx(*m_store);
     m_store->add_project({run.project, run.user_id, run.user_name, "", run.submit_time});
     m_store->save_cluster_run(run);
+    if (!token.empty())
+      m_store->add_submission(run.user_id, token,
+                              {run.cluster_job_id, RunName{run.project, run.number}.text()},
+                              run.submit_time);
     tx.commit();
   }
   ++m_live_cluster_runs;

@@ -89,8 +89,8 @@ class Controller {
   void read_stepd_exits();
 
   /// Purges the jobs and steps PurgeJobAfter and PurgeStepAfter say are old
-  /// enough, a batch at a time (purge.cpp); true when a batch was full and
-  /// more may be due.
+  /// enough, a batch at a time (purge.cpp), and the submission tokens of a
+  /// day ago; true when a batch was full and more may be due.
   bool purge_records();
   /// Rewrites stint.db and scripts.db into their fewest pages.
   void compact_store();
@@ -132,7 +132,8 @@ class Controller {
   /// first task's id as their array job id, or the components of a het job,
   /// marked by a non-zero het_job_id that becomes the first id): spool files
   /// first, then the database, in one transaction. Returns the first id.
-  JobId add_jobs(std::vector<Job> jobs);
+  /// A non-empty `token` is kept with them, under their user (Store::Submission).
+  JobId add_jobs(std::vector<Job> jobs, const std::string& token = {});
   /// `count` consecutive new job ids (intake.cpp); Errc::try_again when
   /// FirstJobId..MaxJobId has no such gap left.
   JobId job_ids(std::uint32_t count);
@@ -274,7 +275,7 @@ class Controller {
   // Runs on a real Slurm cluster (daemon/cluster_runs.cpp).
   /// Submits a run of the slurm backend (run-create, run-clone) and records
   /// it in the registry; returns the reply ({"job_id", "run"}).
-  nlohmann::json submit_cluster_run(JobSpec spec, const Caller& caller);
+  nlohmann::json submit_cluster_run(JobSpec spec, const Caller& caller, const std::string& token);
   /// run-stop of a cluster run: scancel, and the record says STOPPED.
   /// Returns the result entry for run-stop's reply.
   nlohmann::json stop_cluster_run(const RunName& name, const Caller& caller);

@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include <stint/error.hpp>
+#include <stint/run.hpp>
 
 #include "daemon/controller.hpp"
 #include "daemon/job_env.hpp"
@@ -45,7 +46,7 @@ JobId Controller::job_ids(std::uint32_t count) {
   return *free;
 }
 
-JobId Controller::add_jobs(std::vector<Job> jobs) {
+JobId Controller::add_jobs(std::vector<Job> jobs, const std::string& token) {
   if (jobs.empty()) throw Error(Errc::internal, "no jobs to add");
   // The ids come from the store inside the transaction that also inserts the
   // jobs, so a refused or failed submission burns no id. The commit is
@@ -83,6 +84,11 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
       job.stderr_path = std::move(err);
     }
     m_store->insert_jobs(jobs);
+    if (!token.empty()) {
+      const auto& run = jobs.front().spec.run;
+      m_store->add_submission(jobs.front().user_id, token,
+                              {first, run ? RunName{run->project, run->number}.text() : ""}, now());
+    }
     tx.commit();
   } catch (...) {
     // The submission fails for its own reason; the sync is waited for all
@@ -100,6 +106,7 @@ JobId Controller::add_jobs(std::vector<Job> jobs) {
     // (its ids stay used) and refused, as when its put failed.
     Store::Transaction undo(*m_store);
     m_store->remove_jobs(first, static_cast<std::uint32_t>(jobs.size()));
+    if (!token.empty()) m_store->remove_submission(jobs.front().user_id, token);
     undo.commit();
     throw;
   }

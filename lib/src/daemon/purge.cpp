@@ -22,9 +22,19 @@ namespace {
 // backlog (purging switched on over years of jobs) goes a batch a pass.
 constexpr std::size_t k_purge_batch = 2000;
 
+// How long a submission's token is kept: a client asks again within seconds
+// of losing its answer (a stintd restarting); a day covers a system stintd
+// that an administrator brings back by hand.
+constexpr Seconds k_submission_token_age = 24 * 3600;
+
 }  // namespace
 
 bool Controller::purge_records() {
+  {
+    Store::Transaction tx(*m_store);
+    m_store->purge_submissions(now() - k_submission_token_age);
+    tx.commit();
+  }
   const auto job_age = config::purge_age(m_config.conf("PurgeJobAfter").value_or(""));
   const auto step_age = config::purge_age(m_config.conf("PurgeStepAfter").value_or(""));
   if (!job_age && !step_age) return false;

@@ -1,5 +1,6 @@
 #include "rpc/client.hpp"
 
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <chrono>
@@ -11,6 +12,7 @@
 #include <fmt/core.h>
 #include <spawn.h>
 #include <sys/file.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/time.h>
@@ -257,6 +259,12 @@ int connect_or_start(const Paths& paths, AutoStart autostart, int timeout_s) {
       exited = false;
     }
     if (!exited && ::waitpid(pid, &status, WNOHANG) == pid) {
+      // SIGKILLed while it started (by an operator, the OOM killer): started
+      // again, as a stintd killed later would be by the next tool.
+      if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL) {
+        pid = start_daemon(paths);
+        continue;
+      }
       exited = true;
       // Exit 0 means another stintd won the race to the lock: keep waiting for it.
       if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
@@ -272,6 +280,31 @@ int connect_or_start(const Paths& paths, AutoStart autostart, int timeout_s) {
   }
   throw Error(Errc::daemon_unavailable,
               fmt::format("stintd did not start; see {}/stintd.log", paths.log_dir()));
+}
+
+// A submission's token: 128 random bits, so that the submission, sent again
+// after its answer was lost, is made once (stintd keeps the token with the
+// jobs it made, under the user's uid).
+std::string new_submission_token() {
+  std::array<unsigned char, 16> bytes{};
+  std::size_t got = 0;
+  while (got < bytes.size()) {
+    const ssize_t n = ::getrandom(bytes.data() + got, bytes.size() - got, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw Error(Errc::io, fmt::format("getrandom: {}", std::strerror(errno)));
+    }
+    got += static_cast<std::size_t>(n);
+  }
+  std::string token;
+  token.reserve(2 * bytes.size());
+  for (unsigned char b : bytes) token += fmt::format("{:02x}", b);
+  return token;
+}
+
+bool is_submission(const nlohmann::json& request) {
+  return request.is_object() && request.value("op", std::string()) == "submit" &&
+         !request.value("test_only", false);
 }
 
 }  // namespace
@@ -298,17 +331,39 @@ nlohmann::json call(const Paths& paths, const nlohmann::json& request, AutoStart
   // A stintd killed before it read the request (the connection is reset) did
   // not handle it: send it again, to the stintd the next connect finds or
   // starts. One that closes the connection after reading it may have handled
-  // it; that is reported, never retried (a submission would be made twice).
+  // it. A submission carries a token, and stintd answers the same token with
+  // the jobs it made for it: it is sent again then too, and its one job id
+  // reported, never a failure for a job that runs. Anything else is reported
+  // as it failed (sent again, a requeue or an update could act twice). A
+  // request that timed out is not sent again: stintd drops a request whose
+  // sender has gone, and one that answers in no MessageTimeout is stuck.
+  const bool submission = is_submission(request);
+  std::string text;
+  if (submission && !request.contains("token")) {
+    nlohmann::json with_token = request;
+    with_token["token"] = new_submission_token();
+    text = with_token.dump();
+  } else {
+    text = request.dump();
+  }
+  constexpr int k_attempts = 10;
   std::optional<std::string> reply_text;
   const int timeout_s = message_timeout_s(paths);
   for (int attempt = 1;; ++attempt) {
+    if (attempt > 1) {
+      // A stintd being killed may still accept for an instant: the next
+      // attempt leaves it time to go.
+      std::this_thread::sleep_for(std::chrono::milliseconds(10 * attempt));
+    }
     Fd fd(connect_or_start(paths, autostart, timeout_s));
     try {
-      write_frame(fd.get(), request.dump());
+      write_frame(fd.get(), text);
       reply_text = read_frame(fd.get());
-      break;
+      if (reply_text || !submission || attempt == k_attempts) break;
     } catch (const NotDelivered&) {
-      if (attempt == 5) throw;
+      if (attempt == k_attempts) throw;
+    } catch (const Error& e) {
+      if (!submission || e.code() == Errc::timed_out || attempt == k_attempts) throw;
     }
   }
   if (!reply_text) throw Error(Errc::daemon_unavailable, "stintd closed the connection");

@@ -30,7 +30,10 @@ enum class AutoStart { yes, no };
 
 /// Sends `request` to the stintd of `paths` and returns its reply. With
 /// AutoStart::yes a missing stintd is started (detached) and waited for.
-/// A reply with ok=false is thrown as Error(code, message).
+/// A reply with ok=false is thrown as Error(code, message). A submission
+/// ("submit") is given a token of its own and, should its answer be lost
+/// with a stintd that was killed, sent again until one answers: it is made
+/// exactly once.
 nlohmann::json call(const Paths& paths, const nlohmann::json& request,
                     AutoStart autostart = AutoStart::yes);
 

@@ -24,7 +24,7 @@ json ports_json(const std::vector<std::vector<std::uint16_t>>& ports) {
 
 std::string record_of(const ClusterRun& r) {
   json spec = to_json(r.spec);
-  drop_run_env_values(spec);
+  drop_private_values(spec);
   return json{{"login", r.login},
               {"conf", r.conf},
               {"group_id", r.group_id},

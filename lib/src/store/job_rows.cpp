@@ -34,12 +34,12 @@ constexpr std::array<std::string_view, 7> k_listing_omits = {
 
 // The spec in the database leaves out what may be large or private: the
 // environment and the script live in scripts.db, and so do the values of a
-// run's variables.
+// run's variables and of --export.
 std::string spec_for_db(const JobSpec& spec) {
   nlohmann::json j = to_json(spec);
   j.erase("environment");
   j.erase("script");
-  drop_run_env_values(j);
+  drop_private_values(j);
   return j.dump();
 }
 
@@ -49,7 +49,32 @@ std::string alloc_text(const std::vector<NodeAlloc>& alloc) {
 
 }  // namespace
 
-void drop_run_env_values(nlohmann::json& spec) {
+std::string export_spec_names(std::string_view spec) {
+  std::string out;
+  out.reserve(spec.size());
+  std::size_t start = 0;
+  while (start <= spec.size()) {
+    std::size_t comma = spec.find(',', start);
+    if (comma == std::string_view::npos) comma = spec.size();
+    const std::string_view token = spec.substr(start, comma - start);
+    const std::size_t eq = token.find('=');
+    if (start > 0) out += ',';
+    if (eq == std::string_view::npos) {
+      out += token;
+    } else {
+      out += token.substr(0, eq);
+      out += "=***";
+    }
+    start = comma + 1;
+  }
+  return out;
+}
+
+void drop_private_values(nlohmann::json& spec) {
+  if (const auto exported = spec.find("export_spec");
+      exported != spec.end() && exported->is_string() &&
+      exported->get_ref<const std::string&>().find('=') != std::string::npos)
+    *exported = export_spec_names(exported->get_ref<const std::string&>());
   const auto run = spec.find("run");
   if (run == spec.end() || !run->is_object()) return;
   const auto env = run->find("env");

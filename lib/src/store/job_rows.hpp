@@ -18,10 +18,14 @@
 
 namespace stint {
 
-/// Empties the values of the run's variables in a spec's JSON (`spec.run.env`):
-/// stint.db is every local user's to read, and a value may be a token. The
-/// job's environment in scripts.db keeps them.
-void drop_run_env_values(nlohmann::json& spec);
+/// Takes the values a user gave out of a spec's JSON: those of a run's
+/// variables (`spec.run.env`, emptied) and of sbatch's --export (NAME=VALUE
+/// becomes NAME=***). stint.db is every local user's to read, and a value
+/// may be a token. The job's environment in scripts.db keeps them.
+void drop_private_values(nlohmann::json& spec);
+/// An --export list with each NAME=VALUE as NAME=***; the rest (ALL, NONE,
+/// bare names) as it was.
+std::string export_spec_names(std::string_view spec);
 
 // Column order shared by INSERT, UPDATE and SELECT.
 constexpr std::string_view k_job_columns =

@@ -261,7 +261,7 @@ CREATE TABLE node_features (
 ) WITHOUT ROWID;
 )sql",
       // 14: a run's variables keep their names only (store/job_rows.cpp,
-      // drop_run_env_values): their values, which may be tokens, were readable
+      // drop_private_values): their values, which may be tokens, were readable
       // by every local user here. scripts.db keeps them in the job's
       // environment. Store::open then scrubs the pages the old texts were in.
       R"sql(
@@ -278,6 +278,34 @@ UPDATE cluster_runs SET record = json_set(record, '$.spec.run.env', json((
   FROM json_each(cluster_runs.record, '$.spec.run.env') AS e)))
 WHERE json_type(record, '$.spec.run.env') = 'array'
   AND json_array_length(record, '$.spec.run.env') > 0;
+)sql",
+      // 15: the tokens of submissions (Store::Submission), by user, so that a
+      // submission sent again after a lost answer is made once.
+      R"sql(
+CREATE TABLE submissions (
+  user_id INTEGER NOT NULL,
+  token   TEXT    NOT NULL,
+  job_id  INTEGER NOT NULL,
+  run     TEXT    NOT NULL,
+  made    INTEGER NOT NULL,
+  PRIMARY KEY (user_id, token)
+) WITHOUT ROWID;
+CREATE INDEX submissions_by_time ON submissions (made);
+)sql",
+      // 16: sbatch --export's values leave stint.db as the runs' did in 14
+      // (drop_private_values: NAME=VALUE becomes NAME=***); scripts.db keeps
+      // them in the job's environment. stint_export_names is registered by
+      // Store::open, which scrubs the old pages afterwards.
+      R"sql(
+UPDATE jobs SET spec = json_set(spec, '$.export_spec',
+                                stint_export_names(json_extract(spec, '$.export_spec')))
+WHERE instr(json_extract(spec, '$.export_spec'), '=') > 0;
+UPDATE array_texts SET spec = json_set(spec, '$.export_spec',
+                                       stint_export_names(json_extract(spec, '$.export_spec')))
+WHERE instr(json_extract(spec, '$.export_spec'), '=') > 0;
+UPDATE cluster_runs SET record = json_set(record, '$.spec.export_spec',
+    stint_export_names(json_extract(record, '$.spec.export_spec')))
+WHERE instr(json_extract(record, '$.spec.export_spec'), '=') > 0;
 )sql",
   };
   return k_migrations;

@@ -29,6 +29,25 @@ bool matches_any(const std::vector<T>& wanted, F&& pred) {
   return false;
 }
 
+// The SQL functions the migrations call: stint_export_names(text), an
+// --export list with its values taken out (export_spec_names).
+void register_migration_functions(sqlite3* db) {
+  const auto export_names = [](sqlite3_context* context, int, sqlite3_value** args) {
+    const auto* text = sqlite3_value_text(args[0]);
+    if (text == nullptr) {
+      sqlite3_result_null(context);
+      return;
+    }
+    const std::string names =
+        export_spec_names(std::string_view(reinterpret_cast<const char*>(text),
+                                           static_cast<std::size_t>(sqlite3_value_bytes(args[0]))));
+    sqlite3_result_text(context, names.data(), static_cast<int>(names.size()), SQLITE_TRANSIENT);
+  };
+  if (sqlite3_create_function_v2(db, "stint_export_names", 1, SQLITE_UTF8 | SQLITE_DETERMINISTIC,
+                                 nullptr, export_names, nullptr, nullptr, nullptr) != SQLITE_OK)
+    throw Error(Errc::store, fmt::format("sqlite: {}", sqlite3_errmsg(db)));
+}
+
 bool matches(const Job& job, const JobFilter& f) {
   if (f.active_only && is_terminal(job.state)) return false;
   if (!f.active_only && f.ended_after > 0 && is_terminal(job.state) && job.end_time < f.ended_after)
@@ -115,19 +134,21 @@ std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {
     // One transaction for every step: a reader sees the schema before or
     // after, never half of it.
     if (have < static_cast<int>(all.size())) {
+      register_migration_functions(store->m_impl->conn.handle());
       Transaction tx(*store);
       for (std::size_t v = static_cast<std::size_t>(have); v < all.size(); ++v)
         store->m_impl->conn.exec(all[v]);
       store->m_impl->conn.exec(fmt::format("PRAGMA user_version={}", all.size()));
       tx.commit();
-      // Migration 14 emptied the values of runs' variables, but the old pages
+      // Migrations 14 and 16 emptied the values of runs' variables and of
+      // --export, but the old pages
       // stay in the file until a checkpoint, and an SQLite built without
       // SECURE_DELETE (Debian's has it) leaves freed content in free pages: a
       // VACUUM rewrites every page, and the checkpoint copies them over the
       // old ones and empties the WAL. This once the file may shrink under a
       // tool's mapping; a tool of the old version refuses the new schema anyway.
-      constexpr int k_run_env_names_only = 14;
-      if (have > 0 && have < k_run_env_names_only) {
+      constexpr int k_export_names_only = 16;
+      if (have > 0 && have < k_export_names_only) {
         store->m_impl->conn.exec("VACUUM");
         store->m_impl->conn.exec("PRAGMA wal_checkpoint(TRUNCATE)");
       }

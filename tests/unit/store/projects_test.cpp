@@ -9,6 +9,8 @@
 
 #include <stint/store.hpp>
 
+#include "store/job_rows.hpp"
+
 namespace {
 
 struct ProjectDir {
@@ -114,7 +116,7 @@ TEST_CASE("migration 7 makes a project for each project runs already name", "[st
       "ALTER TABLE jobs DROP COLUMN het_job_id; ALTER TABLE jobs DROP COLUMN het_job_offset; "
       "ALTER TABLE jobs DROP COLUMN het_job_size; ALTER TABLE steps DROP COLUMN time_limit; "
       "ALTER TABLE jobs DROP COLUMN array_split; DROP TABLE node_features; "
-      "PRAGMA user_version = 6;'";
+      "DROP TABLE submissions; PRAGMA user_version = 6;'";
   REQUIRE(std::system(downgrade.c_str()) == 0);
   auto store = stint::Store::open(db, stint::Store::Mode::read_write);
   CHECK(store->schema_version() == stint::Store::current_schema_version());
@@ -159,6 +161,7 @@ UPDATE jobs SET spec = json_set(spec, '$.run.env', json_array(
   json_array('SECRET_TOKEN', 'hunter2' || hex(zeroblob(3000))), json_array('LR', '0.1')));
 UPDATE cluster_runs SET record = json_set(record, '$.spec.run.env',
   json_array(json_array('SECRET_TOKEN', 'hunter2' || hex(zeroblob(3000)))));
+DROP TABLE submissions;
 PRAGMA user_version = 13;
 )sql";
   }
@@ -178,4 +181,51 @@ PRAGMA user_version = 13;
   // Neither the file nor its WAL holds the old text, in free space either
   // (Debian's SQLite clears what it frees itself; the VACUUM is for others).
   CHECK_FALSE(grep_db());
+}
+
+TEST_CASE("no value of --export is written to stint.db; migration 16 scrubs old ones",
+          "[store][projects]") {
+  ProjectDir dir;
+  const std::string db = dir.path + "/stint.db";
+  auto grep_db = [&] { return std::system(("grep -rqa hunter2 '" + dir.path + "'").c_str()) == 0; };
+  {
+    auto store = stint::Store::open(db, stint::Store::Mode::read_write);
+    stint::Job job = run_job(1, "p", 1, 1000, "alice", 10);
+    job.spec.run.reset();
+    job.spec.export_spec = "ALL,API_KEY=hunter2,HOME,EMPTY=";
+    store->insert_job(job);
+    REQUIRE(store->job(1).has_value());
+    CHECK(store->job(1)->spec.export_spec == "ALL,API_KEY=***,HOME,EMPTY=***");
+  }
+  CHECK_FALSE(grep_db());
+  // As an older stint wrote it.
+  {
+    std::ofstream sql(dir.path + "/old.sql");
+    sql << R"sql(
+UPDATE jobs SET spec = json_set(spec, '$.export_spec',
+  'NONE,API_KEY=hunter2' || hex(zeroblob(3000)) || ',LR=0.1');
+PRAGMA user_version = 15;
+)sql";
+  }
+  const std::string old =
+      "sqlite3 '" + db + "' < '" + dir.path + "/old.sql' && rm '" + dir.path + "/old.sql'";
+  REQUIRE(std::system(old.c_str()) == 0);
+  REQUIRE(grep_db());
+  auto store = stint::Store::open(db, stint::Store::Mode::read_write);
+  CHECK(store->schema_version() == stint::Store::current_schema_version());
+  CHECK(store->job(1)->spec.export_spec == "NONE,API_KEY=***,LR=***");
+  CHECK_FALSE(grep_db());
+}
+
+TEST_CASE("export_spec_names keeps names and keywords, masks every value", "[store]") {
+  using stint::export_spec_names;
+  CHECK(export_spec_names("") == "");
+  CHECK(export_spec_names("ALL") == "ALL");
+  CHECK(export_spec_names("NONE") == "NONE");
+  CHECK(export_spec_names("A=1") == "A=***");
+  CHECK(export_spec_names("ALL,A=1,B,C=x=y") == "ALL,A=***,B,C=***");
+  CHECK(export_spec_names("A=") == "A=***");
+  CHECK(export_spec_names("=v") == "=***");
+  CHECK(export_spec_names(",,A=1,") == ",,A=***,");
+  CHECK(export_spec_names("A='a b'") == "A=***");
 }

@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <cctype>
 
 #include <fmt/core.h>
 
@@ -240,19 +241,53 @@ void check_job_count(Controller& c, std::size_t adding) {
   }
 }
 
+// The token the client made up for this submission (rpc::call gives every
+// submission one), empty when there is none (an older client).
+std::string submission_token(const Json& req) {
+  const auto it = req.find("token");
+  if (it == req.end()) return {};
+  constexpr std::size_t k_max_token = 64;
+  const auto allowed = [](char ch) {
+    return std::isalnum(static_cast<unsigned char>(ch)) != 0 || ch == '-' || ch == '_';
+  };
+  const auto* token = it->get_ptr<const std::string*>();
+  if (token == nullptr || token->empty() || token->size() > k_max_token ||
+      !std::all_of(token->begin(), token->end(), allowed))
+    throw Error(Errc::invalid_argument,
+                "Invalid submission token: 1 to 64 letters, digits, '-' or '_'");
+  return *token;
+}
+
+Json submission_reply(const Store::Submission& made) {
+  Json reply = {{"job_id", made.job_id}};
+  if (!made.run.empty()) reply["run"] = made.run;
+  return reply;
+}
+
 }  // namespace
 
 // The message of an Error thrown here is the detail line sbatch prints before
 // "Batch job submission failed: <Slurm's text for the code>"; it is empty when
 // Slurm prints only that line.
 Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
+  const bool test_only = req.value("test_only", false);
+  // A submission sent again by a client that lost the answer to the first
+  // (stintd killed after its commit) is answered with what the first made.
+  const std::string token = test_only ? std::string() : submission_token(req);
+  if (!token.empty()) {
+    if (auto made = c.store().submission(caller.uid, token)) {
+      log_info("submission {} of uid {} sent again: answered with job {}", token, caller.uid,
+               made->job_id);
+      return submission_reply(*made);
+    }
+  }
   Job job;
   job.spec = job_spec_from_json(req.at("spec"));
   // A run of a project on the slurm backend is a job of a real cluster, not ours.
   if (job.spec.run && c.config().run_backend_for(job.spec.run->project) == "slurm") {
-    if (req.value("test_only", false))
+    if (test_only)
       throw Error(Errc::invalid_argument, "--test-only is not supported by the slurm run backend");
-    return c.submit_cluster_run(std::move(job.spec), caller);
+    return c.submit_cluster_run(std::move(job.spec), caller, token);
   }
   const JobSpec& spec = job.spec;
   if (spec.script.empty()) throw Error(Errc::batch_script_invalid, "Batch script is empty!");
@@ -314,14 +349,14 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
 
   check_submit_limits(c, jobs);  // MaxSubmitJobs and the other submit limits
   check_job_count(c, jobs.size());
-  if (req.value("test_only", false)) {
+  if (test_only) {
     Json reply = test_only_reply(c, jobs.front());
     if (!warnings.empty()) reply["warnings"] = warnings;
     return reply;
   }
   std::optional<std::string> run_name;
   if (const auto& r = jobs.front().spec.run) run_name = RunName{r->project, r->number}.text();
-  JobId id = c.add_jobs(std::move(jobs));
+  JobId id = c.add_jobs(std::move(jobs), token);
   Json reply = {{"job_id", id}};
   if (run_name) reply["run"] = *run_name;
   // Substitutions of a cluster's names, which sbatch prints as warnings.
