@@ -25,7 +25,7 @@ constexpr std::size_t k_purge_batch = 2000;
 // How long a submission's token is kept: a client asks again within seconds
 // of losing its answer (a stintd restarting); a day covers a system stintd
 // that an administrator brings back by hand.
-constexpr Seconds k_submission_token_age = 24 * 3600;
+constexpr Seconds k_submission_token_age = Seconds{24} * 3600;
 
 }  // namespace
 
