@@ -20,6 +20,7 @@
 #include <stint/paths.hpp>
 #include <stint/query.hpp>
 
+#include "cli/scontrol_common.hpp"
 #include "rpc/client.hpp"
 
 namespace stint::tools::scontrol_partition {
@@ -95,25 +96,6 @@ int error_line(std::string_view message) {
   std::fflush(stdout);
   fmt::print(stderr, "scontrol: error: {}\n", message);
   return 1;
-}
-
-/// A plain line on stderr (slurm_perror).
-int plain_error(std::string_view message) {
-  std::fflush(stdout);
-  fmt::print(stderr, "{}\n", message);
-  return 1;
-}
-
-bool refused(const Error& e) {
-  switch (e.code()) {
-    case Errc::daemon_unavailable:
-    case Errc::protocol:
-    case Errc::io:
-    case Errc::internal:
-      return false;
-    default:
-      return true;
-  }
 }
 
 std::string honoured_keys() {
@@ -201,15 +183,15 @@ std::optional<Request> read_words(const std::vector<std::string>& args) {
 int update(const std::vector<std::string>& args) {
   std::optional<Request> r = read_words(args);
   // _update_it reports the failed parse as a failed update, errno unset.
-  if (!r) return plain_error("slurm_update error: No error");
+  if (!r) return scontrol_common::fail("slurm_update error: No error");
   if (r->fields.empty() && r->unchanged) return 0;
   if (r->fields.empty()) return error_line("No changes specified");
   try {
     rpc::call(default_paths(),
               {{"op", "update_partition"}, {"partition", r->name}, {"fields", r->fields}});
   } catch (const Error& e) {
-    if (!refused(e)) throw;
-    return plain_error(fmt::format("slurm_update error: {}", e.what()));
+    if (!scontrol_common::refused_by_stintd(e)) throw;
+    return scontrol_common::fail(fmt::format("slurm_update error: {}", e.what()));
   }
   return 0;
 }
@@ -226,8 +208,8 @@ int create(const std::vector<std::string>& args) {
     rpc::call(default_paths(),
               {{"op", "create_partition"}, {"partition", r->name}, {"fields", r->fields}});
   } catch (const Error& e) {
-    if (!refused(e)) throw;
-    return plain_error(fmt::format("Error creating the partition: {}", e.what()));
+    if (!scontrol_common::refused_by_stintd(e)) throw;
+    return scontrol_common::fail(fmt::format("Error creating the partition: {}", e.what()));
   }
   return 0;
 }
@@ -236,8 +218,8 @@ int remove(const std::string& word, const std::string& value) {
   try {
     rpc::call(default_paths(), {{"op", "delete_partition"}, {"partition", value}});
   } catch (const Error& e) {
-    if (!refused(e)) throw;
-    return plain_error(fmt::format("delete_partition {}: {}", word, e.what()));
+    if (!scontrol_common::refused_by_stintd(e)) throw;
+    return scontrol_common::fail(fmt::format("delete_partition {}: {}", word, e.what()));
   }
   return 0;
 }

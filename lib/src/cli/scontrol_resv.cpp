@@ -17,6 +17,7 @@
 #include <stint/reservation.hpp>
 
 #include "cli/read_common.hpp"
+#include "cli/scontrol_common.hpp"
 #include "cli/scontrol_partition.hpp"
 #include "model/reservation_json.hpp"
 #include "rpc/client.hpp"
@@ -30,27 +31,6 @@ int error_line(std::string_view message) {
   std::fflush(stdout);
   fmt::print(stderr, "scontrol: error: {}\n", message);
   return 1;
-}
-
-/// A plain line on stderr (slurm_perror, fprintf).
-int plain_error(std::string_view message) {
-  std::fflush(stdout);
-  fmt::print(stderr, "{}\n", message);
-  return 1;
-}
-
-/// Whether stintd answered with a refusal, which is printed in Slurm's
-/// words, rather than not being reached (the boundary's to print).
-bool refused(const Error& e) {
-  switch (e.code()) {
-    case Errc::daemon_unavailable:
-    case Errc::protocol:
-    case Errc::io:
-    case Errc::internal:
-      return false;
-    default:
-      return true;
-  }
 }
 
 /// The tag of a "Key=value" word (all of it without '=').
@@ -103,8 +83,8 @@ int create(const std::vector<std::string>& args) {
       fmt::print("Reservation created: {}\n", reply.at("name").get<std::string>());
       return 0;
     } catch (const Error& e) {
-      if (!refused(e)) throw;
-      plain_error(fmt::format("Error creating the reservation: {}", e.what()));
+      if (!scontrol_common::refused_by_stintd(e)) throw;
+      scontrol_common::fail(fmt::format("Error creating the reservation: {}", e.what()));
       if (e.code() == Errc::nodes_busy || e.code() == Errc::node_config_unavailable) {
         fmt::print(
             "Note, unless nodes are directly requested a reservation must exist in a single "
@@ -126,10 +106,10 @@ int update(const std::vector<std::string>& args) {
   try {
     rpc::call(default_paths(), {{"op", "resv_update"}, {"reservation", to_json(request)}});
   } catch (const Error& e) {
-    if (!refused(e)) throw;
+    if (!scontrol_common::refused_by_stintd(e)) throw;
     // scontrol_update_res's perror, then _update_it's for the failed call.
-    plain_error(fmt::format("Error updating the reservation: {}", e.what()));
-    return plain_error(fmt::format("slurm_update error: {}", e.what()));
+    scontrol_common::fail(fmt::format("Error updating the reservation: {}", e.what()));
+    return scontrol_common::fail(fmt::format("slurm_update error: {}", e.what()));
   }
   fmt::print("Reservation updated.\n");
   return 0;
@@ -154,12 +134,12 @@ int remove(const std::vector<std::string>& args) {
   }
   if (names(tag, "PartitionName", 3)) return scontrol_partition::remove(args.front(), value);
   if (!names(tag, "ReservationName", 3))
-    return plain_error(fmt::format("Invalid deletion entity: {}", args.front()));
+    return scontrol_common::fail(fmt::format("Invalid deletion entity: {}", args.front()));
   try {
     rpc::call(default_paths(), {{"op", "resv_delete"}, {"name", value}});
   } catch (const Error& e) {
-    if (!refused(e)) throw;
-    return plain_error(fmt::format("delete_reservation {}: {}", args.front(), e.what()));
+    if (!scontrol_common::refused_by_stintd(e)) throw;
+    return scontrol_common::fail(fmt::format("delete_reservation {}: {}", args.front(), e.what()));
   }
   return 0;
 }
