@@ -24,7 +24,9 @@ grep -q "CANCELLED AT" "slurm-$long.out" || fail "no cancel line in the output"
 # had failed.
 stubborn=$(submit --requeue --wrap 'trap "" TERM; sleep 300')
 wait_for 30 sh -c "[ \"\$(squeue -h -j $stubborn -o %t)\" = R ]"
-stepd=$(pgrep -f "stint-stepd $STINT_STATE_DIR/spool/$stubborn/" | head -n 1)
+# The oldest such process: the stepd's own child, forked and not yet the
+# task, has the same command line for an instant.
+stepd=$(pgrep -o -f "stint-stepd $STINT_STATE_DIR/spool/$stubborn/")
 [ -n "$stepd" ] || fail "no stepd found for job $stubborn"
 scancel "$stubborn"
 kill -KILL "$stepd"

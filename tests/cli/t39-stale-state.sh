@@ -58,8 +58,10 @@ touch "$WORK/go"
 wait_for 60 completed "$job"
 expect_eq "its output" ran "$(cat "slurm-$job.out")"
 expect_eq "stintd started by the stepd" 0 "$(stint daemon status >/dev/null; echo $?)"
-grep -q "job $job node 0: stintd was not running: started it" "$STINT_STATE_DIR/log/stepd.log" ||
-  fail "no stepd log line for the stintd it started"
+# The stepd says so once the stintd it started answered, which may be after
+# that stintd has collected the result.
+wait_for 10 grep -q "job $job node 0: stintd was not running: started it" \
+  "$STINT_STATE_DIR/log/stepd.log"
 expect_eq "squeue after: stderr" "" "$(squeue 2>&1 >/dev/null)"
 
 # A stintd stopped on purpose stays stopped: the next task to end does not
