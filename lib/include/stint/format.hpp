@@ -55,10 +55,6 @@ struct Context {
   bool no_convert = false;
   /// The cluster's PreemptMode, every partition's (sinfo -O preemptmode).
   std::string preempt_mode = "OFF";
-  /// Array job id -> the id of its lowest task that has never started and
-  /// is pending: slurmctld keeps such tasks in one record of that id (the
-  /// next task to start takes it), the JobId scontrol prints for any of them.
-  std::map<JobId, JobId> array_pending_record;  ///< see note_array_pending_records
 };
 
 /// One selected column: which row of a tool's table, how wide, which way, and
@@ -89,28 +85,21 @@ std::string date_line(Seconds t);
 // --- arrays and dependencies ------------------------------------------------
 
 /// Which tasks of an array fold into one line.
-enum class Fold : std::uint8_t {
-  pending,        ///< squeue, scontrol: pending tasks with the same reason
-  never_started,  ///< sacct: tasks that never had an allocation, with the same state
-};
-
-/// A line of output: one job, or tasks of one array folded together as Slurm
-/// shows its pending array record ("28_[1-10%2]").
+/// A line of output: one job, or an array's record, whose tasks Slurm shows
+/// on one line ("28_[1-10%2]").
 struct JobGroup {
-  Job job;                           ///< the job, or the first of the folded tasks
-  std::vector<std::uint32_t> tasks;  ///< the folded task ids, ascending; empty: `job` alone
+  Job job;        ///< the job, or the record
+  TaskSet tasks;  ///< the record's tasks; empty: `job` alone
 };
 
-/// Groups `jobs`, keeping their order: two or more tasks of one array that
-/// fold together (see Fold) become one group where the first of them was;
-/// every other job is a group of its own.
-/// With `lone_records`, a task that would fold but has none to fold with is
-/// a group of its one task: the array's record, printed "12_[3]" as Slurm
-/// prints a record of one task left.
-std::vector<JobGroup> fold_array_tasks(std::vector<Job> jobs, Fold fold, bool lone_records = false);
-/// Adds to ctx.array_pending_record what `jobs` (every task of their
-/// arrays) say: each array's lowest task still in its pending record.
-void note_array_pending_records(const std::vector<Job>& jobs, Context& ctx);
+/// Each job a group, in order: an array's record the group of its tasks.
+/// Without `lone_records`, a record of one task left prints as that task
+/// ("12_3", as squeue -j 12_3 and sacct -j 12_3 show it); with it, as the
+/// record Slurm prints ("12_[3]").
+std::vector<JobGroup> array_groups(std::vector<Job> jobs, bool lone_records = false);
+/// `jobs` with each array's record replaced by its tasks, one job each
+/// (array_task_of), in task order: squeue -r, --json.
+std::vector<Job> expand_array_records(std::vector<Job> jobs);
 /// Every job a group of its own (squeue -r).
 std::vector<JobGroup> single_groups(std::vector<Job> jobs);
 /// The JOBID column of squeue and sacct: "12", "12_3", "12_[1-10%2]".

@@ -10,6 +10,8 @@
 #include <string_view>
 #include <vector>
 
+#include <stint/task_set.hpp>
+
 namespace stint {
 
 using JobId = std::uint32_t;
@@ -475,6 +477,13 @@ struct Job {
   /// A task of an array changed on its own (scontrol update 12_3): slurmctld
   /// splits it off its array's pending record, so it shows its own JobId.
   bool array_split = false;
+  /// An array's record (slurmctld's meta record): the tasks that have not
+  /// started, which share everything but their task id, kept as one job
+  /// whatever their number; empty for any other job. A task becomes a job of
+  /// its own (a new id; the last one takes the record's) when it starts or
+  /// is acted on alone. A record has array_job_id set and array_task_id
+  /// k_no_array_task; one cancelled keeps the tasks it held (sacct's 12_[3-9]).
+  TaskSet array_pending;
   Dependency dependency;           ///< parsed from spec.dependency
   bool requeue = true;             ///< may be requeued (JobRequeue / --requeue)
   std::uint32_t cancelled_by = 0;  ///< uid that cancelled it (sacct "CANCELLED by N")
@@ -489,15 +498,21 @@ struct Job {
   /// Node names of the allocation in order (parse::compress_hostlist folds them).
   std::vector<std::string> node_names() const;
   bool is_array_task() const { return array_job_id != 0; }
+  bool is_array_record() const { return !array_pending.empty(); }
   bool is_het_component() const { return het_job_id != 0; }
   bool is_het_leader() const { return het_job_id != 0 && het_job_offset == 0; }
   /// Slurm's HetJobIdSet: the components' ids as a range ("12-13"); "" when
   /// not a het job.
   std::string het_job_id_set() const;
-  /// "12", "12_3" for an array task, "12+1" for a heterogeneous job's
-  /// component (Slurm's JobID column).
+  /// "12", "12_3" for an array task, "12_[3-9%2]" for an array's record,
+  /// "12+1" for a heterogeneous job's component (Slurm's JobID column).
   std::string display_id() const;
 };
+
+/// Task `task` of an array's record as a job of its own, as the tools show
+/// it (squeue -r, squeue -j 12_3): the record's job with that task id; its
+/// id stays the record's, as slurmctld's record shows for it.
+Job array_task_of(const Job& record, std::uint32_t task);
 
 /// A job step (`srun` inside an allocation): sacct's "12.0" line. Its tasks
 /// run under srun, on nodes of the job's allocation; stintd records when it

@@ -135,6 +135,10 @@ std::string job_ref_text(const JobRef& ref);
 /// Whether `job` is the job, or one of the tasks, that `ref` names. A task is
 /// also named by its own job id.
 bool matches(const JobRef& ref, const Job& job);
+/// The jobs `refs` name, in order: an array's record named whole stays one
+/// job; its tasks named one by one ("12_3") become those tasks
+/// (array_task_of), as squeue -j 12_3 shows them.
+std::vector<Job> named_jobs(std::vector<Job> jobs, const std::vector<JobRef>& refs);
 /// Jobs matching `filter` and, unless `refs` is empty, one of `refs`, in id
 /// order; `filter.ids` is not used.
 std::vector<Job> read_jobs(const Paths& paths, JobFilter filter, const std::vector<JobRef>& refs);

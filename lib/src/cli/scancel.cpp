@@ -275,8 +275,7 @@ nlohmann::json request_id(JobId id, std::uint32_t array_task) {
 std::vector<nlohmann::json> confirm(std::vector<Job> jobs) {
   std::vector<nlohmann::json> yes;
   bool input_ended = false;
-  for (const format::JobGroup& group :
-       format::fold_array_tasks(std::move(jobs), format::Fold::pending)) {
+  for (const format::JobGroup& group : format::array_groups(std::move(jobs))) {
     const Job& job = group.job;
     for (;;) {
       fmt::print("Cancel job_id={} name={} partition={} [y/n]? ", format::group_id_text(group),
@@ -292,7 +291,8 @@ std::vector<nlohmann::json> confirm(std::vector<Job> jobs) {
           yes.push_back(
               request_id(job.is_array_task() ? job.array_job_id : job.id, job.array_task_id));
         }
-        for (std::uint32_t task : group.tasks) yes.push_back(request_id(job.array_job_id, task));
+        for (std::uint32_t task : group.tasks.ids())
+          yes.push_back(request_id(job.array_job_id, task));
         break;
       }
       if (!line.empty() && (line.front() == 'n' || line.front() == 'N')) break;

@@ -139,19 +139,6 @@ int show_job(const ScontrolArgs& a, const std::vector<std::string>& ids) {
       return fail(
           fmt::format("slurm_load_jobs error: {}", errc_slurm_message(Errc::invalid_job_id)));
   }
-  // The pending record of each array a shown task is still in. A listing of
-  // every job holds every task; named jobs need their arrays read, once each.
-  if (ids.empty() || every_job(ids.front())) {
-    format::note_array_pending_records(jobs, ctx);
-  } else {
-    std::set<JobId> arrays;
-    for (const Job& job : jobs) {
-      if (job.is_array_task() && job.state == JobState::pending) arrays.insert(job.array_job_id);
-    }
-    for (JobId array : arrays)
-      format::note_array_pending_records(
-          query::read_jobs(paths, JobFilter{}, {query::JobRef{array}}), ctx);
-  }
   if (a.json || a.yaml) {
     // Slurm's scontrol prints the document squeue --json prints for them.
     const std::string json = format::squeue_json(jobs, ctx, true);

@@ -76,8 +76,17 @@ std::optional<Job> Controller::find_any(JobId id) {
   return m_store->job(id);
 }
 
-std::vector<Job*> Controller::live_jobs(JobId id, std::uint32_t array_task) {
+std::vector<Job*> Controller::live_jobs(JobId id, std::uint32_t array_task, bool split) {
   std::vector<Job*> out;
+  if (array_task != k_no_array_task) {
+    // A task still in its array's record: the record holds the array's id.
+    Job* record = find_live(id);
+    if (record && record->is_array_record() && record->array_job_id == id &&
+        record->array_pending.contains(array_task)) {
+      out.push_back(split ? &split_task(*record, array_task) : record);
+      return out;
+    }
+  }
   if (array_task == k_no_array_task) {
     Job* plain = find_live(id);
     // A plain id names the job, or every task of the array it is the id of.
@@ -161,6 +170,7 @@ void Controller::finish(Job& job, JobState state, Seconds ended_at) {
   mail_ended(job);
   remove_job_spool(m_paths, job);
   if (job.is_het_leader()) end_het_components(job);
+  count_array_live(job, false);
   m_live.erase(job.id);
   m_dirty = true;
 }
@@ -203,6 +213,7 @@ void Controller::cancel_pending(const std::vector<Job*>& jobs, std::uint32_t by)
              exit_code_text(job->exit_status, job->exit_signal));
     mail_ended(*job);
     if (job->is_het_leader()) leaders.push_back(*job);
+    count_array_live(*job, false);
     m_live.erase(job->id);
   }
   // Components not among `jobs` go with their leader.
@@ -275,6 +286,7 @@ void Controller::recover() {
     // The spec in the database has no environment and script; the launcher
     // reads them from the spool folder when it needs them.
     if (is_active(job.state)) m_maybe_active.insert(job.id);
+    count_array_live(job, true);
     m_live.emplace(job.id, std::move(job));
   }
   log_info("recovered {} unfinished jobs", m_live.size());

@@ -4,6 +4,7 @@
 // the store before the request that caused it is answered.
 
 #include <chrono>
+#include <deque>
 #include <map>
 #include <memory>
 #include <set>
@@ -161,9 +162,14 @@ class Controller {
   void requeue(Job& job, bool hold, const Caller& caller, bool special_exit = false);
   /// Brings an ended job from the store back into the live set.
   Job& revive(const Job& ended);
-  /// The live jobs a reference names: a job, every live task of an array, or
-  /// one task ("12_3"); empty when none is live.
-  std::vector<Job*> live_jobs(JobId id, std::uint32_t array_task);
+  /// The live jobs a reference names: a job, an array's record and its live
+  /// tasks, or one task ("12_3"); empty when none is live. A task still in
+  /// its array's record is split off it first (split_task), as slurmctld
+  /// splits a task acted on alone; with `split` false the record stands for it.
+  std::vector<Job*> live_jobs(JobId id, std::uint32_t array_task, bool split = true);
+  /// Makes `task` of an array's record a job of its own (daemon/array_records.cpp):
+  /// the next job id, or the record's own when it is the last; persisted.
+  Job& split_task(Job& record, std::uint32_t task);
   /// The ended jobs a reference names (from the store).
   std::vector<Job> ended_jobs(JobId id, std::uint32_t array_task);
   /// Whether a job or array with this id ever existed.
@@ -327,6 +333,24 @@ class Controller {
                    bool special_exit = false);
   /// Dependencies, deadlines: decides which pending jobs may be considered.
   std::vector<const Job*> eligible_pending();
+  /// The tasks of arrays' records a pass is offered (array_records.cpp):
+  /// copies under ids of their own, and where each came from.
+  struct ArrayOffers {
+    struct Source {
+      JobId record = 0;
+      std::uint32_t task = 0;
+    };
+    std::deque<Job> tasks;
+    std::map<JobId, Source> of;
+  };
+  /// `pending` with each array's record replaced by the first of its tasks:
+  /// as many as `free_cpus` could start, plus one, within its throttle.
+  std::vector<const Job*> offer_array_tasks(const std::vector<const Job*>& pending,
+                                            std::uint32_t free_cpus, ArrayOffers& offers);
+  /// The pass's decision on offered tasks carried to their records: a
+  /// record waits as its first offered task does; the tasks that start or
+  /// preempt are split off and the decision names them by their new ids.
+  void settle_array_offers(sched::Decision& d, const ArrayOffers& offers);
 
   // Preemption (daemon/preempt.cpp).
   /// Carries out the pass's decision to preempt a running job.
@@ -383,6 +407,18 @@ class Controller {
   std::unique_ptr<Background> m_script_sync;  ///< scripts.db's sync at a submission
   const Clock& m_clock;
   std::map<JobId, Job> m_live;
+  /// How many live jobs each array has (its record and its tasks): the
+  /// array's last one ends it (its mail). Kept by count_array_live.
+  std::map<JobId, std::uint32_t> m_array_live;
+  void count_array_live(const Job& job, bool added) {
+    if (!job.is_array_task()) return;
+    if (added) {
+      ++m_array_live[job.array_job_id];
+    } else if (auto it = m_array_live.find(job.array_job_id);
+               it != m_array_live.end() && --it->second == 0) {
+      m_array_live.erase(it);
+    }
+  }
   /// CPUs held by running steps: (job, attempt) -> step id -> allocation
   /// index -> CPU ids. Kept in memory only: a stintd that restarts forgets
   /// what the steps of the moment hold, and later steps may share with them.

@@ -61,7 +61,7 @@ JobId Controller::add_jobs(std::vector<Job> jobs, const std::string& token) {
   JobId next = first;
   for (auto& job : jobs) {
     job.id = next++;
-    if (job.array_task_id != k_no_array_task) job.array_job_id = first;
+    if (job.is_array_record() || job.array_task_id != k_no_array_task) job.array_job_id = first;
     // A het job's components (marked by any het_job_id) are the leader's.
     if (job.het_job_id != 0) {
       job.het_job_id = first;
@@ -116,6 +116,7 @@ JobId Controller::add_jobs(std::vector<Job> jobs, const std::string& token) {
     job.spec.environment = {};
     job.spec.script = std::string();
     JobId id = job.id;
+    count_array_live(job, true);
     m_live.emplace(id, std::move(job));
   }
   m_dirty = true;

@@ -154,12 +154,10 @@ void Controller::mail_ended(const Job& job) {
       send_mail(job, MailType::end);
     return;
   }
-  // An array without ARRAY_TASKS: once its last task has ended. Its tasks'
-  // ids follow one another, so the live ones are next to each other.
-  for (auto it = m_live.lower_bound(job.array_job_id);
-       it != m_live.end() && it->second.array_job_id == job.array_job_id; ++it) {
-    if (it->first != job.id) return;
-  }
+  // An array without ARRAY_TASKS: once its last job (record or task) has
+  // ended; `job` is still live.
+  if (auto it = m_array_live.find(job.array_job_id); it != m_array_live.end() && it->second > 1)
+    return;
   if (!has(types, MailType::requeue) && !has(types, MailType::fail) && !has(types, MailType::end))
     return;
   ArrayOutcome outcome;

@@ -12,6 +12,7 @@ namespace stint::daemon {
 
 Job& Controller::revive(const Job& ended) {
   auto [it, inserted] = m_live.emplace(ended.id, ended);
+  if (inserted) count_array_live(ended, true);
   return it->second;
 }
 

@@ -5,6 +5,7 @@
 #include <cctype>
 #include <charconv>
 #include <chrono>
+#include <deque>
 #include <optional>
 #include <set>
 
@@ -42,8 +43,12 @@ std::vector<const Job*> Controller::eligible_pending() {
   Seconds t = now();
   // The jobs a dependency names, looked up once per pass.
   std::map<JobId, std::vector<sched::DependencyView>> seen;
+  // Ended jobs read from the store, kept while their views point into them
+  // (an ended record's tasks).
+  std::deque<Job> ended;
   auto view_of = [](const Job& j) {
-    return sched::DependencyView{j.id, j.array_task_id, j.state, j.start_time};
+    return sched::DependencyView{j.id, j.array_task_id, j.state, j.start_time,
+                                 j.is_array_record() ? &j.array_pending : nullptr};
   };
   sched::DependencyLookup lookup = [&](JobId id) {
     auto it = seen.find(id);
@@ -58,9 +63,9 @@ std::vector<const Job*> Controller::eligible_pending() {
     }
     auto plain = m_store->job(id);
     if (plain && !plain->is_array_task() && !have.count(plain->id))
-      views.push_back(view_of(*plain));
-    for (const auto& task : m_store->array_tasks(id)) {
-      if (!have.count(task.id)) views.push_back(view_of(task));
+      views.push_back(view_of(ended.emplace_back(std::move(*plain))));
+    for (auto& task : m_store->array_tasks(id)) {
+      if (!have.count(task.id)) views.push_back(view_of(ended.emplace_back(std::move(task))));
     }
     seen.emplace(id, views);
     return views;
@@ -84,9 +89,20 @@ std::vector<const Job*> Controller::eligible_pending() {
           break;
         }
       }
-      auto status = sched::evaluate_dependency(job, lookup, singleton_blocked, t);
+      // An array's record with an aftercorr term waits as its first task
+      // would (each task pairs with its own): the pass is offered that one
+      // task alone (offer_array_tasks), and the term stays for the rest.
+      const bool per_task = job.is_array_record() && sched::has_aftercorr(job.dependency);
+      Job first_task;
+      if (per_task) {
+        first_task = job;
+        first_task.array_task_id = job.array_pending.first();
+      }
+      const Job& subject = per_task ? first_task : job;
+      auto status = sched::evaluate_dependency(subject, lookup, singleton_blocked, t);
       // Met terms are dropped, as Slurm does (scontrol shows what is left).
-      Dependency left = sched::prune_satisfied(job, lookup, singleton_blocked, t);
+      Dependency left =
+          per_task ? job.dependency : sched::prune_satisfied(job, lookup, singleton_blocked, t);
       if (left != job.dependency) {
         job.dependency = std::move(left);
         m_store->update_job(job);
@@ -228,7 +244,14 @@ void Controller::schedule() {
     reservations.emplace(reservation_rules());
     ctx.reservations = &*reservations;
   }
-  sched::Decision d = sched::schedule(pending, cluster, m_config, now(), std::move(ctx));
+  // An array's record is offered as a few of its tasks, not all of them.
+  std::uint32_t free_cpus = 0;
+  for (const sched::NodeUsage& node : cluster.nodes())
+    if (node.available) free_cpus += node.free_cpus();
+  ArrayOffers offers;
+  const std::vector<const Job*> offered = offer_array_tasks(pending, free_cpus, offers);
+  sched::Decision d = sched::schedule(offered, cluster, m_config, now(), std::move(ctx));
+  settle_array_offers(d, offers);
   save_reasons_and_planned_starts(d);
   m_decision_cost = std::chrono::steady_clock::now() - pass_began;
   for (const auto& p : d.preemptions) preempt(m_live.at(p.victim), p);

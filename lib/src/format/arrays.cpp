@@ -13,33 +13,7 @@
 #include "format/internal.hpp"
 
 namespace stint::format {
-namespace detail {
-
-std::optional<FoldKey> fold_key(const Job& job, Fold fold) {
-  if (!job.is_array_task()) return std::nullopt;
-  switch (fold) {
-    case Fold::pending:
-      // Slurm keeps the tasks that have not started in the array's own
-      // record; a requeued task, or one changed on its own, is a record of
-      // its own.
-      if (job.state != JobState::pending || job.restart_count != 0 || job.array_split)
-        return std::nullopt;
-      return FoldKey{job.array_job_id, job.state, effective_reason(job)};
-    case Fold::never_started:
-      // A job cancelled while it waited has a start time (its end, as in
-      // Slurm's records) but never had an allocation.
-      if (!job.alloc.empty() || job.restart_count != 0) return std::nullopt;
-      return FoldKey{job.array_job_id, job.state, Reason::none};
-  }
-  return std::nullopt;
-}
-
-}  // namespace detail
-
 namespace {
-
-using detail::fold_key;
-using detail::FoldKey;
 
 std::string throttle_suffix(const Job& job) {
   return job.array_throttle == 0 ? std::string() : fmt::format("%{}", job.array_throttle);
@@ -47,41 +21,40 @@ std::string throttle_suffix(const Job& job) {
 
 }  // namespace
 
-std::vector<JobGroup> fold_array_tasks(std::vector<Job> jobs, Fold fold, bool lone_records) {
-  // How many jobs share each key: a key held by one job does not fold.
-  std::map<FoldKey, std::size_t> count;
-  for (const Job& j : jobs) {
-    if (auto k = fold_key(j, fold)) ++count[*k];
-  }
+std::vector<JobGroup> array_groups(std::vector<Job> jobs, bool lone_records) {
   std::vector<JobGroup> out;
-  std::map<FoldKey, std::size_t> where;  // key -> index of its group in out
+  out.reserve(jobs.size());
   for (Job& j : jobs) {
-    auto k = fold_key(j, fold);
-    // Only while it waits, as the record slurmctld still queues (sacct
-    // prints a lone task cancelled before it started as the bare job id;
-    // stint prints it as the task).
-    if (k && count[*k] < 2 && lone_records && j.state == JobState::pending) {
-      const std::uint32_t task = j.array_task_id;
-      out.push_back({std::move(j), {task}});
-      continue;
-    }
-    if (!k || count[*k] < 2) {
+    if (!j.is_array_record()) {
       out.push_back({std::move(j), {}});
       continue;
     }
-    auto it = where.find(*k);
-    if (it == where.end()) {
-      where.emplace(*k, out.size());
-      const std::uint32_t task = j.array_task_id;
-      out.push_back({std::move(j), {task}});
+    if (j.array_pending.size() == 1 && !lone_records) {
+      out.push_back({array_task_of(j, j.array_pending.first()), {}});
       continue;
     }
-    JobGroup& g = out[it->second];
-    g.tasks.push_back(j.array_task_id);
-    // The group shows its lowest task, as Slurm's array record does.
-    if (j.array_task_id < g.job.array_task_id) g.job = std::move(j);
+    TaskSet tasks = j.array_pending;
+    out.push_back({std::move(j), std::move(tasks)});
   }
-  for (JobGroup& g : out) std::sort(g.tasks.begin(), g.tasks.end());
+  return out;
+}
+
+std::vector<Job> expand_array_records(std::vector<Job> jobs) {
+  const bool any =
+      std::any_of(jobs.begin(), jobs.end(), [](const Job& j) { return j.is_array_record(); });
+  if (!any) return jobs;
+  std::vector<Job> out;
+  out.reserve(jobs.size());
+  for (Job& j : jobs) {
+    if (!j.is_array_record()) {
+      out.push_back(std::move(j));
+      continue;
+    }
+    for (const TaskSet::Run& run : j.array_pending.runs()) {
+      for (std::uint64_t task = run.first; task <= run.last; ++task)
+        out.push_back(array_task_of(j, static_cast<std::uint32_t>(task)));
+    }
+  }
   return out;
 }
 
@@ -94,14 +67,13 @@ std::vector<JobGroup> single_groups(std::vector<Job> jobs) {
 
 std::string group_id_text(const JobGroup& g) {
   if (g.tasks.empty()) return g.job.display_id();
-  return fmt::format("{}_[{}{}]", g.job.array_job_id, parse::format_task_ids(g.tasks),
-                     throttle_suffix(g.job));
+  return fmt::format("{}_[{}{}]", g.job.array_job_id, g.tasks.slurm_text(), throttle_suffix(g.job));
 }
 
 std::string group_task_text(const JobGroup& g) {
   if (!g.job.is_array_task()) return "N/A";
   if (g.tasks.empty()) return std::to_string(g.job.array_task_id);
-  return parse::format_task_ids(g.tasks) + throttle_suffix(g.job);
+  return g.tasks.slurm_text() + throttle_suffix(g.job);
 }
 
 std::string dependency_text(const Job& job, const Context& ctx) {

@@ -77,20 +77,6 @@ bool special_exit(const Job& job) {
   return job.state == JobState::pending && job.hold_reason == Reason::special_exit;
 }
 
-namespace {
-// Still in its array's pending record: never started nor changed on its own.
-bool in_pending_record(const Job& job) {
-  return job.is_array_task() && job.state == JobState::pending && job.start_time == k_no_time &&
-         job.restart_count == 0 && !job.array_split;
-}
-}  // namespace
-
-JobId shown_job_id(const Job& job, const Context& ctx) {
-  if (!in_pending_record(job)) return job.id;
-  const auto it = ctx.array_pending_record.find(job.array_job_id);
-  return it == ctx.array_pending_record.end() ? job.id : it->second;
-}
-
 std::string_view shown_state_code(const Job& job) {
   if (special_exit(job)) return "SE";
   return held_for_reservation(job) ? "RD" : state_code(job.state);
@@ -314,12 +300,4 @@ std::string lower(std::string_view s) {
 }
 
 }  // namespace detail
-void note_array_pending_records(const std::vector<Job>& jobs, Context& ctx) {
-  for (const Job& job : jobs) {
-    if (!detail::in_pending_record(job)) continue;
-    auto [it, added] = ctx.array_pending_record.emplace(job.array_job_id, job.id);
-    if (!added) it->second = std::min(it->second, job.id);
-  }
-}
-
 }  // namespace stint::format

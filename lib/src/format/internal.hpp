@@ -28,22 +28,12 @@ Layout parse_percent(std::string_view format,
                      const std::function<std::optional<std::size_t>(char)>& lookup,
                      std::string_view what, bool allow_widest);
 
-/// What array tasks must share to fold together (fold_array_tasks).
-using FoldKey = std::tuple<JobId, JobState, Reason>;
-/// A job's FoldKey; nullopt for a job that never folds.
-std::optional<FoldKey> fold_key(const Job& job, Fold fold);
-
 /// A job's state as squeue (%t, %T) and scontrol (JobState=) print it: a
 /// pending job held because its reservation went shows Slurm's flag for it
 /// (RD, RESV_DEL_HOLD).
 std::string_view shown_state_code(const Job& job);
 /// A pending job held in SPECIAL_EXIT (SE).
 bool special_exit(const Job& job);
-/// The JobId scontrol prints: a pending task of an array that has never
-/// started is still in the array's pending record in slurmctld (not split
-/// off yet), so it shows that record's id (Context::array_pending_record);
-/// any other job its own.
-JobId shown_job_id(const Job& job, const Context& ctx);
 std::string_view shown_state_name(const Job& job);
 
 /// pad(), appended to `out`.

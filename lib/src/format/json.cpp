@@ -334,7 +334,7 @@ std::string squeue_json(const std::vector<Job>& jobs, const Context& ctx, bool e
   out["meta"] = meta(ctx);
   out["errors"] = ojson::array();
   out["jobs"] = ojson::array();
-  auto groups = expand_arrays ? single_groups(jobs) : fold_array_tasks(jobs, Fold::pending);
+  auto groups = expand_arrays ? single_groups(expand_array_records(jobs)) : array_groups(jobs);
   for (const JobGroup& g : groups) out["jobs"].push_back(job_record(g, ctx));
   return out.dump(2) + "\n";
 }
@@ -420,7 +420,7 @@ std::string sacct_json(std::vector<Job> jobs, const Context& ctx) {
   out["errors"] = ojson::array();
   out["jobs"] = ojson::array();
   sort_sacct(jobs);
-  for (const JobGroup& g : fold_array_tasks(std::move(jobs), Fold::never_started))
+  for (const JobGroup& g : array_groups(std::move(jobs)))
     out["jobs"].push_back(accounting_record(g, ctx));
   return out.dump(2) + "\n";
 }

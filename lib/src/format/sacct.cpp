@@ -579,8 +579,7 @@ std::string render_sacct(std::vector<Job> jobs, const SacctOptions& options, con
     }
   }
   sort_sacct(jobs);
-  for (const JobGroup& g :
-       fold_array_tasks(std::move(jobs), Fold::never_started, !options.task_query)) {
+  for (const JobGroup& g : array_groups(std::move(jobs), !options.task_query)) {
     std::vector<const JobStep*> job_steps;
     for (const JobStep& s : steps) {
       if (s.job_id == g.job.id && s.attempt == g.job.restart_count) job_steps.push_back(&s);

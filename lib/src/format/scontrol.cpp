@@ -92,7 +92,7 @@ std::string scontrol_jobs(std::vector<Job> jobs, const Context& ctx, bool one_li
   std::stable_sort(jobs.begin(), jobs.end(),
                    [&key](const Job& a, const Job& b) { return key(a) > key(b); });
   std::string out;
-  for (const JobGroup& g : fold_array_tasks(std::move(jobs), Fold::pending))
+  for (const JobGroup& g : array_groups(std::move(jobs)))
     out += scontrol_job(g, ctx, one_liner, details);
   return out;
 }
@@ -133,10 +133,10 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
 
   Lines l;
   if (job.is_array_task()) {
-    l.push_back(
-        {fmt::format("JobId={}", detail::shown_job_id(job, ctx)),
-         fmt::format("ArrayJobId={}", job.array_job_id), "ArrayTaskId=" + group_task_text(group),
-         fmt::format("ArrayTaskThrottle={}", job.array_throttle), "JobName=" + job.spec.name});
+    l.push_back({fmt::format("JobId={}", job.id), fmt::format("ArrayJobId={}", job.array_job_id),
+                 "ArrayTaskId=" + group_task_text(group),
+                 fmt::format("ArrayTaskThrottle={}", job.array_throttle),
+                 "JobName=" + job.spec.name});
   } else if (job.is_het_component()) {
     l.push_back({fmt::format("JobId={}", job.id), fmt::format("HetJobId={}", job.het_job_id),
                  fmt::format("HetJobOffset={}", job.het_job_offset), "JobName=" + job.spec.name});

@@ -565,6 +565,7 @@ void sort_squeue(std::vector<Job>& jobs, std::string_view spec, const Context& c
 }
 
 std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, const Context& ctx) {
+  if (options.expand_arrays) jobs = expand_array_records(std::move(jobs));
   const std::vector<std::size_t> order =
       squeue_order(jobs, options.sort, start_first(options), ctx);
   std::string out = squeue_top(options, ctx);
@@ -575,7 +576,7 @@ std::string render_squeue(std::vector<Job> jobs, const SqueueOptions& options, c
     return out;
   }
   detail::apply_order(jobs, order);
-  for (const JobGroup& g : fold_array_tasks(std::move(jobs), Fold::pending, !options.task_query))
+  for (const JobGroup& g : array_groups(std::move(jobs), !options.task_query))
     out += squeue_line(options.layout, g, ctx);
   return out;
 }
@@ -599,38 +600,8 @@ struct SqueueLines::State {
     blocks.back() += line;
   }
 
-  /// Puts the pending array task at `at` in the group of the tasks it folds
-  /// with (fold_array_tasks): the group keeps its lowest task's job.
-  void fold(std::size_t at, const detail::FoldKey& key, const Job& job) {
-    if (!last_key || key != *last_key) {
-      auto [it, added] = group_index.try_emplace(key, static_cast<std::uint32_t>(groups.size()));
-      if (added) groups.push_back({job, {}, false});
-      last_key = key;
-      last_group = it->second;
-    }
-    Group& g = groups[last_group];
-    g.tasks.push_back(job.array_task_id);
-    if (job.array_task_id < g.job.array_task_id) g.job = job;
-    lines[at].group = last_group;
-  }
-
-  /// A group's line, where its first task in squeue's order is.
-  std::string group_line(std::uint32_t index) {
-    Group& g = groups[index];
-    if (g.tasks.size() < 2 && options.task_query) return squeue_line(options.layout, g.job, ctx);
-    util::sort_runs(g.tasks.begin(), g.tasks.end(), std::less<>());
-    return squeue_line(options.layout, JobGroup{std::move(g.job), std::move(g.tasks)}, ctx);
-  }
-
-  static constexpr std::uint32_t k_no_group = ~std::uint32_t{0};
   struct Where {
     std::uint32_t block = 0, offset = 0, size = 0;
-    std::uint32_t group = k_no_group;  // a folded task's group: its line is the group's
-  };
-  struct Group {
-    Job job;                           // its lowest task
-    std::vector<std::uint32_t> tasks;  // in the order they came
-    bool printed;
   };
   SqueueOptions options;
   Context ctx;
@@ -640,10 +611,6 @@ struct SqueueLines::State {
   std::vector<Job> with_dependencies;
   std::vector<std::size_t> dependent_index;  // each of those jobs' place among all
   std::string rendering;                     // the line being rendered
-  std::vector<Group> groups;
-  std::map<detail::FoldKey, std::uint32_t> group_index;
-  std::optional<detail::FoldKey> last_key;  // an array's tasks come one after another
-  std::uint32_t last_group = 0;
 };
 
 SqueueLines::SqueueLines(SqueueOptions options, Context ctx)
@@ -652,40 +619,46 @@ SqueueLines::~SqueueLines() = default;
 
 void SqueueLines::add(const Job& job) {
   State& s = *m_state;
+  if (job.is_array_record() && s.options.expand_arrays) {
+    // squeue -r: a line per task of the record.
+    for (const TaskSet::Run& run : job.array_pending.runs()) {
+      for (std::uint64_t task = run.first; task <= run.last; ++task)
+        add(array_task_of(job, static_cast<std::uint32_t>(task)));
+    }
+    return;
+  }
   s.order.add(job);
   const std::size_t at = s.lines.size();
   s.lines.emplace_back();
-  if (!s.options.expand_arrays) {
-    if (auto key = detail::fold_key(job, Fold::pending)) {
-      s.fold(at, *key, job);
-      return;
-    }
-  }
   if (!job.dependency.empty()) {
     // Its line names the arrays its dependency waits on (Context::array_jobs).
     s.dependent_index.push_back(at);
     s.with_dependencies.push_back(job);
     return;
   }
-  // A job alone prints as its group of one would.
   s.rendering.clear();
-  append_squeue_line(s.rendering, s.options.layout, job, s.ctx);
+  if (job.is_array_record()) {
+    // The record's one line, as Slurm prints it (array_groups).
+    for (const JobGroup& g : array_groups({job}, !s.options.task_query))
+      s.rendering = squeue_line(s.options.layout, g, s.ctx);
+  } else {
+    append_squeue_line(s.rendering, s.options.layout, job, s.ctx);
+  }
   s.keep(at, s.rendering);
 }
 
-std::vector<Job> SqueueLines::with_dependencies() const {
-  std::vector<Job> out = m_state->with_dependencies;
-  for (const State::Group& g : m_state->groups) {
-    if (!g.job.dependency.empty()) out.push_back(g.job);
-  }
-  return out;
-}
+std::vector<Job> SqueueLines::with_dependencies() const { return m_state->with_dependencies; }
 
 void SqueueLines::print(std::FILE* out, std::set<JobId> array_jobs) {
   State& s = *m_state;
   s.ctx.array_jobs = std::move(array_jobs);
-  for (std::size_t k = 0; k < s.with_dependencies.size(); ++k)
-    s.keep(s.dependent_index[k], squeue_line(s.options.layout, s.with_dependencies[k], s.ctx));
+  for (std::size_t k = 0; k < s.with_dependencies.size(); ++k) {
+    const Job& job = s.with_dependencies[k];
+    std::string line;
+    for (const JobGroup& g : array_groups({job}, !s.options.task_query))
+      line = squeue_line(s.options.layout, g, s.ctx);
+    s.keep(s.dependent_index[k], line);
+  }
   // Straight to the stream (the whole text in one string, then in fmt's
   // buffer, was two more copies of megabytes), in writes of a megabyte
   // (through stdio's buffer, one write(2) of 4 KB each).
@@ -701,12 +674,7 @@ void SqueueLines::print(std::FILE* out, std::set<JobId> array_jobs) {
   };
   for (std::size_t i : s.order.order()) {
     const State::Where& w = s.lines[i];
-    if (w.group == State::k_no_group) {
-      append(std::string_view(s.blocks[w.block]).substr(w.offset, w.size));
-    } else if (State::Group& g = s.groups[w.group]; !g.printed) {
-      g.printed = true;
-      append(s.group_line(w.group));
-    }
+    append(std::string_view(s.blocks[w.block]).substr(w.offset, w.size));
   }
   std::fwrite(chunk.data(), 1, chunk.size(), out);
 }

@@ -103,9 +103,19 @@ std::string Job::het_job_id_set() const {
   return last == het_job_id ? std::to_string(last) : fmt::format("{}-{}", het_job_id, last);
 }
 
+Job array_task_of(const Job& record, std::uint32_t task) {
+  Job out = record;
+  out.array_pending = TaskSet();
+  out.array_task_id = task;
+  return out;
+}
+
 std::string Job::display_id() const {
   if (is_het_component()) return fmt::format("{}+{}", het_job_id, het_job_offset);
   if (!is_array_task()) return std::to_string(id);
+  if (is_array_record())
+    return fmt::format("{}_[{}{}]", array_job_id, array_pending.slurm_text(),
+                       array_throttle == 0 ? std::string() : fmt::format("%{}", array_throttle));
   return std::to_string(array_job_id) + "_" + std::to_string(array_task_id);
 }
 

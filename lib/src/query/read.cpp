@@ -128,7 +128,38 @@ bool matches(const JobRef& ref, const Job& job) {
   // A het job's leader names the whole job.
   if (ref.array_task == k_no_array_task)
     return job.id == ref.id || in_array || (ref.whole_het && job.het_job_id == ref.id);
-  return in_array && job.array_task_id == ref.array_task;
+  return in_array && (job.array_task_id == ref.array_task ||
+                      (job.is_array_record() && job.array_pending.contains(ref.array_task)));
+}
+
+std::vector<Job> named_jobs(std::vector<Job> jobs, const std::vector<JobRef>& refs) {
+  if (refs.empty()) return jobs;
+  std::vector<Job> named;
+  named.reserve(jobs.size());
+  for (Job& j : jobs) {
+    const auto names = [&](const JobRef& r) { return matches(r, j); };
+    if (!j.is_array_record()) {
+      if (std::any_of(refs.begin(), refs.end(), names)) named.push_back(std::move(j));
+      continue;
+    }
+    // An array's record named whole stays one; its tasks named one by one
+    // ("12_3") are shown as those tasks.
+    std::set<std::uint32_t> tasks;
+    bool whole = false;
+    for (const JobRef& r : refs) {
+      if (!names(r)) continue;
+      if (r.array_task == k_no_array_task)
+        whole = true;
+      else
+        tasks.insert(r.array_task);
+    }
+    if (whole) {
+      named.push_back(std::move(j));
+      continue;
+    }
+    for (std::uint32_t task : tasks) named.push_back(array_task_of(j, task));
+  }
+  return named;
 }
 
 std::vector<Job> read_jobs(const Paths& paths, JobFilter filter, const std::vector<JobRef>& refs) {
@@ -158,12 +189,7 @@ std::vector<Job> read_jobs(const Paths& paths, JobFilter filter, const std::vect
     filter.ids.assign(ids.begin(), ids.end());
     jobs = store->jobs(filter);
   }
-  if (!refs.empty()) {
-    std::erase_if(jobs, [&](const Job& j) {
-      return std::none_of(refs.begin(), refs.end(), [&](const JobRef& r) { return matches(r, j); });
-    });
-  }
-  return jobs;
+  return named_jobs(std::move(jobs), refs);
 }
 
 bool job_exists(const Paths& paths, const JobRef& ref) {

@@ -20,11 +20,14 @@ DependencyStatus evaluate_term(const Job& job, const DependencyTerm& term,
   std::vector<DependencyView> views = lookup(term.job_id);
   // A term may name one task of an array; aftercorr pairs task N with task N.
   std::uint32_t task = term.array_task;
-  if (term.type == DependencyType::aftercorr && job.is_array_task()) task = job.array_task_id;
+  if (term.type == DependencyType::aftercorr && job.is_array_task() &&
+      job.array_task_id != k_no_array_task)
+    task = job.array_task_id;
   if (task != k_no_array_task) {
-    views.erase(std::remove_if(views.begin(), views.end(),
-                               [&](const DependencyView& v) { return v.array_task_id != task; }),
-                views.end());
+    const auto other = [&](const DependencyView& v) {
+      return v.array_task_id != task && !(v.record_tasks && v.record_tasks->contains(task));
+    };
+    views.erase(std::remove_if(views.begin(), views.end(), other), views.end());
   }
   if (views.empty()) return S::never;
 
@@ -56,6 +59,11 @@ DependencyStatus evaluate_term(const Job& job, const DependencyTerm& term,
 }
 
 }  // namespace
+
+bool has_aftercorr(const Dependency& dependency) {
+  return std::any_of(dependency.terms.begin(), dependency.terms.end(),
+                     [](const DependencyTerm& t) { return t.type == DependencyType::aftercorr; });
+}
 
 DependencyStatus evaluate_dependency(const Job& job, const DependencyLookup& lookup,
                                      bool singleton_blocked, Seconds now) {

@@ -183,9 +183,12 @@ const JobLimits& LimitTracker::limits_of(const Job& job) const {
 void LimitTracker::count(const Job& job, bool running, bool submitted) {
   const JobLimits& jl = limits_of(job);
   const Tres tres = running ? job_tres(job, m_node_mem_mb) : Tres{};
+  // An array's record stands for each task it holds, as slurmctld counts
+  // them against MaxSubmitJobs.
+  const auto jobs = static_cast<std::int64_t>(job.is_array_record() ? job.array_pending.size() : 1);
   auto add_to = [&](Usage& u) {
     if (running) ++u.running;
-    if (submitted) ++u.submitted;
+    if (submitted) u.submitted += jobs;
     for (const auto& [name, value] : tres) u.tres[name] += value;
   };
   if (jl.assoc) {

@@ -222,11 +222,16 @@ struct DependencyView {
   std::uint32_t array_task_id = k_no_array_task;
   JobState state = JobState::pending;
   Seconds start_time = k_no_time;
+  /// An array's record: the tasks it stands for, each in its state.
+  const TaskSet* record_tasks = nullptr;
 };
 
 /// The jobs a term names: the job itself, or every task of the array
 /// `job_id` (empty when no such job exists).
 using DependencyLookup = std::function<std::vector<DependencyView>(JobId job_id)>;
+
+/// Whether one of the terms is aftercorr (each array task waits for its own).
+bool has_aftercorr(const Dependency& dependency);
 
 /// Evaluates `job`'s dependency at `now`. `singleton_blocked` says whether an
 /// earlier job of the same name and user is still unfinished. A job that does

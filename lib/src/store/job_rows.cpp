@@ -151,6 +151,7 @@ void bind_job(sql::Statement& st, const Job& job, const JobTexts& texts) {
   st.bind(i++, static_cast<std::int64_t>(job.het_job_offset));
   st.bind(i++, static_cast<std::int64_t>(job.het_job_size));
   st.bind(i++, static_cast<std::int64_t>(job.array_split ? 1 : 0));
+  st.bind(i++, job.array_pending.store_text());
 }
 
 std::string_view JobReader::own_or_shared(std::string_view text, const sql::Statement& st,
@@ -232,6 +233,14 @@ void JobReader::read_into(const sql::Statement& st, Job& job, bool again) {
     job.het_job_offset = static_cast<std::uint32_t>(st.int64(i++));
     job.het_job_size = static_cast<std::uint32_t>(st.int64(i++));
     job.array_split = st.int64(i++) != 0;
+    const std::string_view tasks = st.text_view(i++);
+    if (tasks.empty()) {
+      job.array_pending = TaskSet();
+    } else if (auto set = TaskSet::parse(tasks)) {
+      job.array_pending = std::move(*set);
+    } else {
+      throw Error(Errc::store, fmt::format("job {}: corrupt row: array tasks '{}'", job.id, tasks));
+    }
   } catch (const nlohmann::json::exception& e) {
     throw Error(Errc::store, fmt::format("job {}: corrupt row: {}", job.id, e.what()));
   }

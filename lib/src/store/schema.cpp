@@ -307,6 +307,32 @@ UPDATE cluster_runs SET record = json_set(record, '$.spec.export_spec',
     stint_export_names(json_extract(record, '$.spec.export_spec')))
 WHERE instr(json_extract(record, '$.spec.export_spec'), '=') > 0;
 )sql",
+      // 17: an array's tasks that have not started are one row, the array's
+      // record (Job::array_pending): array_tasks holds their ids ("0-9999").
+      // A database with pending tasks of its own rows keeps the lowest of
+      // them as the record, holding every task that has not started, not
+      // been requeued, held or changed alone (those stay rows of their own,
+      // marked split); the others' rows go. group_concat's list ("3,1,2") is
+      // read as runs and written back as such with the record's next change.
+      R"sql(
+ALTER TABLE jobs ADD COLUMN array_tasks TEXT NOT NULL DEFAULT '';
+CREATE TEMP TABLE array_folds AS
+  SELECT array_job_id AS array_id, MIN(id) AS record, group_concat(array_task_id) AS tasks
+    FROM jobs
+   WHERE array_job_id != 0 AND state = 0 AND array_split = 0 AND restart_count = 0
+     AND hold_reason = 0 AND het_job_id = 0
+   GROUP BY array_job_id;
+UPDATE jobs SET array_split = 1
+ WHERE array_job_id != 0 AND state = 0 AND array_split = 0 AND restart_count != 0 OR
+       array_job_id != 0 AND state = 0 AND array_split = 0 AND hold_reason != 0;
+DELETE FROM jobs
+ WHERE array_job_id IN (SELECT array_id FROM array_folds)
+   AND state = 0 AND array_split = 0 AND id NOT IN (SELECT record FROM array_folds);
+UPDATE jobs SET array_task_id = 4294967294,
+                array_tasks = (SELECT tasks FROM array_folds WHERE record = jobs.id)
+ WHERE id IN (SELECT record FROM array_folds);
+DROP TABLE array_folds;
+)sql",
   };
   return k_migrations;
 }

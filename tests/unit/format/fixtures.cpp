@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 #include <ctime>
+#include <map>
 
 #include <fmt/core.h>
 
@@ -90,6 +91,34 @@ Job ended(stint::JobId id, const std::string& name, JobState state, Seconds star
   j.user_cpu_us = 1000;
   j.sys_cpu_us = 1000;
   return j;
+}
+
+// The tasks of each array that have not started, held, been requeued or
+// changed alone folded into the array's record, as stintd keeps them: the
+// lowest such task's job holds them all.
+std::vector<Job> with_array_records(std::vector<Job> jobs) {
+  std::map<stint::JobId, std::size_t> record_of;  // array -> index in `out`
+  std::vector<Job> out;
+  for (Job& j : jobs) {
+    const bool in_record = j.is_array_task() && j.state == JobState::pending &&
+                           j.restart_count == 0 && !j.array_split && j.hold_reason == Reason::none;
+    if (!in_record) {
+      out.push_back(std::move(j));
+      continue;
+    }
+    auto [at, added] = record_of.try_emplace(j.array_job_id, out.size());
+    if (added) {
+      const std::uint32_t task = j.array_task_id;
+      j.array_task_id = stint::k_no_array_task;
+      j.array_pending.insert(task);
+      out.push_back(std::move(j));
+    } else {
+      Job& record = out[at->second];
+      record.array_pending.insert(j.array_task_id);
+      if (j.id < record.id) record.id = j.id;
+    }
+  }
+  return out;
 }
 
 }  // namespace
@@ -191,6 +220,7 @@ std::vector<Job> accounting_jobs() {
 
 std::vector<Job> queue_array_jobs() {
   std::vector<Job> jobs = queue_jobs();
+  std::vector<Job> tasks;
   for (std::uint32_t task = 1; task <= 10; ++task) {
     Job t = pending(task == 1 ? 28 : 28 + task, "arr", Reason::priority, 10850);
     t.array_job_id = 28;
@@ -200,8 +230,9 @@ std::vector<Job> queue_array_jobs() {
     t.eligible_time = at(18, 0, 40);
     t.stdout_path = fmt::format("/tmp/slurm-oracle/jobs/slurm-28_{}.out", task);
     t.stderr_path = t.stdout_path;
-    jobs.push_back(t);
+    tasks.push_back(t);
   }
+  for (Job& record : with_array_records(std::move(tasks))) jobs.push_back(std::move(record));
   return jobs;
 }
 
@@ -247,7 +278,9 @@ Job completed_at(Job j, Seconds start, Seconds elapsed, int status = 0) {
 
 Seconds arrays_now() { return at(18, 4, 40); }
 
-std::vector<Job> array_jobs() {
+std::vector<Job> array_jobs() { return with_array_records(array_task_rows()); }
+
+std::vector<Job> array_task_rows() {
   using stint::DependencyType;
   std::vector<Job> jobs;
   for (std::uint32_t task = 1; task <= 10; ++task) {
@@ -300,7 +333,7 @@ std::vector<Job> array_jobs() {
 }
 
 std::vector<Job> array_jobs_later() {
-  std::vector<Job> jobs = array_jobs();
+  std::vector<Job> jobs = array_task_rows();
   for (Job& j : jobs) {
     if (j.array_job_id == 87) {
       // Tasks 1 and 3 exit 1.
@@ -320,7 +353,7 @@ std::vector<Job> array_jobs_later() {
       j = completed_at(j, start, 3);
     }
   }
-  return jobs;
+  return with_array_records(std::move(jobs));
 }
 
 Seconds requeue_now() { return at(18, 10, 0); }

@@ -30,6 +30,8 @@ std::vector<stint::Job> queue_array_jobs();
 /// 90-92, pending) with 88 (afterok on the array) and 89 (afterany on it);
 /// 93 running and 95-102 waiting on it (every kind of dependency).
 std::vector<stint::Job> array_jobs();
+/// array_jobs() as an older stint kept them: every task a row of its own.
+std::vector<stint::Job> array_task_rows();
 /// The same moment after 93 failed and 87's tasks ended (1 and 3 failed):
 /// 88, 95 and 98 can never run; the others ran.
 std::vector<stint::Job> array_jobs_later();

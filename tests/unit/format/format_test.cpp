@@ -108,60 +108,72 @@ TEST_CASE("effective reason and time used") {
   CHECK(stint::format::job_tres(jobs[2]) == "cpu=2,mem=1G,node=1,billing=2");
 }
 
-TEST_CASE("pending tasks of one array fold into one line, in task order") {
+TEST_CASE("an array's record sorts where its job id is, its tasks in task order") {
   fixtures::use_utc();
-  using stint::format::Fold;
   auto jobs = fixtures::queue_array_jobs();
   stint::format::sort_squeue(jobs, "", fixtures::context(fixtures::queue_now()));
   std::vector<stint::JobId> ids;
   for (const auto& j : jobs) ids.push_back(j.id);
-  // The array sorts where its job id is, its tasks in task order.
-  CHECK(ids == std::vector<stint::JobId>{23, 25, 28, 30, 31, 32, 33, 34, 35, 36, 37, 38, 24, 22, 29,
-                                         27, 26, 21});
+  CHECK(ids == std::vector<stint::JobId>{23, 25, 28, 24, 22, 29, 27, 26, 21});
+  // squeue -r: the record's tasks, in task order, where the record is.
+  jobs = stint::format::expand_array_records(std::move(jobs));
+  stint::format::sort_squeue(jobs, "", fixtures::context(fixtures::queue_now()));
+  std::vector<std::string> shown;
+  for (const auto& j : jobs) shown.push_back(j.display_id());
+  CHECK(shown == std::vector<std::string>{"23", "25", "28_1", "28_2", "28_3", "28_4", "28_5",
+                                          "28_6", "28_7", "28_8", "28_9", "28_10", "24", "22", "29",
+                                          "27", "26", "21"});
+}
 
-  auto groups = stint::format::fold_array_tasks(jobs, Fold::pending);
-  REQUIRE(groups.size() == 9);
-  CHECK(stint::format::group_id_text(groups[2]) == "28_[1-10%2]");
-  CHECK(stint::format::group_task_text(groups[2]) == "1-10%2");
-  CHECK(groups[2].job.id == 28);
+TEST_CASE("an array's record is one line; its tasks split off are lines of their own") {
+  stint::Job record;
+  record.id = 28;
+  record.array_job_id = 28;
+  record.array_throttle = 2;
+  record.array_pending = stint::TaskSet::of({1, 2, 3, 4, 5, 6, 7, 8, 9, 10});
+  stint::Job plain;
+  plain.id = 23;
+  auto groups = stint::format::array_groups({plain, record});
+  REQUIRE(groups.size() == 2);
   CHECK(stint::format::group_id_text(groups[0]) == "23");
   CHECK(stint::format::group_task_text(groups[0]) == "N/A");
+  CHECK(stint::format::group_id_text(groups[1]) == "28_[1-10%2]");
+  CHECK(stint::format::group_task_text(groups[1]) == "1-10%2");
+  CHECK(groups[1].job.id == 28);
+  CHECK(record.display_id() == "28_[1-10%2]");
 
-  // A task with another reason, or one that ran before, is a line of its own;
-  // a single task left keeps its plain id.
-  jobs = fixtures::queue_array_jobs();
-  for (auto& j : jobs) {
-    if (j.array_task_id == 3) j.hold_reason = stint::Reason::job_held_user;
-    if (j.array_task_id == 4) j.restart_count = 1;
-    if (j.array_task_id >= 6) {
-      // Cancelled while pending: stintd records its end as its start.
-      j.state = stint::JobState::cancelled;
-      j.start_time = j.end_time = fixtures::at(18, 1, 0);
-    }
-  }
+  // Tasks 3 and 4 split off (own ids), the others still in the record.
+  record.array_pending = stint::TaskSet::of({1, 2, 5});
+  stint::Job three = stint::array_task_of(record, 3);
+  three.id = 40;
   std::vector<std::string> texts;
-  for (const auto& g : stint::format::fold_array_tasks(jobs, Fold::pending)) {
-    if (g.job.is_array_task()) texts.push_back(stint::format::group_id_text(g));
-  }
-  CHECK(texts == std::vector<std::string>{"28_[1-2,5%2]", "28_3", "28_4", "28_6", "28_7", "28_8",
-                                          "28_9", "28_10"});
-  // sacct folds tasks that never started, whatever their reason.
-  texts.clear();
-  for (const auto& g : stint::format::fold_array_tasks(jobs, Fold::never_started)) {
-    if (g.job.is_array_task()) texts.push_back(stint::format::group_id_text(g));
-  }
-  CHECK(texts == std::vector<std::string>{"28_[1-3,5%2]", "28_4", "28_[6-10%2]"});
-  CHECK(stint::format::single_groups(jobs).size() == jobs.size());
+  for (const auto& g : stint::format::array_groups({record, three}))
+    texts.push_back(stint::format::group_id_text(g));
+  CHECK(texts == std::vector<std::string>{"28_[1-2,5%2]", "28_3"});
+  CHECK(three.display_id() == "28_3");
 
-  // With lone records (a listing, not a query of tasks), a pending task left
-  // alone in the array's record prints as that record; one that ran before,
-  // or has ended, does not.
-  texts.clear();
-  for (const auto& g : stint::format::fold_array_tasks(jobs, Fold::pending, true)) {
-    if (g.job.is_array_task()) texts.push_back(stint::format::group_id_text(g));
-  }
-  CHECK(texts == std::vector<std::string>{"28_[1-2,5%2]", "28_[3%2]", "28_4", "28_6", "28_7",
-                                          "28_8", "28_9", "28_10"});
+  // A record of one task left: in a listing, the record Slurm prints
+  // (28_[5%2]); named as a task, that task (28_5).
+  record.array_pending = stint::TaskSet::of({5});
+  CHECK(stint::format::group_id_text(stint::format::array_groups({record}, true).front()) ==
+        "28_[5%2]");
+  const auto named = stint::format::array_groups({record}, false).front();
+  CHECK(stint::format::group_id_text(named) == "28_5");
+  CHECK(named.job.id == 28);
+  CHECK(named.tasks.empty());
+
+  // Expanded (squeue -r): a job per task, in task order, each the record's id.
+  record.array_pending = stint::TaskSet::of({7, 2, 4});
+  const auto tasks = stint::format::expand_array_records({plain, record, three});
+  REQUIRE(tasks.size() == 5);
+  CHECK(tasks[0].id == 23);
+  CHECK(tasks[1].display_id() == "28_2");
+  CHECK(tasks[2].display_id() == "28_4");
+  CHECK(tasks[3].display_id() == "28_7");
+  CHECK(tasks[3].id == 28);
+  CHECK_FALSE(tasks[3].is_array_record());
+  CHECK(tasks[4].id == 40);
+  CHECK(stint::format::single_groups(tasks).size() == tasks.size());
 }
 
 TEST_CASE("dependencies print with their state while the job waits on them") {

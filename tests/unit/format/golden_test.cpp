@@ -69,11 +69,7 @@ std::vector<stint::Job> keep_ids(std::vector<stint::Job> jobs, const std::string
       r.array_task = static_cast<std::uint32_t>(std::stoul(id.substr(underscore + 1)));
     refs.push_back(r);
   }
-  std::erase_if(jobs, [&](const stint::Job& j) {
-    return std::none_of(refs.begin(), refs.end(),
-                        [&](const auto& r) { return stint::query::matches(r, j); });
-  });
-  return jobs;
+  return stint::query::named_jobs(std::move(jobs), refs);
 }
 
 /// The last record of each job id: sacct without --duplicates.

@@ -116,7 +116,8 @@ TEST_CASE("migration 7 makes a project for each project runs already name", "[st
       "ALTER TABLE jobs DROP COLUMN het_job_id; ALTER TABLE jobs DROP COLUMN het_job_offset; "
       "ALTER TABLE jobs DROP COLUMN het_job_size; ALTER TABLE steps DROP COLUMN time_limit; "
       "ALTER TABLE jobs DROP COLUMN array_split; DROP TABLE node_features; "
-      "DROP TABLE submissions; PRAGMA user_version = 6;'";
+      "DROP TABLE submissions; ALTER TABLE jobs DROP COLUMN array_tasks; "
+      "PRAGMA user_version = 6;'";
   REQUIRE(std::system(downgrade.c_str()) == 0);
   auto store = stint::Store::open(db, stint::Store::Mode::read_write);
   CHECK(store->schema_version() == stint::Store::current_schema_version());
@@ -162,6 +163,7 @@ UPDATE jobs SET spec = json_set(spec, '$.run.env', json_array(
 UPDATE cluster_runs SET record = json_set(record, '$.spec.run.env',
   json_array(json_array('SECRET_TOKEN', 'hunter2' || hex(zeroblob(3000)))));
 DROP TABLE submissions;
+ALTER TABLE jobs DROP COLUMN array_tasks;
 PRAGMA user_version = 13;
 )sql";
   }
@@ -204,6 +206,7 @@ TEST_CASE("no value of --export is written to stint.db; migration 16 scrubs old 
     sql << R"sql(
 UPDATE jobs SET spec = json_set(spec, '$.export_spec',
   'NONE,API_KEY=hunter2' || hex(zeroblob(3000)) || ',LR=0.1');
+ALTER TABLE jobs DROP COLUMN array_tasks;
 PRAGMA user_version = 15;
 )sql";
   }

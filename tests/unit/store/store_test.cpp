@@ -298,7 +298,8 @@ TEST_CASE("the associations jobs name are kept as jobs are written", "[store]") 
       "ALTER TABLE jobs DROP COLUMN het_job_id; ALTER TABLE jobs DROP COLUMN het_job_offset; "
       "ALTER TABLE jobs DROP COLUMN het_job_size; ALTER TABLE steps DROP COLUMN time_limit; "
       "ALTER TABLE jobs DROP COLUMN array_split; DROP TABLE node_features; "
-      "DROP TABLE submissions; PRAGMA user_version = 7;'";
+      "DROP TABLE submissions; ALTER TABLE jobs DROP COLUMN array_tasks; "
+      "PRAGMA user_version = 7;'";
   REQUIRE(std::system(downgrade.c_str()) == 0);
   store = stint::Store::open(db, stint::Store::Mode::read_write);
   CHECK(store->job_associations() ==

@@ -17,7 +17,7 @@ namespace stint::daemon {
 namespace {
 
 std::optional<Job> find_job(Controller& c, const JobRef& ref) {
-  if (std::vector<Job*> live = c.live_jobs(ref.id, ref.array_task); !live.empty())
+  if (std::vector<Job*> live = c.live_jobs(ref.id, ref.array_task, false); !live.empty())
     return *live.front();
   if (std::vector<Job> ended = c.ended_jobs(ref.id, ref.array_task); !ended.empty())
     return ended.front();

@@ -127,7 +127,9 @@ void check_submit_limits(Controller& c, const std::vector<Job>& jobs) {
   if (!has_submit_limits(data)) return;
   sched::LimitTracker tracker(data, largest_node_mem(c.config()));
   for (const auto& [id, job] : c.live()) tracker.add(job);
-  if (auto r = tracker.submit_blocker(jobs.front(), static_cast<std::uint32_t>(jobs.size())))
+  const std::uint64_t count =
+      jobs.front().is_array_record() ? jobs.front().array_pending.size() : jobs.size();
+  if (auto r = tracker.submit_blocker(jobs.front(), static_cast<std::uint32_t>(count)))
     throw policy_refusal(*r);
 }
 

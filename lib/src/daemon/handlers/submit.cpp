@@ -218,24 +218,13 @@ void prepare_job(Controller& c, Job& job, const Caller& caller,
 }
 
 // MaxJobCount (slurm.conf): the job records stintd holds, counted as
-// slurmctld counts them (the tasks of an array still pending and not split
-// off are its one record), and this submission's jobs stay below it, so that
-// one user cannot queue without bound for everyone. Past it, slurmctld's
-// EAGAIN, which sbatch waits out.
+// slurmctld counts them (the tasks of an array still pending are its one
+// record), and this submission's jobs stay below it, so that one user cannot
+// queue without bound for everyone. Past it, slurmctld's EAGAIN, which
+// sbatch waits out.
 void check_job_count(Controller& c, std::size_t adding) {
   const auto limit = static_cast<std::size_t>(c.config().conf_int("MaxJobCount"));
-  // Each live job is at most one record: far below the limit (every
-  // submission but near it), no walk over the live jobs.
-  if (c.live().size() + adding < limit) return;
-  std::size_t records = 0;
-  JobId array_counted = 0;
-  for (const auto& [id, job] : c.live()) {
-    const bool folded = job.is_array_task() && job.state == JobState::pending && !job.array_split;
-    if (folded && job.array_job_id == array_counted) continue;
-    if (folded) array_counted = job.array_job_id;
-    ++records;
-  }
-  if (records + adding >= limit) {
+  if (c.live().size() + adding >= limit) {
     log_error("job_allocate: MaxJobCount limit from slurm.conf reached ({})", limit);
     throw Error(Errc::try_again, "");
   }
@@ -312,18 +301,11 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
       // slurmctld's refusal says no more than this (over MaxArraySize included).
       throw Error(Errc::invalid_array, "");
     }
-    // Only the first task carries the script and the environment (add_jobs
-    // keeps them once, for all the tasks, in scripts.db): a copy of the
-    // environment in each of 10,000 tasks was most of an array's memory.
-    Job lean = job;
-    lean.spec.script = std::string();
-    lean.spec.environment = {};
-    jobs.reserve(array.task_ids.size());
-    for (std::uint32_t task : array.task_ids) {
-      jobs.push_back(jobs.empty() ? job : lean);
-      jobs.back().array_task_id = task;
-      jobs.back().array_throttle = array.throttle;
-    }
+    // The array is one job, its record, whatever its number of tasks; each
+    // task becomes a job of its own as it starts (Controller::split_task).
+    job.array_pending = TaskSet::of(std::move(array.task_ids));
+    job.array_throttle = array.throttle;
+    jobs.push_back(std::move(job));
   } else if (heterogeneous) {
     // A heterogeneous job: each component a job, the leader's script the
     // only task. add_jobs gives them consecutive ids and the leader's id.
