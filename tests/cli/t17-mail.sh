@@ -96,8 +96,10 @@ wait_for 20 has_mail "Slurm Array Summary Job_id=${mix}_* ($mix) Name=mix Failed
 expect_eq "mails about array $mix" 1 "$(count_mails "Job_id=${mix}_")"
 # With ARRAY_TASKS: each task for itself.
 tasks=$(submit -J each --array=0-1 --mail-type=END,ARRAY_TASKS --wrap 'exit 0')
-wait_for 20 has_mail "Slurm Array Task Job_id=${tasks}_0 ($tasks) Name=each Ended, Run time 00:00:0" prefix
-wait_for 20 has_mail "Slurm Array Task Job_id=${tasks}_1 ($((tasks + 1))) Name=each Ended, Run time 00:00:0" prefix
+# Each task's own id in parentheses: the first to start took the next id, the
+# last the array's, as in Slurm.
+wait_for 20 has_mail "Slurm Array Task Job_id=${tasks}_0 ($((tasks + 1))) Name=each Ended, Run time 00:00:0" prefix
+wait_for 20 has_mail "Slurm Array Task Job_id=${tasks}_1 ($tasks) Name=each Ended, Run time 00:00:0" prefix
 expect_eq "mails about array $tasks" 2 "$(count_mails "Job_id=${tasks}_")"
 
 # REQUEUE: scontrol requeue of a running job.

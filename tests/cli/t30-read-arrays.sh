@@ -15,7 +15,6 @@ expect_eq "unfolded" "${a}_1|$a|1 ${a}_2|$a|2 ${a}_3|$a|3 ${a}_4|$a|4" \
 expect_eq "one task" "${a}_3 3" "$(squeue -h -j "${a}_3" -o '%i %K')"
 expect_eq "a task range" "${a}_2 ${a}_3" \
   "$(squeue -h -r -j "${a}_[2-3]" -o %i | tr '\n' ' ' | sed 's/ $//')"
-expect_eq "a task by its own id" "${a}_2" "$(squeue -h -j $((a + 1)) -o %i)"
 
 expect_eq "scontrol first line" \
   "JobId=$a ArrayJobId=$a ArrayTaskId=1-4%2 ArrayTaskThrottle=2 JobName=arr" \
@@ -35,11 +34,13 @@ expect_eq "sacct lone record" "${lone}_[5]" "$(sacct -n -X -P -o JobID -j "$lone
 scancel "$lone"
 
 # A task changed on its own leaves the array's record, as slurmctld splits it
-# off: its own line and its own JobId; the others stay in the record.
+# off: its own line and its own JobId (the next one); the others stay in the
+# record.
 split=$(submit --begin=now+1hour --array=0-3 -t 1 --wrap true)
 scontrol update JobId="${split}_2" TimeLimit=2
 expect_eq "split off" "${split}_2 ${split}_[0-1,3]" "$(squeue -h -j "$split" -o %i | sort | lines)"
-expect_eq "its own JobId" "JobId=$((split + 2))" "$(scontrol show job "${split}_2" | head -n 1 | cut -d' ' -f1)"
+expect_eq "its own JobId" "JobId=$((split + 1))" "$(scontrol show job "${split}_2" | head -n 1 | cut -d' ' -f1)"
+expect_eq "a task by its own id" "${split}_2" "$(squeue -h -j $((split + 1)) -o %i)"
 expect_eq "the record's" "JobId=$split" "$(scontrol show job "${split}_1" | head -n 1 | cut -d' ' -f1)"
 scancel "$split"
 
@@ -63,9 +64,12 @@ expect_contains "scontrol dependency" "$(scontrol show job "$d")" \
 scontrol release "$a"
 for t in 1 2; do wait_for 60 job_ended "${a}_$t"; done
 wait_for 60 job_ended "$d"
-expect_eq "sacct tasks" \
-  "${a}_1|$a ${a}_2|$((a + 1)) ${a}_3|$((a + 2)) ${a}_4|$((a + 3))" \
-  "$(sacct -n -X -P -o JobID,JobIDRaw -j "$a" | tr '\n' ' ' | sed 's/ $//')"
+# Each task took a job id of its own as it left the record (released alone,
+# or started), the last one the record's, as in Slurm.
+raw=$(sacct -n -X -P -o JobID,JobIDRaw -j "$a")
+expect_eq "sacct tasks" "${a}_1 ${a}_2 ${a}_3 ${a}_4" "$(cut -d'|' -f1 <<<"$raw" | sort | lines)"
+expect_eq "the last task's id is the array's" "${a}_2|$a" "$(grep "^${a}_2|" <<<"$raw")"
+expect_eq "ids of their own" 4 "$(cut -d'|' -f2 <<<"$raw" | sort -u | wc -l)"
 expect_eq "sacct one task and its step" "${a}_3 ${a}_3.batch" \
   "$(sacct -n -P -o JobID -j "${a}_3" | tr '\n' ' ' | sed 's/ $//')"
 expect_eq "sacct delimiter" "${a}_1;COMPLETED;" \

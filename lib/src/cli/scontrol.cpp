@@ -117,7 +117,15 @@ int show_job(const ScontrolArgs& a, const std::vector<std::string>& ids) {
     jobs = query::read_jobs(paths, filter);
     if (underscore != std::string::npos) {
       const auto task = static_cast<std::uint32_t>(std::stoul(text.substr(underscore + 1)));
-      std::erase_if(jobs, [task](const Job& j) { return j.array_task_id != task; });
+      // A task still in its array's record is shown as that task.
+      std::vector<Job> tasks;
+      for (Job& j : jobs) {
+        if (j.array_task_id == task)
+          tasks.push_back(std::move(j));
+        else if (j.is_array_record() && j.array_pending.contains(task))
+          tasks.push_back(array_task_of(j, task));
+      }
+      jobs = std::move(tasks);
     }
     if (jobs.empty()) {
       fmt::print("Job {} not found\n", text);

@@ -5,10 +5,12 @@
 // alone (split_task), taking the next job id, the last one the record's.
 
 #include <algorithm>
+#include <tuple>
 
 #include <stint/error.hpp>
 
 #include "daemon/controller.hpp"
+#include "daemon/job_env.hpp"
 #include "daemon/log.hpp"
 #include "sched/sched.hpp"
 
@@ -27,15 +29,19 @@ Job& Controller::split_task(Job& record, std::uint32_t task) {
   // The last task takes the record's own id, as in slurmctld.
   if (record.array_pending.size() == 1) {
     TaskSet before = record.array_pending;
+    const std::string out = record.stdout_path, err = record.stderr_path;
     record.array_pending = TaskSet();
     record.array_task_id = task;
     record.array_split = true;
+    std::tie(record.stdout_path, record.stderr_path) = output_paths(record);
     try {
       m_store->update_job(record);
     } catch (...) {
       record.array_pending = std::move(before);
       record.array_task_id = k_no_array_task;
       record.array_split = false;
+      record.stdout_path = out;
+      record.stderr_path = err;
       throw;
     }
     m_dirty = true;
@@ -51,6 +57,8 @@ Job& Controller::split_task(Job& record, std::uint32_t task) {
     // leaves the task in the record or in its own row, never in both.
     Store::Transaction tx(*m_store);
     split.id = job_ids(1);
+    // Its files' names: %j is its own id now, %a its task.
+    std::tie(split.stdout_path, split.stderr_path) = output_paths(split);
     m_store->update_job(split);
     m_store->update_job(record);
     tx.commit();

@@ -330,7 +330,11 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
   }
 
   check_submit_limits(c, jobs);  // MaxSubmitJobs and the other submit limits
-  check_job_count(c, jobs.size());
+  // An array counts each of its tasks as it is submitted, as in slurmctld,
+  // and is one record from then on.
+  check_job_count(c, jobs.front().is_array_record()
+                         ? static_cast<std::size_t>(jobs.front().array_pending.size())
+                         : jobs.size());
   if (test_only) {
     Json reply = test_only_reply(c, jobs.front());
     if (!warnings.empty()) reply["warnings"] = warnings;
