@@ -62,6 +62,41 @@ std::string work_dir(const Job& job) {
   return job.spec.submit_dir.empty() ? "/" : job.spec.submit_dir;
 }
 
+namespace {
+
+// SLURM_ARRAY_TASK_COUNT, _MIN, _MAX and _STEP of an array. The tasks of an
+// array start one after another, a million of them at times: the spec is
+// read once, not once per task (a vector of every id each time).
+struct ArrayShape {
+  std::size_t count = 0;
+  std::uint32_t min = 0, max = 0, step = 1;
+};
+
+const ArrayShape& array_shape(const std::string& array_spec) {
+  thread_local std::string last_spec;
+  thread_local ArrayShape last;
+  if (array_spec == last_spec && last.count > 0) return last;
+  last = ArrayShape{};
+  last_spec = array_spec;
+  try {
+    const auto spec = parse::array_spec(array_spec, 0xfffffffe);
+    const auto& ids = spec.task_ids;
+    if (!ids.empty()) {
+      // Slurm's STEP is the stride when the tasks are evenly spaced, else 1.
+      std::uint32_t step = ids.size() > 1 ? ids[1] - ids[0] : 1;
+      for (std::size_t i = 1; i < ids.size(); ++i) {
+        if (ids[i] - ids[i - 1] != step) step = 1;
+      }
+      last = ArrayShape{ids.size(), ids.front(), ids.back(), step == 0 ? 1 : step};
+    }
+  } catch (const std::exception&) {
+    // The spec was checked at submit; an unreadable one only loses these four.
+  }
+  return last;
+}
+
+}  // namespace
+
 std::pair<std::string, std::string> output_paths(const Job& job, std::uint32_t node_index) {
   parse::PatternValues v;
   v.job_id = job.id;
@@ -158,22 +193,11 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
   if (job.is_array_task()) {
     set(env, "SLURM_ARRAY_JOB_ID", std::to_string(job.array_job_id));
     set(env, "SLURM_ARRAY_TASK_ID", std::to_string(job.array_task_id));
-    try {
-      auto spec = parse::array_spec(job.spec.array_spec, 0xfffffffe);
-      const auto& ids = spec.task_ids;
-      if (!ids.empty()) {
-        // Slurm's STEP is the stride when the tasks are evenly spaced, else 1.
-        std::uint32_t step = ids.size() > 1 ? ids[1] - ids[0] : 1;
-        for (std::size_t i = 1; i < ids.size(); ++i) {
-          if (ids[i] - ids[i - 1] != step) step = 1;
-        }
-        set(env, "SLURM_ARRAY_TASK_COUNT", std::to_string(ids.size()));
-        set(env, "SLURM_ARRAY_TASK_MIN", std::to_string(ids.front()));
-        set(env, "SLURM_ARRAY_TASK_MAX", std::to_string(ids.back()));
-        set(env, "SLURM_ARRAY_TASK_STEP", std::to_string(step == 0 ? 1 : step));
-      }
-    } catch (const std::exception&) {
-      // The spec was checked at submit; an unreadable one only loses these four.
+    if (const ArrayShape& shape = array_shape(job.spec.array_spec); shape.count > 0) {
+      set(env, "SLURM_ARRAY_TASK_COUNT", std::to_string(shape.count));
+      set(env, "SLURM_ARRAY_TASK_MIN", std::to_string(shape.min));
+      set(env, "SLURM_ARRAY_TASK_MAX", std::to_string(shape.max));
+      set(env, "SLURM_ARRAY_TASK_STEP", std::to_string(shape.step));
     }
   }
   if (!here.gpu_ids.empty()) {
