@@ -92,9 +92,8 @@ def main():
             problems.append(f"log line {key} ({n}x) is no attempt sacct knows")
 
     cut_short = sum(1 for rows in attempts.values() for _, s in rows[:-1] if s in LOST)
-    unacknowledged = len(attempts) - sum(
-        1 for k, _ in printed if k != "array" and k != "run") - sum(
-        25 for k, _ in printed if k == "array") - sum(1 for k, _ in printed if k == "run")
+    tasks_of = {"array": 25, "bigarray": 1000}  # the arrays crash.sh submits
+    unacknowledged = len(attempts) - sum(tasks_of.get(k, 1) for k, _ in printed)
     # Exactly once: a tool whose answer was lost with a killed stintd sends
     # its submission again under the same token and prints the one job id.
     if failed:

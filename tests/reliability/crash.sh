@@ -5,8 +5,12 @@
 # job appends "<id> <attempt> <rank>" to a log with O_APPEND (>>); at the end the
 # log, sacct -D and the ids the tools printed must agree exactly (check.py).
 #
+# Two arrays of 1,000 tasks wait in their records while the tasks split off
+# as they start: a kill between a split and its start, or in a split's
+# commit, must neither lose a task nor start one twice.
+#
 # Knobs (environment): CRASH_SEED (replay a run), CRASH_STINTD_KILLS,
-# CRASH_STEPD_KILLS, CRASH_PERCENT (of the workload: 100 = 2,210 jobs in phase 1).
+# CRASH_STEPD_KILLS, CRASH_PERCENT (of the workload: 100 = 4,210 jobs in phase 1).
 source "$(dirname "$0")/../cli/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 
@@ -78,6 +82,13 @@ chain_jobs() {
   done
 }
 
+big_arrays() {
+  for _ in $(seq $((2 * PCT / 100))); do
+    submit_one bigarray sbatch --parsable -o /dev/null --array=0-999 --wrap "echo $line" \
+      >/dev/null || true
+  done
+}
+
 run_jobs() {
   for _ in $(seq $((10 * PCT / 100))); do
     submit_one run run-create --project crash --nodes 2 --cpus 1 -- \
@@ -123,10 +134,11 @@ start=$SECONDS
 stintd
 plain_jobs & p1=$!
 array_jobs & p2=$!
+big_arrays & p5=$!
 chain_jobs & p3=$!
 run_jobs & p4=$!
 kill_stintd "$STINTD_KILLS" "$WORK/submitted" & killer=$!
-wait $p1 $p2 $p3 $p4
+wait $p1 $p2 $p3 $p4 $p5
 touch "$WORK/submitted"
 wait $killer
 stintd # the last kill may have left none running
