@@ -133,12 +133,12 @@ std::uint32_t count(std::string_view text, std::string_view what);
 std::uint32_t positive_count(std::string_view text, std::string_view what);
 
 /// An array spec as sbatch --array takes it: "0-15", "1,3,5", "0-99:2",
-/// "1-10%2" (ranges, lists, :step, %throttle). Task ids in ascending order
-/// without duplicates. Throws Errc::invalid_argument with Slurm's message
+/// "1-10%2" (ranges, lists, :step, %throttle). The task ids as a TaskSet:
+/// "0-999999" is one run, never a million ids. Throws Errc::invalid_argument with Slurm's message
 /// "Invalid --array specification" on junk, empty ranges, a step of 0, or a
 /// task id above `max_array_size - 1` (MaxArraySize).
 struct ArraySpec {
-  std::vector<std::uint32_t> task_ids;
+  TaskSet tasks;
   std::uint32_t throttle = 0;  ///< %N; 0 = no limit
 };
 ArraySpec array_spec(std::string_view text, std::uint32_t max_array_size);

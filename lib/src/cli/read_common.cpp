@@ -163,7 +163,7 @@ std::optional<std::vector<query::JobRef>> job_refs_from_text(std::string_view te
     task = task.substr(1, task.size() - 2);
     if (task.empty() || task.find('%') != std::string_view::npos) return std::nullopt;
     try {
-      for (std::uint32_t t : parse::array_spec(task, 4000001).task_ids) out.push_back({*id, t});
+      for (std::uint32_t t : parse::array_spec(task, 4000001).tasks.ids()) out.push_back({*id, t});
     } catch (const Error&) {
       return std::nullopt;
     }

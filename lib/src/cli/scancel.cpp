@@ -82,7 +82,7 @@ std::vector<CancelTarget> parse_cancel_targets(const std::vector<std::string>& a
         } catch (const Error&) {
           throw invalid();
         }
-        for (std::uint32_t task : tasks.task_ids) {
+        for (std::uint32_t task : tasks.tasks.ids()) {
           item.push_back(
               CancelTarget{*id, task, fmt::format("{}_{}", *id, task), false, std::nullopt});
         }

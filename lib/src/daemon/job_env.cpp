@@ -79,15 +79,17 @@ const ArrayShape& array_shape(const std::string& array_spec) {
   last = ArrayShape{};
   last_spec = array_spec;
   try {
-    const auto spec = parse::array_spec(array_spec, 0xfffffffe);
-    const auto& ids = spec.task_ids;
-    if (!ids.empty()) {
-      // Slurm's STEP is the stride when the tasks are evenly spaced, else 1.
-      std::uint32_t step = ids.size() > 1 ? ids[1] - ids[0] : 1;
-      for (std::size_t i = 1; i < ids.size(); ++i) {
-        if (ids[i] - ids[i - 1] != step) step = 1;
+    const TaskSet tasks = parse::array_spec(array_spec, 0xfffffffe).tasks;
+    if (!tasks.empty()) {
+      // Slurm's STEP is the stride when the tasks are evenly spaced, else 1:
+      // single ids, each the same distance from the one before.
+      const auto& runs = tasks.runs();
+      std::uint32_t step = runs.size() > 1 ? runs[1].first - runs[0].first : 1;
+      for (std::size_t i = 0; i < runs.size() && step != 1; ++i) {
+        if (runs[i].first != runs[i].last || (i > 0 && runs[i].first - runs[i - 1].first != step))
+          step = 1;
       }
-      last = ArrayShape{ids.size(), ids.front(), ids.back(), step == 0 ? 1 : step};
+      last = ArrayShape{static_cast<std::size_t>(tasks.size()), tasks.first(), tasks.last(), step};
     }
   } catch (const std::exception&) {
     // The spec was checked at submit; an unreadable one only loses these four.

@@ -27,8 +27,7 @@ std::uint32_t task_number(std::string_view text, std::uint64_t max) {
 }
 
 // One comma-separated item: "N", "N-M" or "N-M:S" (Slurm's _parse_array_tok).
-void add_item(std::string_view item, std::uint32_t max_array_size,
-              std::vector<std::uint32_t>& ids) {
+void add_item(std::string_view item, std::uint32_t max_array_size, TaskSet& ids) {
   // The highest task id is MaxArraySize - 1; a bigger number is refused
   // whether it fits in 32 bits or not.
   if (max_array_size == 0) invalid_array();
@@ -36,7 +35,7 @@ void add_item(std::string_view item, std::uint32_t max_array_size,
   const std::size_t dash = item.find('-');
   if (dash == std::string_view::npos) {
     // A step needs a range ("5:2" is refused, as in Slurm).
-    ids.push_back(task_number(item, max_id));
+    ids.insert(task_number(item, max_id));
     return;
   }
   const std::uint32_t first = task_number(item.substr(0, dash), max_id);
@@ -51,8 +50,11 @@ void add_item(std::string_view item, std::uint32_t max_array_size,
   }
   const std::uint32_t last = task_number(rest, max_id);
   if (last < first) invalid_array();
-  for (std::uint64_t id = first; id <= last; id += step)
-    ids.push_back(static_cast<std::uint32_t>(id));
+  if (step == 1) {
+    ids.insert(first, last);
+    return;
+  }
+  for (std::uint64_t id = first; id <= last; id += step) ids.insert(static_cast<std::uint32_t>(id));
 }
 
 // Appends `run` (ids in ascending order with one step) in its shortest form.
@@ -85,24 +87,15 @@ ArraySpec array_spec(std::string_view text, std::uint32_t max_array_size) {
     list = list.substr(1, list.size() - 2);
   }
 
-  std::vector<std::uint32_t>& ids = spec.task_ids;
   std::size_t start = 0;
   while (start <= list.size()) {
     std::size_t comma = list.find(',', start);
     if (comma == std::string_view::npos) comma = list.size();
     // Empty items ("1,,3", a trailing comma) are skipped, as Slurm's strtok does.
-    if (comma > start) add_item(list.substr(start, comma - start), max_array_size, ids);
+    if (comma > start) add_item(list.substr(start, comma - start), max_array_size, spec.tasks);
     start = comma + 1;
-    // Overlapping ranges repeat ids; keep the list no longer than the ids
-    // that may exist, so "0-N,0-N,..." cannot grow without bound.
-    if (ids.size() > max_array_size) {
-      std::sort(ids.begin(), ids.end());
-      ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
-    }
   }
-  if (ids.empty()) invalid_array();
-  std::sort(ids.begin(), ids.end());
-  ids.erase(std::unique(ids.begin(), ids.end()), ids.end());
+  if (spec.tasks.empty()) invalid_array();
   return spec;
 }
 

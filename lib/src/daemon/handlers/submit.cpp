@@ -303,7 +303,7 @@ Json handle_submit(Controller& c, const Json& req, const Caller& caller) {
     }
     // The array is one job, its record, whatever its number of tasks; each
     // task becomes a job of its own as it starts (Controller::split_task).
-    job.array_pending = TaskSet::of(std::move(array.task_ids));
+    job.array_pending = std::move(array.tasks);
     job.array_throttle = array.throttle;
     jobs.push_back(std::move(job));
   } else if (heterogeneous) {
