@@ -94,6 +94,9 @@ d=$(submit --wrap true)
 expect_eq "wrapped to a purged id" 100 "$d"
 e=$(submit --array=0-1 --wrap true)
 expect_eq "an array in the purged gap" 102 "$e"
+# Its first task to start takes the next free id (103), the last the array's.
+for t in 0 1; do wait_for 30 job_ended "${e}_$t"; done
+expect_eq "its tasks' ids" "102 103" "$(sacct -n -X -P -j "$e" -o JobIDRaw | sort -n | lines)"
 # Every id below MaxJobId is on record: slurmctld's EAGAIN, which sbatch waits out.
 sbatch --wrap true >full.out 2>full.err &
 waiter=$!

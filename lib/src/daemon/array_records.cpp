@@ -122,19 +122,31 @@ void Controller::settle_array_offers(sched::Decision& d, const ArrayOffers& offe
     if (wait.second != k_no_time) d.planned_starts[record] = {wait.second, {}};
   }
   // The tasks that start, and those that preempt, become jobs of their own.
+  // One that cannot (no job id left below MaxJobId, a failed write) stays in
+  // its record and is not started: 0 marks it.
   std::map<JobId, JobId> real;
   const auto split = [&](JobId id) -> JobId {
     auto it = offered(id);
     if (it == offers.of.end()) return id;
     if (auto done = real.find(id); done != real.end()) return done->second;
-    Job& task = split_task(m_live.at(it->second.record), it->second.task);
-    real[id] = task.id;
-    return task.id;
+    JobId task_id = 0;
+    try {
+      task_id = split_task(m_live.at(it->second.record), it->second.task).id;
+    } catch (const Error& e) {
+      log_error("task {} of array {} not started: {}; it stays in the array's record",
+                it->second.task, m_live.at(it->second.record).array_job_id, e.what());
+    }
+    real[id] = task_id;
+    return task_id;
   };
   for (auto& start : d.starts) start.first = split(start.first);
+  std::erase_if(d.starts, [](const auto& start) { return start.first == 0; });
   for (auto& p : d.preemptions) p.preemptor = split(p.preemptor);
+  std::erase_if(d.preemptions, [](const sched::Preemption& p) { return p.preemptor == 0; });
   std::map<JobId, Seconds> limits;
-  for (const auto& [id, limit] : d.time_limits) limits[split(id)] = limit;
+  for (const auto& [id, limit] : d.time_limits) {
+    if (const JobId task = split(id); task != 0) limits[task] = limit;
+  }
   d.time_limits = std::move(limits);
 }
 
