@@ -23,8 +23,8 @@ class TaskSet {
   TaskSet() = default;
   /// The set of `ids`, given in any order, repeats allowed.
   static TaskSet of(std::vector<std::uint32_t> ids);
-  /// Reads what store_text() writes ("0-9,12"); runs may come in any order
-  /// and overlap. nullopt on anything else.
+  /// Reads what store_text() writes ("0-9,12,20-30:5"); items may come in any
+  /// order and overlap. nullopt on anything else.
   static std::optional<TaskSet> parse(std::string_view text);
 
   bool empty() const { return m_runs.empty(); }
@@ -44,7 +44,8 @@ class TaskSet {
   std::vector<std::uint32_t> ids() const;
   const std::vector<Run>& runs() const { return m_runs; }
 
-  /// The runs as "0-9,12" (what stint.db keeps); "" when empty.
+  /// The runs as "0-9,12", three or more evenly spaced single ids as
+  /// "20-30:5" (what stint.db keeps); "" when empty.
   std::string store_text() const;
   /// As slurmctld's clients print a record's task ids (ArrayTaskId=,
   /// squeue's "12_[...]"): "first-last:step" when the ids are evenly spaced

@@ -34,6 +34,7 @@ TaskSet TaskSet::of(std::vector<std::uint32_t> ids) {
   return set;
 }
 
+// Reads "N", "N-M" or "N-M:S" (S > 1: N, N+S, ... up to M).
 std::optional<TaskSet> TaskSet::parse(std::string_view text) {
   TaskSet set;
   if (text.empty()) return set;
@@ -47,16 +48,30 @@ std::optional<TaskSet> TaskSet::parse(std::string_view text) {
     if (comma == std::string_view::npos) comma = text.size();
     const std::string_view item = text.substr(start, comma - start);
     const std::size_t dash = item.find('-');
+    const std::size_t colon = item.find(':');
     std::uint32_t first = 0;
     std::uint32_t last = 0;
+    std::uint32_t step = 1;
     if (dash == std::string_view::npos) {
-      if (!number(item, first)) return std::nullopt;
+      if (colon != std::string_view::npos || !number(item, first)) return std::nullopt;
       last = first;
-    } else if (!number(item.substr(0, dash), first) || !number(item.substr(dash + 1), last) ||
+    } else if (!number(item.substr(0, dash), first) ||
+               !number(
+                   item.substr(dash + 1, colon == std::string_view::npos ? std::string_view::npos
+                                                                         : colon - dash - 1),
+                   last) ||
                last < first) {
       return std::nullopt;
     }
-    set.insert(first, last);
+    if (colon != std::string_view::npos &&
+        (colon < dash || !number(item.substr(colon + 1), step) || step < 2))
+      return std::nullopt;
+    if (step == 1) {
+      set.insert(first, last);
+    } else {
+      for (std::uint64_t id = first; id <= last; id += step)
+        set.insert(static_cast<std::uint32_t>(id));
+    }
     start = comma + 1;
   }
   return set;
@@ -128,8 +143,28 @@ std::vector<std::uint32_t> TaskSet::ids() const {
 }
 
 std::string TaskSet::store_text() const {
+  // Evenly spaced single ids, three or more, as "N-M:S": a record of
+  // --array=0-99999:2 is rewritten at each task that leaves it, and its
+  // text stays a few bytes, not 50,000 numbers.
   std::string out;
-  for (const Run& r : m_runs) append_run(out, r);
+  for (std::size_t i = 0; i < m_runs.size();) {
+    const Run& r = m_runs[i];
+    std::size_t j = i;
+    if (r.first == r.last && i + 2 < m_runs.size() && m_runs[i + 1].first == m_runs[i + 1].last) {
+      const std::uint32_t step = m_runs[i + 1].first - r.first;
+      while (j + 1 < m_runs.size() && m_runs[j + 1].first == m_runs[j + 1].last &&
+             m_runs[j + 1].first - m_runs[j].first == step)
+        ++j;
+    }
+    if (j - i >= 2) {
+      if (!out.empty()) out += ',';
+      out += fmt::format("{}-{}:{}", r.first, m_runs[j].first, m_runs[i + 1].first - r.first);
+      i = j + 1;
+    } else {
+      append_run(out, r);
+      ++i;
+    }
+  }
   return out;
 }
 

@@ -106,13 +106,33 @@ TEST_CASE("TaskSet matches a std::set under random inserts and erases", "[model]
   CHECK(TaskSet::parse(set.store_text()) == set);
 }
 
+TEST_CASE("store_text writes evenly spaced ids as a step, and parse reads it back",
+          "[model][task_set]") {
+  const TaskSet stepped = TaskSet::of(range(0, 99998, 2));
+  CHECK(stepped.runs().size() == 50000);
+  CHECK(stepped.store_text() == "0-99998:2");
+  CHECK(TaskSet::parse("0-99998:2") == stepped);
+  TaskSet holed = stepped;
+  holed.erase(50000);
+  CHECK(holed.store_text() == "0-49998:2,50002-99998:2");
+  CHECK(TaskSet::parse(holed.store_text()) == holed);
+  // Two single ids are not a step; runs stay runs.
+  CHECK(TaskSet::of({1, 5}).store_text() == "1,5");
+  CHECK(TaskSet::of({1, 5, 9, 10, 11}).store_text() == "1,5,9-11");
+  CHECK(TaskSet::of({1, 5, 9, 13, 20, 21}).store_text() == "1-13:4,20-21");
+  CHECK(TaskSet::parse("1-13:4,20-21") == TaskSet::of({1, 5, 9, 13, 20, 21}));
+  CHECK(TaskSet::parse("3-5:10") == TaskSet::of({3}));
+}
+
 TEST_CASE("parse reads the stored text and refuses anything else", "[model][task_set]") {
   CHECK(TaskSet::parse("") == TaskSet());
   CHECK(TaskSet::parse("7") == TaskSet::of({7}));
   CHECK(TaskSet::parse("5-7,1") == TaskSet::of({1, 5, 6, 7}));
   CHECK(TaskSet::parse("1-5,3-8") == TaskSet::of(range(1, 8)));
-  for (const char* bad : {",", "1,", ",1", "1-", "-1", "a", "1-2-3", "3-1", "1 ,2", "1.5",
-                          "99999999999", "1-99999999999", "0x10", "+1"}) {
+  for (const char* bad : {",",     "1,",    ",1",     "1-",   "-1",          "a",
+                          "1-2-3", "3-1",   "1 ,2",   "1.5",  "99999999999", "1-99999999999",
+                          "0x10",  "+1",    "1:2",    "1-5:", "1-5:1",       "1-5:0",
+                          "1-5:x", "1:2-5", "1-5:2:3"}) {
     INFO(bad);
     CHECK_FALSE(TaskSet::parse(bad).has_value());
   }
