@@ -91,9 +91,12 @@ std::vector<const Job*> Controller::offer_array_tasks(const std::vector<const Jo
     if (job->array_throttle > 0) count = std::min<std::uint64_t>(count, job->array_throttle + 1);
     // aftercorr pairs each task with its own: only the first was checked.
     if (sched::has_aftercorr(job->dependency)) count = 1;
-    for (std::uint32_t task : job->array_pending.first_ids(static_cast<std::size_t>(count))) {
-      Job& offer = offers.tasks.emplace_back(*job);
-      offer.array_pending = TaskSet();
+    const std::vector<std::uint32_t> tasks =
+        job->array_pending.first_ids(static_cast<std::size_t>(count));
+    // The record without its set, copied once per offer.
+    const Job base = array_task_of(*job, tasks.front());
+    for (std::uint32_t task : tasks) {
+      Job& offer = offers.tasks.emplace_back(base);
       offer.array_task_id = task;
       offer.id = next++;
       offers.of[offer.id] = {job->id, task};

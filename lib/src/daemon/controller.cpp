@@ -78,15 +78,6 @@ std::optional<Job> Controller::find_any(JobId id) {
 
 std::vector<Job*> Controller::live_jobs(JobId id, std::uint32_t array_task, bool split) {
   std::vector<Job*> out;
-  if (array_task != k_no_array_task) {
-    // A task still in its array's record: the record holds the array's id.
-    Job* record = find_live(id);
-    if (record && record->is_array_record() && record->array_job_id == id &&
-        record->array_pending.contains(array_task)) {
-      out.push_back(split ? &split_task(*record, array_task) : record);
-      return out;
-    }
-  }
   if (array_task == k_no_array_task) {
     Job* plain = find_live(id);
     // A plain id names the job, or every task of the array it is the id of.
@@ -99,11 +90,17 @@ std::vector<Job*> Controller::live_jobs(JobId id, std::uint32_t array_task, bool
       return out;
     }
   }
+  Job* record = nullptr;  // the array's record, holding the task named
   for (auto& [jid, job] : m_live) {
-    if (job.array_job_id == id &&
-        (array_task == k_no_array_task || job.array_task_id == array_task))
+    if (job.array_job_id != id) continue;
+    if (array_task == k_no_array_task || job.array_task_id == array_task)
       out.push_back(&job);
+    else if (job.is_array_record() && job.array_pending.contains(array_task))
+      record = &job;
   }
+  // A task still in its array's record is split off it first, as slurmctld
+  // splits a task acted on alone (after the walk: the split adds a live job).
+  if (record) out.push_back(split ? &split_task(*record, array_task) : record);
   return out;
 }
 

@@ -94,10 +94,7 @@ std::vector<const Job*> Controller::eligible_pending() {
       // task alone (offer_array_tasks), and the term stays for the rest.
       const bool per_task = job.is_array_record() && sched::has_aftercorr(job.dependency);
       Job first_task;
-      if (per_task) {
-        first_task = job;
-        first_task.array_task_id = job.array_pending.first();
-      }
+      if (per_task) first_task = array_task_of(job, job.array_pending.first());
       const Job& subject = per_task ? first_task : job;
       auto status = sched::evaluate_dependency(subject, lookup, singleton_blocked, t);
       // Met terms are dropped, as Slurm does (scontrol shows what is left).

@@ -50,7 +50,11 @@ std::vector<Job> expand_array_records(std::vector<Job> jobs) {
       out.push_back(std::move(j));
       continue;
     }
-    for (const TaskSet::Run& run : j.array_pending.runs()) {
+    // The set moves out first: each task's copy of the record is then
+    // without it (a stepped array's set is a run per task).
+    const TaskSet tasks = std::move(j.array_pending);
+    j.array_pending = TaskSet();
+    for (const TaskSet::Run& run : tasks.runs()) {
       for (std::uint64_t task = run.first; task <= run.last; ++task)
         out.push_back(array_task_of(j, static_cast<std::uint32_t>(task)));
     }

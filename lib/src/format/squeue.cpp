@@ -620,11 +620,8 @@ SqueueLines::~SqueueLines() = default;
 void SqueueLines::add(const Job& job) {
   State& s = *m_state;
   if (job.is_array_record() && s.options.expand_arrays) {
-    // squeue -r: a line per task of the record.
-    for (const TaskSet::Run& run : job.array_pending.runs()) {
-      for (std::uint64_t task = run.first; task <= run.last; ++task)
-        add(array_task_of(job, static_cast<std::uint32_t>(task)));
-    }
+    // squeue -r: a line per task of the record (expand_array_records).
+    for (const Job& task : expand_array_records({job})) add(task);
     return;
   }
   s.order.add(job);

@@ -157,6 +157,7 @@ std::vector<Job> named_jobs(std::vector<Job> jobs, const std::vector<JobRef>& re
       named.push_back(std::move(j));
       continue;
     }
+    j.array_pending = TaskSet();  // not copied into each task named
     for (std::uint32_t task : tasks) named.push_back(array_task_of(j, task));
   }
   return named;
