@@ -6,6 +6,7 @@
 /// The job's environment and script are not in the database: they live in the
 /// job's spool folder, readable by its owner only.
 
+#include <chrono>
 #include <functional>
 #include <map>
 #include <memory>
@@ -165,6 +166,12 @@ class Store {
   /// themselves (stintd calls this after it has answered). True if it ran
   /// and succeeded; a failure is retried after the next commit.
   bool checkpoint_if_due(int min_pages);
+  /// Empties the WAL file into the database (a truncating checkpoint) once
+  /// nothing has been written for `quiet`, so that at rest the state
+  /// directory holds the database alone, not the last burst's log as well.
+  /// A tool still reading an older snapshot is not waited for: the attempt
+  /// gives up at once and is made again a `quiet` later. True if it emptied it.
+  bool empty_wal_when_quiet(std::chrono::milliseconds quiet);
   /// The next job id (kept in the meta table; first id is 1).
   JobId allocate_job_id();
   /// `count` consecutive ids at once (the tasks of an array); the first.

@@ -95,6 +95,9 @@ class Controller {
   bool purge_records();
   /// Rewrites stint.db and scripts.db into their fewest pages.
   void compact_store();
+  /// Empties the WAL files of stint.db and scripts.db, each once it has not
+  /// been written for `quiet` (Store::empty_wal_when_quiet).
+  void empty_wals_when_quiet(std::chrono::milliseconds quiet);
   /// log/stepd.log past StintLogMaxSize becomes stepd.log.1 (purge.cpp).
   void rotate_stepd_log();
   /// StintLogMaxSize in bytes: the log's size past which it is rotated (0: never).

@@ -83,6 +83,13 @@ void Controller::compact_store() {
   scripts().compact();
 }
 
+void Controller::empty_wals_when_quiet(std::chrono::milliseconds quiet) {
+  // A failure (a reader in the way, an I/O error) leaves the WAL as it is,
+  // for the next attempt.
+  m_store->empty_wal_when_quiet(quiet);
+  if (m_scripts) m_scripts->empty_wal_when_quiet(quiet);
+}
+
 // `stint db compact`: SlurmUser's (the state directory's owner's) or root's.
 Json handle_db_compact(Controller& c, const Json&, const Caller& caller) {
   if (!c.is_superuser(caller))

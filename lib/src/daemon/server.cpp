@@ -178,6 +178,7 @@ int serve(const Paths& paths, const ServerOptions& options) {
   // syncing launch files) is not counted: it does not grow with the queue.
   constexpr auto k_max_pass_gap = std::chrono::milliseconds(500);
   constexpr int k_checkpoint_pages = 1000;
+  constexpr auto k_wal_quiet = std::chrono::seconds(2);
   auto last_pass_end = SteadyClock::now();
   SteadyClock::duration last_pass_cost{};
   SteadyClock::duration last_pass_length{};  // all of it, the walks of the live jobs included
@@ -266,6 +267,10 @@ int serve(const Paths& paths, const ServerOptions& options) {
     // pages go into the database once there are as many as SQLite's own
     // checkpoint would wait for.
     controller.store().checkpoint_if_due(k_checkpoint_pages);
+    // Between bursts the state directory holds its databases alone: each WAL
+    // (up to journal_size_limit, kept at its largest otherwise) is emptied
+    // once writes to it have stopped for a while.
+    controller.empty_wals_when_quiet(k_wal_quiet);
     // slurmdbd purges at the start of each purge period; an hour apart (and
     // as stintd starts) is as often as the shortest unit asks for. A full
     // batch is followed by the next at once, between requests.

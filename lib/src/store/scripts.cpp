@@ -27,6 +27,13 @@ struct ScriptStore::Impl {
   // Prepared once the table exists (ScriptStore::open), used per submission
   // and per start; destroyed before the connection.
   std::optional<sql::Statement> put, get;
+  // Written since the WAL was last emptied, and when last written.
+  bool written = false;
+  std::chrono::steady_clock::time_point touched;
+  void wrote() {
+    written = true;
+    touched = std::chrono::steady_clock::now();
+  }
 };
 
 std::unique_ptr<ScriptStore> ScriptStore::open(const std::string& path) {
@@ -79,6 +86,7 @@ void ScriptStore::put(JobId id, std::string_view script, std::string_view enviro
   // Unowned: the texts (an environment is kilobytes) stand until run() resets.
   put.bind(1, static_cast<std::int64_t>(id)).bind_unowned(2, script).bind_unowned(3, environment);
   put.run();
+  m_impl->wrote();
 }
 
 void ScriptStore::remove(const std::vector<JobId>& ids) {
@@ -91,6 +99,7 @@ void ScriptStore::remove(const std::vector<JobId>& ids) {
       gone.run();
     }
     m_impl->conn.exec("COMMIT");
+    m_impl->wrote();
   } catch (...) {
     m_impl->conn.exec("ROLLBACK");
     throw;
@@ -100,6 +109,17 @@ void ScriptStore::remove(const std::vector<JobId>& ids) {
 void ScriptStore::compact() {
   m_impl->conn.exec("VACUUM");
   m_impl->conn.exec("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
+bool ScriptStore::empty_wal_when_quiet(std::chrono::milliseconds quiet) {
+  Impl& impl = *m_impl;
+  if (!impl.written) return false;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - impl.touched < quiet) return false;
+  impl.touched = now;
+  if (!impl.conn.empty_wal()) return false;
+  impl.written = false;
+  return true;
 }
 
 void ScriptStore::sync() {
@@ -141,6 +161,7 @@ void ScriptStore::put_run_env(std::string_view run, std::string_view env) {
   sql::Statement st(m_impl->conn, "INSERT OR REPLACE INTO run_envs (run, env) VALUES (?1, ?2)");
   st.bind_unowned(1, run).bind_unowned(2, env);
   st.run();
+  m_impl->wrote();
 }
 
 std::optional<std::string> ScriptStore::run_env(std::string_view run) {

@@ -9,6 +9,7 @@
 // new folder and files (3-9 ms on a virtual disk); a row appended to a WAL
 // that is already there takes one data sync (about 1 ms).
 
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -46,6 +47,9 @@ class ScriptStore {
   /// when asked to.
   void remove(const std::vector<JobId>& ids);
   void compact();
+  /// As Store::empty_wal_when_quiet: the WAL file emptied once nothing has
+  /// been written to it for `quiet`.
+  bool empty_wal_when_quiet(std::chrono::milliseconds quiet);
   /// Keeps the variables of cluster run `run` ("project/n"), a JSON array of
   /// [name, value] pairs.
   void put_run_env(std::string_view run, std::string_view env);

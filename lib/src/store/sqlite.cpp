@@ -10,6 +10,10 @@ namespace stint::sql {
 
 namespace {
 
+// How long a statement waits for a lock another connection holds (a tool's
+// read, stintd's write) before it fails as busy.
+constexpr int k_busy_timeout_ms = 5000;
+
 // SQLite's page cache starts each connection with 20 page slots allocated at
 // once and written through (one page fault each), before the first page is
 // read. A tool reads a handful of pages and exits: those slots were a fifth
@@ -34,10 +38,18 @@ Connection::Connection(const std::string& path, bool read_only) {
     m_db = nullptr;
     throw Error(Errc::store, fmt::format("Unable to open database {}: {}", path, msg));
   }
-  sqlite3_busy_timeout(m_db, 5000);
+  sqlite3_busy_timeout(m_db, k_busy_timeout_ms);
 }
 
 Connection::~Connection() { sqlite3_close_v2(m_db); }
+
+bool Connection::empty_wal() {
+  sqlite3_busy_timeout(m_db, 0);
+  const int rc =
+      sqlite3_wal_checkpoint_v2(m_db, "main", SQLITE_CHECKPOINT_TRUNCATE, nullptr, nullptr);
+  sqlite3_busy_timeout(m_db, k_busy_timeout_ms);
+  return rc == SQLITE_OK;
+}
 
 void Connection::exec(std::string_view sql) {
   std::string text(sql);

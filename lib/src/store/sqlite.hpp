@@ -22,6 +22,10 @@ class Connection {
   void exec(std::string_view sql);
   sqlite3* handle() const { return m_db; }
   [[noreturn]] void fail(std::string_view what) const;
+  /// A truncating checkpoint that waits for no reader: true if the WAL file
+  /// is empty afterwards, false if a reader of an older snapshot (or another
+  /// writer) stood in the way.
+  bool empty_wal();
 
  private:
   sqlite3* m_db = nullptr;

@@ -121,7 +121,10 @@ std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {
     sqlite3_wal_hook(
         store->m_impl->conn.handle(),
         [](void* self, sqlite3*, const char*, int pages) {
-          static_cast<Impl*>(self)->wal_pages = pages;
+          auto* writer = static_cast<Impl*>(self);
+          writer->wal_pages = pages;
+          writer->wal_written = true;
+          writer->wal_touched = std::chrono::steady_clock::now();
           return SQLITE_OK;
         },
         store->m_impl.get());
@@ -247,6 +250,18 @@ bool Store::checkpoint_if_due(int min_pages) {
   // again then, as SQLite's own would be; the WAL keeps every commit meanwhile.
   impl.wal_pages = 0;
   return rc == SQLITE_OK;
+}
+
+bool Store::empty_wal_when_quiet(std::chrono::milliseconds quiet) {
+  Impl& impl = *m_impl;
+  if (impl.read_only || !impl.wal_written) return false;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - impl.wal_touched < quiet) return false;
+  impl.wal_touched = now;
+  if (!impl.conn.empty_wal()) return false;
+  impl.wal_written = false;
+  impl.wal_pages = 0;
+  return true;
 }
 
 JobId Store::allocate_job_id() { return allocate_job_ids(1); }

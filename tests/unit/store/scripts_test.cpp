@@ -2,6 +2,7 @@
 
 #include "store/scripts.hpp"
 
+#include <chrono>
 #include <cstdlib>
 #include <string>
 #include <thread>
@@ -97,4 +98,17 @@ TEST_CASE("a job's script and environment are kept whole, in a file only its wri
     CHECK(mode_of(db) == 0600);
     CHECK(reopened->get(7));
   }
+}
+
+TEST_CASE("the scripts' WAL file is emptied once writes have stopped") {
+  ScriptDir dir;
+  const std::string db = dir.path + "/scripts.db";
+  auto scripts = stint::ScriptStore::open(db);
+  CHECK_FALSE(scripts->empty_wal_when_quiet(std::chrono::milliseconds(0)));  // nothing put yet
+  scripts->put(7, "#!/bin/sh\ntrue\n", "A=1");
+  REQUIRE(size_of(db + "-wal") > 0);
+  CHECK_FALSE(scripts->empty_wal_when_quiet(std::chrono::hours(1)));
+  CHECK(scripts->empty_wal_when_quiet(std::chrono::milliseconds(0)));
+  CHECK(size_of(db + "-wal") == 0);
+  CHECK(scripts->get(7)->script == "#!/bin/sh\ntrue\n");
 }

@@ -1,9 +1,11 @@
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
 #include <string>
 #include <thread>
 
 #include <catch2/catch.hpp>
+#include <sqlite3.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -421,4 +423,38 @@ TEST_CASE("the WAL is copied into the database when stintd asks, not by the comm
   // What a reader sees does not depend on it.
   auto reader = stint::Store::open(db, stint::Store::Mode::read_only);
   CHECK(reader->job_count() == 10000);
+}
+
+TEST_CASE("the WAL file is emptied once writes have stopped, never under a reader", "[store]") {
+  TempDir dir;
+  const std::string db = dir.path + "/stint.db";
+  auto store = stint::Store::open(db, stint::Store::Mode::read_write);
+  const auto wal_size = [&db] {
+    struct stat st {};
+    return ::stat((db + "-wal").c_str(), &st) == 0 ? st.st_size : off_t{-1};
+  };
+  using std::chrono::hours;
+  using std::chrono::milliseconds;
+  store->insert_jobs({sample_job(1)});
+  REQUIRE(wal_size() > 0);
+  CHECK_FALSE(store->empty_wal_when_quiet(hours(1)));  // written just now
+  CHECK(wal_size() > 0);
+  // A tool in the middle of a read keeps the snapshot the WAL holds: the
+  // attempt gives up at once rather than wait for it.
+  sqlite3* tool = nullptr;
+  REQUIRE(sqlite3_open_v2(db.c_str(), &tool, SQLITE_OPEN_READONLY, nullptr) == SQLITE_OK);
+  REQUIRE(sqlite3_exec(tool, "BEGIN; SELECT count(*) FROM jobs;", nullptr, nullptr, nullptr) ==
+          SQLITE_OK);
+  store->insert_jobs({sample_job(2)});
+  const auto t0 = std::chrono::steady_clock::now();
+  CHECK_FALSE(store->empty_wal_when_quiet(milliseconds(0)));
+  CHECK(std::chrono::steady_clock::now() - t0 < std::chrono::seconds(1));
+  CHECK(wal_size() > 0);
+  sqlite3_exec(tool, "COMMIT", nullptr, nullptr, nullptr);
+  sqlite3_close(tool);
+  CHECK(store->empty_wal_when_quiet(milliseconds(0)));
+  CHECK(wal_size() == 0);  // emptied, the file kept (tools open it read-only)
+  CHECK_FALSE(store->empty_wal_when_quiet(milliseconds(0)));  // nothing written since
+  auto reader = stint::Store::open(db, stint::Store::Mode::read_only);
+  CHECK(reader->job_count() == 2);
 }
