@@ -89,10 +89,16 @@ std::vector<const Job*> Controller::offer_array_tasks(const std::vector<const Jo
     const std::uint32_t cpus = std::max<std::uint32_t>(1, job->req.cpus_per_node * job->req.nodes);
     std::uint64_t count = free_cpus / cpus + 1;
     if (job->array_throttle > 0) count = std::min<std::uint64_t>(count, job->array_throttle + 1);
-    // aftercorr pairs each task with its own: only the first was checked.
-    if (sched::has_aftercorr(job->dependency)) count = 1;
-    const std::vector<std::uint32_t> tasks =
-        job->array_pending.first_ids(static_cast<std::size_t>(count));
+    // aftercorr pairs each task with its own: those whose terms are met.
+    std::vector<std::uint32_t> tasks;
+    if (auto ready = m_aftercorr_ready.find(job->id); ready != m_aftercorr_ready.end()) {
+      tasks.assign(ready->second.begin(),
+                   ready->second.begin() + static_cast<std::ptrdiff_t>(std::min<std::uint64_t>(
+                                               count, ready->second.size())));
+    } else {
+      tasks = job->array_pending.first_ids(static_cast<std::size_t>(count));
+    }
+    if (tasks.empty()) continue;
     // The record without its set, copied once per offer.
     const Job base = array_task_of(*job, tasks.front());
     for (std::uint32_t task : tasks) {

@@ -336,6 +336,13 @@ class Controller {
                    bool special_exit = false);
   /// Dependencies, deadlines: decides which pending jobs may be considered.
   std::vector<const Job*> eligible_pending();
+  /// An aftercorr record's dependency: met when one of its first tasks'
+  /// is (those go to m_aftercorr_ready), never met when none of its tasks'
+  /// can be, else waiting. `never` gets the first tasks whose partner failed.
+  sched::DependencyStatus gather_aftercorr_tasks(const Job& record,
+                                                 const sched::DependencyLookup& lookup,
+                                                 bool singleton_blocked, Seconds t,
+                                                 std::vector<std::uint32_t>& never);
   /// The tasks of arrays' records a pass is offered (array_records.cpp):
   /// copies under ids of their own, and where each came from.
   struct ArrayOffers {
@@ -347,7 +354,8 @@ class Controller {
     std::map<JobId, Source> of;
   };
   /// `pending` with each array's record replaced by the first of its tasks:
-  /// as many as `free_cpus` could start, plus one, within its throttle.
+  /// as many as `free_cpus` could start, plus one, within its throttle (an
+  /// aftercorr record's: the first of those whose own terms are met).
   std::vector<const Job*> offer_array_tasks(const std::vector<const Job*>& pending,
                                             std::uint32_t free_cpus, ArrayOffers& offers);
   /// The pass's decision on offered tasks carried to their records: a
@@ -406,6 +414,10 @@ class Controller {
   std::map<std::string, NodeStatus> m_node_states;  ///< nodes that are not up
   std::unique_ptr<Store> m_store;
   std::unique_ptr<ScriptStore> m_scripts;
+  /// The tasks of aftercorr records whose terms this pass found met, in task
+  /// order, and how many of them a record may have (the cluster's CPUs, plus one).
+  std::map<JobId, std::vector<std::uint32_t>> m_aftercorr_ready;
+  std::size_t m_aftercorr_most = 0;
   std::unique_ptr<StepdForks> m_stepd_forks;  ///< started with the first task
   std::unique_ptr<Background> m_script_sync;  ///< scripts.db's sync at a submission
   const Clock& m_clock;

@@ -39,8 +39,46 @@ Seconds meta_time(Store& store, const std::string& key) {
 
 }  // namespace
 
+sched::DependencyStatus Controller::gather_aftercorr_tasks(const Job& record,
+                                                           const sched::DependencyLookup& lookup,
+                                                           bool singleton_blocked, Seconds t,
+                                                           std::vector<std::uint32_t>& never) {
+  using S = sched::DependencyStatus;
+  // As many tasks as the whole cluster could start at once, plus one for the
+  // plan, from a walk of the record's first tasks only (twice as many; each
+  // looks through the views of the array it pairs with): a deep record costs
+  // the pass no more than a shallow one. A later task whose counterpart
+  // ended early waits until the walk reaches it.
+  if (m_aftercorr_most == 0) {
+    for (const NodeDef& node : m_config.nodes()) m_aftercorr_most += node.cpus;
+    ++m_aftercorr_most;
+  }
+  const std::size_t walk_limit = std::max<std::size_t>(16, 2 * m_aftercorr_most);
+  std::vector<std::uint32_t>& ready = m_aftercorr_ready[record.id];
+  // One copy of the record, its task id changed for each task.
+  Job probe = array_task_of(record, record.array_pending.first());
+  bool all_never = true;
+  std::size_t walked = 0;
+  for (const TaskSet::Run& run : record.array_pending.runs()) {
+    for (std::uint64_t task = run.first; task <= run.last; ++task) {
+      if (walked++ == walk_limit || ready.size() == m_aftercorr_most) {
+        return ready.empty() ? S::waiting : S::satisfied;
+      }
+      probe.array_task_id = static_cast<std::uint32_t>(task);
+      const S status = sched::evaluate_dependency(probe, lookup, singleton_blocked, t);
+      if (status == S::satisfied) ready.push_back(probe.array_task_id);
+      if (status == S::never) never.push_back(probe.array_task_id);
+      all_never = all_never && status == S::never;
+    }
+  }
+  if (!ready.empty()) return S::satisfied;
+  return all_never ? S::never : S::waiting;
+}
+
 std::vector<const Job*> Controller::eligible_pending() {
   Seconds t = now();
+  m_aftercorr_ready.clear();
+  m_aftercorr_most = 0;
   // The jobs a dependency names, looked up once per pass.
   std::map<JobId, std::vector<sched::DependencyView>> seen;
   // Ended jobs read from the store, kept while their views point into them
@@ -73,6 +111,7 @@ std::vector<const Job*> Controller::eligible_pending() {
 
   std::vector<const Job*> eligible;
   std::vector<JobId> to_end;
+  std::vector<std::pair<JobId, std::vector<std::uint32_t>>> partner_failed;
   for (auto& [id, job] : m_live) {
     if (job.state != JobState::pending) continue;
     if (!job.dependency.empty() && job.hold_reason == Reason::none) {
@@ -89,14 +128,14 @@ std::vector<const Job*> Controller::eligible_pending() {
           break;
         }
       }
-      // An array's record with an aftercorr term waits as its first task
-      // would (each task pairs with its own): the pass is offered that one
-      // task alone (offer_array_tasks), and the term stays for the rest.
+      // An array's record with an aftercorr term: each task pairs with its
+      // own, so the term stays for the tasks still in the record.
       const bool per_task = job.is_array_record() && sched::has_aftercorr(job.dependency);
-      Job first_task;
-      if (per_task) first_task = array_task_of(job, job.array_pending.first());
-      const Job& subject = per_task ? first_task : job;
-      auto status = sched::evaluate_dependency(subject, lookup, singleton_blocked, t);
+      std::vector<std::uint32_t> never;
+      auto status = per_task ? gather_aftercorr_tasks(job, lookup, singleton_blocked, t, never)
+                             : sched::evaluate_dependency(job, lookup, singleton_blocked, t);
+      if (status != sched::DependencyStatus::never && !never.empty())
+        partner_failed.emplace_back(id, std::move(never));
       // Met terms are dropped, as Slurm does (scontrol shows what is left).
       Dependency left =
           per_task ? job.dependency : sched::prune_satisfied(job, lookup, singleton_blocked, t);
@@ -131,6 +170,28 @@ std::vector<const Job*> Controller::eligible_pending() {
       continue;
     }
     eligible.push_back(&job);
+  }
+  // The tasks of an aftercorr record whose partners failed leave it, as
+  // slurmctld splits such tasks off, and wait (or end) on their own, never
+  // to start. A record keeps a task still to be offered, so none of the
+  // jobs `eligible` points to is moved.
+  for (const auto& [record, tasks] : partner_failed) {
+    for (std::uint32_t task : tasks) {
+      Job* split = nullptr;
+      try {
+        split = &split_task(m_live.at(record), task);
+      } catch (const Error& e) {
+        log_error("task {} of array {} stays in its record: {}", task, record, e.what());
+        continue;
+      }
+      split->reason = Reason::dependency_never_satisfied;
+      mail_invalid_dependency(*split);
+      if (kill_invalid_depend(m_config, *split)) {
+        to_end.push_back(split->id);
+        continue;
+      }
+      m_store->update_job(*split);
+    }
   }
   for (JobId id : to_end) {
     Job& job = m_live.at(id);
