@@ -20,6 +20,10 @@ BENCH_TARGET=${BENCH_TARGET:-stint}
 BENCH_NAME=$(basename "$0" .sh)
 BENCH_ROOT=$(mktemp -d "${TMPDIR:-/tmp}/stint-bench-$BENCH_NAME-XXXXXX")
 BENCH_QUICK=${BENCH_QUICK:-0}
+# Both sides' limits, the same; a script whose queues are larger sets them
+# before it sources this file.
+BENCH_MAX_ARRAY_SIZE=${BENCH_MAX_ARRAY_SIZE:-100001}
+BENCH_MAX_JOB_COUNT=${BENCH_MAX_JOB_COUNT:-200000}
 case $BENCH_TARGET in
   stint)
     : "${STINT_BIN:?STINT_BIN must name the folder with the built binaries}"
@@ -34,8 +38,8 @@ case $BENCH_TARGET in
     # shellcheck source=../../tests/cli/slurm-cluster.sh
     source "$(dirname "${BASH_SOURCE[0]}")/../../tests/cli/slurm-cluster.sh"
     # Room for the issue's queues, and sprio's plugin.
-    export SLURM_CONF_EXTRA="MaxJobCount=200000
-MaxArraySize=100001
+    export SLURM_CONF_EXTRA="MaxJobCount=$BENCH_MAX_JOB_COUNT
+MaxArraySize=$BENCH_MAX_ARRAY_SIZE
 PriorityType=priority/multifactor"
     SLURM_UP_NODES=
     RESULT_PREFIX=slurm:
@@ -82,14 +86,15 @@ new_state() {
     small) pool="{id: n, count: 1, cpus: 2, memory: 4G}" ;;
     *) echo "new_state: unknown shape $shape" >&2; return 1 ;;
   esac
-  # MaxArraySize allows the 10,000- and 100,000-task arrays; the idle exit is
+  # MaxArraySize allows the 10,000- and 100,000-task arrays (arrays.sh: 1,000,000); the idle exit is
   # off so a pause between measurements does not stop stintd; DefMemPerCPU
   # as the real Slurm here has it, so small jobs share a node.
   cat >"$STINT_STATE_DIR/stint.yaml" <<YAML
 cluster_name: bench
 node_pools: [$pool]
 partitions: [{id: batch, node_pool_ids: [n]}]
-config: {StintIdleExit: "0", MaxArraySize: "100001", MaxJobCount: "200000", DefMemPerCPU: "64", KillWait: "2"}
+config: {StintIdleExit: "0", MaxArraySize: "$BENCH_MAX_ARRAY_SIZE", MaxJobCount: "$BENCH_MAX_JOB_COUNT",
+         DefMemPerCPU: "64", KillWait: "2"}
 YAML
   # Start stintd now (any request does) so every figure is taken warm.
   # (scancel with no jobs to act on is a request that leaves no job behind).
@@ -114,8 +119,14 @@ new_slurm_state() {
   shape_size "$shape"
   nodes=$BLOCK_NODES
   BLOCK_CPUS=$(nproc)
-  if [ "$SLURM_UP_NODES" != "$nodes" ]; then
-    [ -n "$SLURM_UP_NODES" ] && slurm_down
+  # BENCH_SLURM_FRESH=1: a new cluster each time, as stint gets a new state
+  # directory: slurmctld keeps the jobs of the last measurement MinJobAge
+  # (300 s) after they end, in its memory and its state files.
+  if [ "$SLURM_UP_NODES" != "$nodes" ] || [ "${BENCH_SLURM_FRESH:-0}" = 1 ]; then
+    if [ -n "$SLURM_UP_NODES" ]; then
+      slurm_down
+      rm -rf "$SLURM_DIR"
+    fi
     SLURM_DIR="$BENCH_ROOT/slurm-$nodes"
     export SLURM_CONF="$SLURM_DIR/slurm.conf"
     SLURM_NODES=$nodes slurm_up

@@ -8,14 +8,14 @@ set -euo pipefail
 : "${STINT_SOURCE_DIR:?STINT_SOURCE_DIR must name the source tree}"
 export STINT_BIN BENCH_QUICK=1 BENCH_REPS=2 BENCH_RUNS=1
 export BENCH_SEQ=8 BENCH_CLIENTS=2 BENCH_ARRAY=20 BENCH_E2E_JOBS=4 BENCH_E2E_ARRAY=8
-export BENCH_SCALE=30 BENCH_SCALE_REPS=1
+export BENCH_SCALE=30 BENCH_SCALE_REPS=1 BENCH_ARRAYS="1x20 2x10"
 
 fail() {
   echo "FAIL: $*" >&2
   exit 1
 }
 
-for script in latency submit start_latency throughput scale state_size; do
+for script in latency submit start_latency throughput scale arrays state_size; do
   out=$(bash "$STINT_SOURCE_DIR/bench/system/$script.sh") || fail "$script.sh exited with $?"
   results=$(grep -c '^RESULT|' <<<"$out" || true)
   [ "$results" -gt 0 ] || fail "$script.sh printed no RESULT line: $out"
