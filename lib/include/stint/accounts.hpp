@@ -17,8 +17,10 @@
 #include <string_view>
 #include <vector>
 
+#include <stint/export.hpp>
 #include <stint/model.hpp>
 
+STINT_API_BEGIN
 namespace stint {
 
 /// sacctmgr's AdminLevel. Operators may change accounts, users, associations
@@ -163,3 +165,4 @@ struct Accounting {
 };
 
 }  // namespace stint
+STINT_API_END

@@ -11,8 +11,10 @@
 #include <utility>
 #include <vector>
 
+#include <stint/export.hpp>
 #include <stint/model.hpp>
 
+STINT_API_BEGIN
 namespace stint {
 
 /// Where a configuration value came from (for `stint config show`).
@@ -295,3 +297,4 @@ std::string config_to_yaml(const Config& c);
 Config load_or_init_config(const std::string& state_dir);
 
 }  // namespace stint
+STINT_API_END

@@ -9,7 +9,9 @@
 #include <vector>
 
 #include <stint/config.hpp>
+#include <stint/export.hpp>
 
+STINT_API_BEGIN
 namespace stint {
 
 /// What `scontrol show config` prints beside the configuration: facts about
@@ -55,3 +57,4 @@ std::string scontrol_show_config_text(const Config& c, const ControllerFacts& f)
 std::string stint_config_show_text(const Config& c);
 
 }  // namespace stint
+STINT_API_END

@@ -7,6 +7,9 @@
 #include <string>
 #include <string_view>
 
+#include <stint/export.hpp>
+
+STINT_API_BEGIN
 namespace stint {
 
 /// Stable error codes. The table in error.cpp holds each code's name, Slurm's
@@ -76,3 +79,4 @@ class Error : public std::runtime_error {
 };
 
 }  // namespace stint
+STINT_API_END

@@ -20,9 +20,11 @@
 #include <utility>
 #include <vector>
 
+#include <stint/export.hpp>
 #include <stint/model.hpp>
 #include <stint/query.hpp>
 
+STINT_API_BEGIN
 namespace stint::format {
 
 enum class Align : std::uint8_t { left, right };
@@ -450,3 +452,4 @@ std::string job_tres(const Job& job);
 std::string id_ranges(const std::vector<std::uint32_t>& ids);
 
 }  // namespace stint::format
+STINT_API_END

@@ -10,8 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include <stint/export.hpp>
 #include <stint/task_set.hpp>
 
+STINT_API_BEGIN
 namespace stint {
 
 using JobId = std::uint32_t;
@@ -561,3 +563,4 @@ struct JobRun {
 std::string exit_code_text(int status, int signal);
 
 }  // namespace stint
+STINT_API_END

@@ -10,8 +10,10 @@
 #include <string_view>
 #include <vector>
 
+#include <stint/export.hpp>
 #include <stint/model.hpp>
 
+STINT_API_BEGIN
 namespace stint::parse {
 
 /// A time limit as sbatch -t takes it: "minutes", "minutes:seconds",
@@ -165,3 +167,4 @@ SignalSpec signal_spec(std::string_view text);
 std::optional<int> signal_number(std::string_view text);
 
 }  // namespace stint::parse
+STINT_API_END

@@ -5,8 +5,10 @@
 #include <string>
 #include <string_view>
 
+#include <stint/export.hpp>
 #include <stint/model.hpp>
 
+STINT_API_BEGIN
 namespace stint {
 
 /// The files of one state directory (DESIGN.md "State directory").
@@ -56,3 +58,4 @@ void ensure_state_dir(const Paths& p);
 std::string find_helper(std::string_view name);
 
 }  // namespace stint
+STINT_API_END

@@ -13,11 +13,13 @@
 #include <vector>
 
 #include <stint/config.hpp>
+#include <stint/export.hpp>
 #include <stint/model.hpp>
 #include <stint/paths.hpp>
 #include <stint/reservation.hpp>
 #include <stint/store.hpp>
 
+STINT_API_BEGIN
 namespace stint::query {
 
 /// A node's state as sinfo and scontrol name it (format.hpp has the names).
@@ -167,3 +169,4 @@ struct ClusterView {
 ClusterView read_cluster(const Paths& paths);
 
 }  // namespace stint::query
+STINT_API_END

@@ -9,8 +9,10 @@
 #include <utility>
 #include <vector>
 
+#include <stint/export.hpp>
 #include <stint/model.hpp>
 
+STINT_API_BEGIN
 namespace stint::report {
 
 /// A node as the picture needs it: one lane, and one more per GPU.
@@ -50,3 +52,4 @@ std::string xml_escape(std::string_view text);
 std::string_view state_colour(JobState state);
 
 }  // namespace stint::report
+STINT_API_END

@@ -9,8 +9,10 @@
 #include <string_view>
 #include <vector>
 
+#include <stint/export.hpp>
 #include <stint/model.hpp>
 
+STINT_API_BEGIN
 namespace stint {
 
 /// Slurm's reservation flags (RESERVE_FLAG_*) that stint honours, plus the
@@ -142,3 +144,4 @@ ReservationRequest parse_reservation_words(const std::vector<std::string>& words
                                            ResvCommand command, Seconds now);
 
 }  // namespace stint
+STINT_API_END

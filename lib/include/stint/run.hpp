@@ -15,8 +15,10 @@
 #include <utility>
 #include <vector>
 
+#include <stint/export.hpp>
 #include <stint/model.hpp>
 
+STINT_API_BEGIN
 namespace stint {
 
 /// "<project>/<n>".
@@ -168,3 +170,4 @@ std::vector<std::string> podman_argv(const std::string& podman, const std::strin
 
 }  // namespace run
 }  // namespace stint
+STINT_API_END

@@ -16,8 +16,10 @@
 #include <vector>
 
 #include <stint/accounts.hpp>
+#include <stint/export.hpp>
 #include <stint/model.hpp>
 
+STINT_API_BEGIN
 namespace stint {
 
 struct Reservation;  // stint/reservation.hpp
@@ -351,3 +353,4 @@ class Store {
 };
 
 }  // namespace stint
+STINT_API_END

@@ -9,6 +9,9 @@
 #include <string_view>
 #include <vector>
 
+#include <stint/export.hpp>
+
+STINT_API_BEGIN
 namespace stint {
 
 class TaskSet {
@@ -63,3 +66,4 @@ class TaskSet {
 };
 
 }  // namespace stint
+STINT_API_END

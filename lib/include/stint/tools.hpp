@@ -7,6 +7,9 @@
 #include <string>
 #include <string_view>
 
+#include <stint/export.hpp>
+
+STINT_API_BEGIN
 namespace stint {
 
 std::string_view version();
@@ -48,3 +51,4 @@ int run_project(int argc, char** argv);  ///< create|list the projects runs belo
 int run_delete(int argc, char** argv);   ///< ended runs leave the run tools
 }  // namespace tools
 }  // namespace stint
+STINT_API_END
