@@ -18,8 +18,11 @@ set(CPACK_PACKAGE_VERSION ${PROJECT_VERSION})
 set(CPACK_PACKAGE_DESCRIPTION_SUMMARY "")
 set(CPACK_PACKAGING_INSTALL_PREFIX ${CMAKE_INSTALL_PREFIX})
 set(CPACK_PACKAGE_DIRECTORY ${CMAKE_BINARY_DIR}/packages)
-# Optimised (RelWithDebInfo: -O2), stripped of the debug information.
-set(CPACK_STRIP_FILES ON)
+# Optimised with debug information (RelWithDebInfo), which CPack moves into
+# -dbgsym packages of their own (.ddeb, as Debian ships it) and strips from
+# the rest: CPack does both, so it must be given the files unstripped.
+set(CPACK_STRIP_FILES OFF)
+set(CPACK_DEBIAN_DEBUGINFO_PACKAGE ON)
 set(CPACK_DEB_COMPONENT_INSTALL ON)
 set(CPACK_COMPONENTS_ALL tools lib dev)
 set(CPACK_DEBIAN_FILE_NAME DEB-DEFAULT)

@@ -23,6 +23,10 @@ deb() {
 for name in stint libstint0 libstint-dev; do
   [ -n "$(deb $name)" ] || fail "no $name package: $(ls "$packages")"
 done
+# The debug information, apart, found by build id.
+dbgsym="$packages/libstint0-dbgsym_$(dpkg-deb -f "$(deb libstint0)" Version)_$(dpkg-deb -f "$(deb libstint0)" Architecture).ddeb"
+[ -f "$dbgsym" ] || fail "no libstint0-dbgsym package: $(ls "$packages")"
+expect_contains "the debug files" "$(dpkg-deb -c "$dbgsym")" "./usr/lib/debug/.build-id/"
 depends=$(dpkg-deb -f "$(deb stint)" Depends)
 expect_contains "stint's dependencies" "$depends" "libstint0 (= "
 expect_contains "stint's dependencies (dpkg-shlibdeps)" "$depends" "libc6"
