@@ -125,4 +125,15 @@ wait_for 10 grep -q "SIGUSR2: log file reopened" "$log"
 # The stepds' log (rotated above): a later job's stepd, forked by a new fork
 # server, wrote to the new file.
 expect_contains "the new stepd.log" "$(cat "$STINT_STATE_DIR/log/stepd.log")" "job $d node 0"
+
+# At rest the state directory holds the databases alone: a write goes to the
+# WAL file, and stintd empties both databases' once it has written nothing for
+# a while (the files stay, empty: readers of another user need them). The
+# submissions above wrote scripts.db's.
+scontrol update NodeName="$node" State=DRAIN Reason=at-rest
+[ -s "$STINT_STATE_DIR/stint.db-wal" ] || fail "the node's update is not in the WAL"
+wal_empty() { [ -e "$1" ] && [ ! -s "$1" ]; }
+wait_for 15 wal_empty "$STINT_STATE_DIR/stint.db-wal"
+wait_for 15 wal_empty "$STINT_STATE_DIR/scripts.db-wal"
+expect_contains "the update, read once the WAL is emptied" "$(scontrol show node "$node")" "Reason=at-rest"
 echo "t09-state-bounds: ok"
