@@ -6,7 +6,10 @@
 source "$(dirname "$0")/lib.sh"
 build=$(cd "$STINT_BIN/.." && pwd)
 [ -f "$build/CPackConfig.cmake" ] || fail "no CPackConfig.cmake in $build"
-if ldd "$STINT_BIN/sbatch" | grep -q 'libasan\|libubsan'; then
+# (ldd's output taken whole first: grep -q leaving early would fail ldd's write,
+# and pipefail the test.)
+libs=$(ldd "$STINT_BIN/sbatch")
+if grep -q 'libasan\|libubsan' <<<"$libs"; then
   echo "SKIP: a sanitizer build is not packaged" >&2
   exit 77
 fi
@@ -42,8 +45,10 @@ for tool in sbatch squeue scancel sacct stintd stint-stepd; do
   path="$usr/bin/$tool"
   [ -e "$path" ] || path="$usr/sbin/$tool"
   [ -e "$path" ] || fail "$tool is not in the package"
-  objdump -p "$path" | grep -q 'RUNPATH\|RPATH' && fail "installed $tool has a RUNPATH"
-  file -b "$path" | grep -q 'not stripped' && fail "installed $tool is not stripped"
+  headers=$(objdump -p "$path")
+  grep -q 'RUNPATH\|RPATH' <<<"$headers" && fail "installed $tool has a RUNPATH"
+  kind=$(file -b "$path")
+  grep -q 'not stripped' <<<"$kind" && fail "installed $tool is not stripped: $kind"
 done
 [ -f "$usr/include/stint/query.hpp" ] || fail "libstint-dev has no headers"
 
