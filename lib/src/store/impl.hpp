@@ -4,7 +4,6 @@
 // accounts, users, associations, QOS).
 
 #include <array>
-#include <chrono>
 #include <memory>
 #include <optional>
 #include <set>
@@ -60,10 +59,8 @@ struct Store::Impl {
   std::optional<std::set<std::pair<std::string, std::string>>> associations;
   // Pages in the WAL after the last commit (the writer's WAL hook).
   int wal_pages = 0;
-  // Whether the WAL file holds anything since empty_wal_when_quiet last
-  // emptied it, and when the last commit (or emptying attempt) was.
-  bool wal_written = false;
-  std::chrono::steady_clock::time_point wal_touched;
+  // Told of each commit by the same hook, for empty_wal_when_quiet.
+  sql::QuietWal wal_rest;
   // The statements of every transaction and submission, prepared once
   // (prepared() resets them): preparing them anew each time was a tenth of
   // stintd's time per sbatch.

@@ -27,13 +27,8 @@ struct ScriptStore::Impl {
   // Prepared once the table exists (ScriptStore::open), used per submission
   // and per start; destroyed before the connection.
   std::optional<sql::Statement> put, get;
-  // Written since the WAL was last emptied, and when last written.
-  bool written = false;
-  std::chrono::steady_clock::time_point touched;
-  void wrote() {
-    written = true;
-    touched = std::chrono::steady_clock::now();
-  }
+  // Told of each write (no WAL hook: it would turn SQLite's own checkpoint off).
+  sql::QuietWal wal_rest;
 };
 
 std::unique_ptr<ScriptStore> ScriptStore::open(const std::string& path) {
@@ -86,7 +81,7 @@ void ScriptStore::put(JobId id, std::string_view script, std::string_view enviro
   // Unowned: the texts (an environment is kilobytes) stand until run() resets.
   put.bind(1, static_cast<std::int64_t>(id)).bind_unowned(2, script).bind_unowned(3, environment);
   put.run();
-  m_impl->wrote();
+  m_impl->wal_rest.wrote();
 }
 
 void ScriptStore::remove(const std::vector<JobId>& ids) {
@@ -99,7 +94,7 @@ void ScriptStore::remove(const std::vector<JobId>& ids) {
       gone.run();
     }
     m_impl->conn.exec("COMMIT");
-    m_impl->wrote();
+    m_impl->wal_rest.wrote();
   } catch (...) {
     m_impl->conn.exec("ROLLBACK");
     throw;
@@ -112,14 +107,7 @@ void ScriptStore::compact() {
 }
 
 bool ScriptStore::empty_wal_when_quiet(std::chrono::milliseconds quiet) {
-  Impl& impl = *m_impl;
-  if (!impl.written) return false;
-  const auto now = std::chrono::steady_clock::now();
-  if (now - impl.touched < quiet) return false;
-  impl.touched = now;
-  if (!impl.conn.empty_wal()) return false;
-  impl.written = false;
-  return true;
+  return m_impl->wal_rest.empty_when_quiet(m_impl->conn, quiet);
 }
 
 void ScriptStore::sync() {
@@ -161,7 +149,7 @@ void ScriptStore::put_run_env(std::string_view run, std::string_view env) {
   sql::Statement st(m_impl->conn, "INSERT OR REPLACE INTO run_envs (run, env) VALUES (?1, ?2)");
   st.bind_unowned(1, run).bind_unowned(2, env);
   st.run();
-  m_impl->wrote();
+  m_impl->wal_rest.wrote();
 }
 
 std::optional<std::string> ScriptStore::run_env(std::string_view run) {

@@ -51,6 +51,16 @@ bool Connection::empty_wal() {
   return rc == SQLITE_OK;
 }
 
+bool QuietWal::empty_when_quiet(Connection& conn, std::chrono::milliseconds quiet) {
+  if (!m_written) return false;
+  const auto now = std::chrono::steady_clock::now();
+  if (now - m_touched < quiet) return false;
+  m_touched = now;
+  if (!conn.empty_wal()) return false;
+  m_written = false;
+  return true;
+}
+
 void Connection::exec(std::string_view sql) {
   std::string text(sql);
   char* err = nullptr;

@@ -2,6 +2,7 @@
 // A thin RAII layer over the SQLite C API: a connection and prepared statements
 // that throw stint::Error(Errc::store) with SQLite's message.
 
+#include <chrono>
 #include <cstdint>
 #include <string>
 #include <string_view>
@@ -29,6 +30,23 @@ class Connection {
 
  private:
   sqlite3* m_db = nullptr;
+};
+
+/// A writer's WAL file emptied between bursts: told of each write, it empties
+/// the file (Connection::empty_wal) once nothing has been written for a
+/// while. A failed attempt is made again that long after it.
+class QuietWal {
+ public:
+  void wrote() {
+    m_written = true;
+    m_touched = std::chrono::steady_clock::now();
+  }
+  /// True if it emptied the file now.
+  bool empty_when_quiet(Connection& conn, std::chrono::milliseconds quiet);
+
+ private:
+  bool m_written = false;  ///< the file holds something since it was last emptied
+  std::chrono::steady_clock::time_point m_touched;  ///< the last write, or attempt
 };
 
 class Statement {

@@ -123,8 +123,7 @@ std::unique_ptr<Store> Store::open(const std::string& path, Mode mode) {
         [](void* self, sqlite3*, const char*, int pages) {
           auto* writer = static_cast<Impl*>(self);
           writer->wal_pages = pages;
-          writer->wal_written = true;
-          writer->wal_touched = std::chrono::steady_clock::now();
+          writer->wal_rest.wrote();
           return SQLITE_OK;
         },
         store->m_impl.get());
@@ -254,12 +253,7 @@ bool Store::checkpoint_if_due(int min_pages) {
 
 bool Store::empty_wal_when_quiet(std::chrono::milliseconds quiet) {
   Impl& impl = *m_impl;
-  if (impl.read_only || !impl.wal_written) return false;
-  const auto now = std::chrono::steady_clock::now();
-  if (now - impl.wal_touched < quiet) return false;
-  impl.wal_touched = now;
-  if (!impl.conn.empty_wal()) return false;
-  impl.wal_written = false;
+  if (impl.read_only || !impl.wal_rest.empty_when_quiet(impl.conn, quiet)) return false;
   impl.wal_pages = 0;
   return true;
 }
