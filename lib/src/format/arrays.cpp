@@ -50,16 +50,20 @@ std::vector<Job> expand_array_records(std::vector<Job> jobs) {
       out.push_back(std::move(j));
       continue;
     }
-    // The set moves out first: each task's copy of the record is then
-    // without it (a stepped array's set is a run per task).
-    const TaskSet tasks = std::move(j.array_pending);
-    j.array_pending = TaskSet();
-    for (const TaskSet::Run& run : tasks.runs()) {
-      for (std::uint64_t task = run.first; task <= run.last; ++task)
-        out.push_back(array_task_of(j, static_cast<std::uint32_t>(task)));
-    }
+    detail::for_each_record_task(j, [&out](const Job& task) { out.push_back(task); });
   }
   return out;
+}
+
+void detail::for_each_record_task(const Job& record, const std::function<void(const Job&)>& each) {
+  if (record.array_pending.empty()) return;
+  Job task = array_task_of(record, record.array_pending.first());
+  for (const TaskSet::Run& run : record.array_pending.runs()) {
+    for (std::uint64_t id = run.first; id <= run.last; ++id) {
+      task.array_task_id = static_cast<std::uint32_t>(id);
+      each(task);
+    }
+  }
 }
 
 std::vector<JobGroup> single_groups(std::vector<Job> jobs) {

@@ -21,6 +21,12 @@ using stint::apply_order;
 using stint::by_job;
 using stint::identity_order;
 
+/// Calls `each` with every pending task of an array's record, in order, as
+/// array_task_of makes it: one copy of the record (without its set) whose
+/// task id changes, so a record of a million tasks costs one copy, not a
+/// million. `each` copies what it keeps.
+void for_each_record_task(const Job& record, const std::function<void(const Job&)>& each);
+
 /// Parses a "%[.][#][width]letter[suffix]" format (squeue -o, sinfo -o).
 /// `lookup` maps a letter to a column index; `what` names the format in the
 /// error ("job" -> "Invalid job format specification: X").

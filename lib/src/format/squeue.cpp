@@ -620,16 +620,8 @@ SqueueLines::~SqueueLines() = default;
 void SqueueLines::add(const Job& job) {
   State& s = *m_state;
   if (job.is_array_record() && s.options.expand_arrays) {
-    // squeue -r: a line per task of the record, as expand_array_records
-    // makes them, from one copy of the record whose task id changes (a copy
-    // per task was most of squeue -r's time on a queue of large arrays).
-    Job task = array_task_of(job, job.array_pending.first());
-    for (const TaskSet::Run& run : job.array_pending.runs()) {
-      for (std::uint64_t id = run.first; id <= run.last; ++id) {
-        task.array_task_id = static_cast<std::uint32_t>(id);
-        add(task);
-      }
-    }
+    // squeue -r: a line per task of the record.
+    detail::for_each_record_task(job, [this](const Job& task) { add(task); });
     return;
   }
   s.order.add(job);
