@@ -47,14 +47,10 @@ for shape in $SHAPES; do
   blocker=$(sbatch --parsable -N "$BLOCK_NODES" -n "$BLOCK_NODES" -c "$BLOCK_CPUS" --mem=1G \
     --wrap "sleep 100000")
   until [ "$(squeue -h -j "$blocker" -t R -o %i | wc -l)" -eq 1 ]; do sleep 0.05; done
-  first=
   for ((i = 0; i < count; i++)); do
-    t0=${EPOCHREALTIME/./}
-    id=$(sbatch --parsable -c 1 --array=0-$((tasks - 1)) --wrap true)
-    t1=${EPOCHREALTIME/./}
-    awk -v d=$((t1 - t0)) 'BEGIN { printf "%.3f\n", d / 1000 }'
-    first=${first:-$id}
+    time_ms sbatch -c 1 --array=0-$((tasks - 1)) --wrap true
   done | summary "arrays_submit_$shape" ms "sbatch -c 1 --array=0-$((tasks - 1)) --wrap true ($count times)"
+  # The loop ran in a pipeline's subshell: the first array's id from the queue.
   first=$(squeue -h -t PD -o %F | sort -n | head -n 1)
   # Counted from the folded lines (the task ids of each), not by unfolding them.
   pending=$(squeue -h -t PD -o %i | awk -F'[][_]' '
