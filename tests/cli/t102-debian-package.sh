@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The Debian packages (scripts/package: cpack from this build): stint,
 # libstint0 and libstint-dev, with their dependencies from dpkg-shlibdeps.
-# Unpacked into a root of their own, the installed tools run a job, the man
-# pages read and the completion loads; lintian, where installed, finds no error.
+# Installed by dpkg into a root of their own, the installed tools run a job, the
+# man pages read and the completion loads; purged, they leave no file behind;
+# lintian, where installed, finds no error.
 source "$(dirname "$0")/lib.sh"
 build=$(cd "$STINT_BIN/.." && pwd)
 [ -f "$build/CPackConfig.cmake" ] || fail "no CPackConfig.cmake in $build"
@@ -36,8 +37,24 @@ expect_contains "stint's dependencies (dpkg-shlibdeps)" "$depends" "libc6"
 expect_contains "libstint0's dependencies" "$(dpkg-deb -f "$(deb libstint0)" Depends)" "libsqlite3-0"
 expect_contains "libstint0's shlibs" "$(dpkg-deb -I "$(deb libstint0)" shlibs)" "libstint 0 libstint0"
 
+# dpkg installs them into a root of their own, with its own database: what
+# they need from the system (libc6, libsqlite3-0, ...) is this machine's, so
+# their dependencies are forced there, and their maintainer scripts run
+# outside the root (there is no shell in it to chroot into).
 root="$TEST_ROOT/root"
-for name in stint libstint0 libstint-dev; do dpkg-deb -x "$(deb $name)" "$root"; done
+mkdir -p "$root/var/lib/dpkg/info" "$root/var/lib/dpkg/updates" "$root/var/lib/dpkg/triggers"
+: >"$root/var/lib/dpkg/status"
+: >"$root/var/lib/dpkg/available"
+dpkg_root() {
+  dpkg --root="$root" --log=/dev/null --force-depends --force-not-root --force-bad-path \
+    --force-script-chrootless "$@"
+}
+dpkg_root -i "$(deb libstint0)" "$(deb stint)" "$(deb libstint-dev)" >"$TEST_ROOT/dpkg.log" 2>&1 ||
+  fail "dpkg -i: $(tail -n 20 "$TEST_ROOT/dpkg.log")"
+for name in stint libstint0 libstint-dev; do
+  expect_eq "$name's state in dpkg's database" "install ok installed" \
+    "$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${Status}' "$name")"
+done
 usr="$root/usr"
 libdir=$(dirname "$(find "$usr/lib" -name 'libstint.so.0' | head -n 1)")
 [ -d "$libdir" ] || fail "libstint.so.0 is not in the package"
@@ -80,4 +97,11 @@ if command -v lintian >/dev/null; then
 else
   echo "lintian is not installed: the packages were not linted" >&2
 fi
-echo "ok: the Debian packages install and run"
+# Removed, they leave nothing behind: dpkg took every file it installed.
+dpkg_root --purge stint libstint-dev libstint0 >"$TEST_ROOT/dpkg-purge.log" 2>&1 ||
+  fail "dpkg --purge: $(tail -n 20 "$TEST_ROOT/dpkg-purge.log")"
+left=$(find "$root" -path "$root/var/lib/dpkg" -prune -o ! -type d -print)
+expect_eq "files left after dpkg --purge" "" "$left"
+expect_eq "packages left in dpkg's database" "" \
+  "$(dpkg-query --admindir="$root/var/lib/dpkg" -W -f '${Package} ${Status}\n' 2>/dev/null | grep -v 'not-installed' || true)"
+echo "ok: the Debian packages install, run and uninstall"
