@@ -128,7 +128,8 @@ rc=0
 msg=$(srun -p nosuch true 2>&1) || rc=$?
 expect_eq "bad partition status" 1 "$rc"
 expect_eq "bad partition" "srun: error: invalid partition specified: nosuch
-srun: error: Unable to allocate resources: Invalid partition name specified" "$msg"
+srun: error: Unable to allocate resources: Invalid partition name specified
+srun: partitions: debug" "$msg"
 rc=0
 msg=$(srun --time=bogus true 2>&1) || rc=$?
 expect_contains "bad time" "$msg" "srun: error: Invalid --time specification"

@@ -216,7 +216,8 @@ expect_eq "both from the environment" \
   "$out"
 # A node count in 1024s (Slurm's k suffix): read, then refused as too many.
 out=$(sbatch -N2k --wrap true 2>&1) && fail "-N2k submitted"
-expect_contains "-N2k" "$out" "Node count specification invalid (2048 nodes requested"
+expect_contains "-N2k" "$out" "Requested node configuration is not available"
+expect_contains "-N2k, what the partition has" "$out" "sbatch: partition "
 # -vv: Slurm's debug lines for what sbatch passes on.
 out=$(sbatch -vv -H --wrap true 2>&1 >/dev/null)
 expect_contains "-vv debug" "$out" "sbatch: debug:  propagating UMASK="

@@ -85,7 +85,8 @@ expect_contains "-I" "$err" "salloc: error: Unable to allocate resources: Reques
 
 # slurmctld's own line comes first, then salloc's.
 command_refused "bad partition" "salloc: error: invalid partition specified: nosuch
-salloc: error: Job submit/allocate failed: Invalid partition name specified" salloc -p debug,nosuch true
+salloc: error: Job submit/allocate failed: Invalid partition name specified
+salloc: partitions: debug, other" salloc -p debug,nosuch true
 
 wait_for 30 grep -q "queued and waiting" later.err
 touch release

@@ -39,6 +39,7 @@ set +e
 err=$(sbatch -p nosuch --wrap true 2>&1)
 set -e
 expect_eq "another refusal" "sbatch: error: invalid partition specified: nosuch
-sbatch: error: Batch job submission failed: Invalid partition name specified" "$err"
+sbatch: error: Batch job submission failed: Invalid partition name specified
+sbatch: partitions: debug" "$err"
 scancel "$arr" "$held2" "$more"
 echo "t36-max-job-count: ok"

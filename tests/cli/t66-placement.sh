@@ -22,6 +22,8 @@ nodes_of() { squeue -h -j "$1" -o %N; }
 running() { [ "$(squeue -h -j "$1" -o %T)" = RUNNING ]; }
 
 # --- refusals, with Slurm's messages, and nothing queued -----------------------
+# After Slurm's words, stint's line of what the partition has.
+shape="sbatch: partition debug: 2 nodes of 4 CPUs, 4G, no GPUs; 2 nodes of 2 CPUs, 2G, no GPUs"
 sbatch_refused "-w unknown" "sbatch: error: Batch job submission failed: Invalid node name specified" \
   -w nosuch
 sbatch_refused "-C unknown" "sbatch: error: Batch job submission failed: Invalid feature specification" \
@@ -29,13 +31,16 @@ sbatch_refused "-C unknown" "sbatch: error: Batch job submission failed: Invalid
 sbatch_refused "-C malformed" "sbatch: error: Batch job submission failed: Invalid feature specification" \
   -C 'fast&'
 sbatch_refused "-x all" \
-  "sbatch: error: Batch job submission failed: Requested node configuration is not available" \
+  "sbatch: error: Batch job submission failed: Requested node configuration is not available
+$shape" \
   -x 'a-[1-2],b-[1-2]'
 sbatch_refused "--tmp too much" \
-  "sbatch: error: Batch job submission failed: Requested node configuration is not available" \
+  "sbatch: error: Batch job submission failed: Requested node configuration is not available
+$shape" \
   --tmp=20G
 sbatch_refused "--sockets-per-node too many" \
-  "sbatch: error: Batch job submission failed: Requested node configuration is not available" \
+  "sbatch: error: Batch job submission failed: Requested node configuration is not available
+$shape" \
   --sockets-per-node=3
 sbatch_refused "-L unknown" "sbatch: error: Batch job submission failed: Invalid license specification" \
   -L ansys

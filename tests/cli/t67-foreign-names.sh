@@ -26,13 +26,15 @@ YAML
 # --- (a) refused by default, with Slurm's messages ---------------------------
 config "" ""
 sbatch_refused "partition" "sbatch: error: invalid partition specified: gpu-long
-sbatch: error: Batch job submission failed: Invalid partition name specified" \
+sbatch: error: Batch job submission failed: Invalid partition name specified
+sbatch: partitions: batch, gpu" \
   -p gpu-long --qos=high --gres=gpu:v100:1
 sbatch_refused "QOS" "sbatch: error: Batch job submission failed: Invalid qos specification" \
   -p gpu --qos=high
 # A GPU type no node has: slurmctld's refusal of the request.
 sbatch_refused "GPU type" \
-  "sbatch: error: Batch job submission failed: Invalid generic resource (gres) specification" \
+  "sbatch: error: Batch job submission failed: Invalid generic resource (gres) specification
+sbatch: partition gpu: 1 node of 2 CPUs, 2G, 2 GPUs (a100)" \
   -p gpu --gres=gpu:v100:1
 expect_eq "nothing queued" "" "$(squeue -h -o %i)"
 
@@ -80,7 +82,8 @@ expect_eq "the job ran" COMPLETED "$(job_state "$id")"
 expect_eq "its output" "on gpu gpus=0" "$(cat "slurm-$id.out")"
 # The default refusals hold for names no alias maps.
 sbatch_refused "unmapped partition" "sbatch: error: invalid partition specified: nosuch
-sbatch: error: Batch job submission failed: Invalid partition name specified" -p nosuch
+sbatch: error: Batch job submission failed: Invalid partition name specified
+sbatch: partitions: batch, gpu" -p nosuch
 sbatch_refused "unmapped account" \
   "sbatch: error: Batch job submission failed: Invalid account or account/partition combination specified" \
   -A nosuch

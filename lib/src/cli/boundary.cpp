@@ -8,6 +8,8 @@
 
 #include <stint/error.hpp>
 
+#include "cli/refusal.hpp"
+
 namespace stint::cli {
 
 int run_tool(std::string_view tool, const std::function<int()>& body) {
@@ -15,6 +17,11 @@ int run_tool(std::string_view tool, const std::function<int()>& body) {
   std::signal(SIGPIPE, SIG_IGN);
   try {
     return body();
+  } catch (const HintedError& e) {
+    std::fflush(stdout);
+    fmt::print(stderr, "{}: error: {}\n", tool, e.what());
+    for (const std::string& hint : e.hints()) fmt::print(stderr, "{}: {}\n", tool, hint);
+    return errc_exit_status(e.code());
   } catch (const Error& e) {
     std::fflush(stdout);
     fmt::print(stderr, "{}: error: {}\n", tool, e.what());

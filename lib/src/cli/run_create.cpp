@@ -18,6 +18,7 @@
 #include "backend/command.hpp"
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
+#include "cli/refusal.hpp"
 #include "cli/run_common.hpp"
 #include "cli/sbatch_options.hpp"
 #include "model/json.hpp"
@@ -64,7 +65,16 @@ JobSpec run_job_spec(const RunSettings& s, const std::string& cloned_from) {
 
 std::string submit_run(const JobSpec& spec, std::string_view tool) {
   const Paths paths = default_paths();
-  nlohmann::json reply = rpc::call(paths, {{"op", "submit"}, {"spec", to_json(spec)}});
+  nlohmann::json reply;
+  try {
+    reply = rpc::call(paths, {{"op", "submit"}, {"spec", to_json(spec)}});
+  } catch (const Error& e) {
+    // A refusal Slurm words in its second line alone has no detail of its own.
+    const Error shown = std::string_view(e.what()).empty()
+                            ? Error(e.code(), std::string(errc_slurm_message(e.code())))
+                            : e;
+    throw_with_hints(shown, spec.partition.value_or(""), "", "server type");
+  }
   // A server type that is a cluster's partition, mapped by stint.yaml's aliases.
   if (const auto it = reply.find("warnings"); it != reply.end() && it->is_array()) {
     for (const auto& w : *it) {

@@ -35,6 +35,7 @@
 
 #include "backend/command.hpp"
 #include "cli/boundary.hpp"
+#include "cli/refusal.hpp"
 #include "cli/salloc_options.hpp"
 #include "cli/usage_error.hpp"
 #include "daemon/job_env.hpp"
@@ -370,10 +371,12 @@ int run(int argc, char** argv) {
     // (the client library logs it), as sbatch's does.
     const std::string_view reason = errc_slurm_message(e.code());
     const std::string detail = e.what();
-    throw Error(e.code(), detail.empty() || detail == reason
-                              ? fmt::format("Job submit/allocate failed: {}", reason)
-                              : fmt::format("{}\nsalloc: error: Job submit/allocate failed: {}",
-                                            detail, reason));
+    cli::throw_with_hints(
+        Error(e.code(), detail.empty() || detail == reason
+                            ? fmt::format("Job submit/allocate failed: {}", reason)
+                            : fmt::format("{}\nsalloc: error: Job submit/allocate failed: {}",
+                                          detail, reason)),
+        spec.partition.value_or(""), spec.array_spec);
   }
 
   auto store = Store::reader(paths.db());

@@ -32,6 +32,7 @@
 #include <stint/tools.hpp>
 
 #include "cli/boundary.hpp"
+#include "cli/refusal.hpp"
 #include "cli/sbatch_options.hpp"
 #include "cli/usage_error.hpp"
 #include "model/json.hpp"
@@ -109,6 +110,14 @@ cli::BatchScript read_script(const cli::SbatchCommandLine& cl, const std::string
     const int fd = ::open(script.path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
       throw Error(Errc::batch_script_invalid, fmt::format("Unable to open file {}", *cl.script));
+    }
+    // A directory opens and reads as nothing: Slurm's sbatch then says
+    // "Batch script is empty!", which sends the user looking in the wrong place.
+    struct stat st {};
+    if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+      ::close(fd);
+      throw Error(Errc::batch_script_invalid,
+                  fmt::format("Unable to open file {}: Is a directory", *cl.script));
     }
     script.text = read_all(fd);
     ::close(fd);
@@ -204,7 +213,9 @@ int submit(const cli::SbatchRequest& request) {
       reply = rpc::call(paths, message);
       break;
     } catch (const Error& e) {
-      if (e.code() != Errc::try_again || retries >= k_max_retries) throw submission_failed(e);
+      if (e.code() != Errc::try_again || retries >= k_max_retries)
+        cli::throw_with_hints(submission_failed(e), request.spec.partition.value_or(""),
+                              request.spec.array_spec);
       if (retries == 0)
         fmt::print(stderr,
                    "{}: error: Slurm temporarily unable to accept job, sleeping and "
@@ -306,6 +317,8 @@ int run(int argc, char** argv) {
     std::fflush(stdout);
     fmt::print(stderr, "{}\n", e.preface());
     throw with_prefixed_lines(e);
+  } catch (const cli::HintedError& e) {
+    throw cli::HintedError(with_prefixed_lines(e), e.hints());
   } catch (const Error& e) {
     throw with_prefixed_lines(e);
   }

@@ -23,6 +23,7 @@
 #include <stint/paths.hpp>
 #include <stint/store.hpp>
 
+#include "cli/refusal.hpp"
 #include "cli/sbatch_options.hpp"
 #include "cli/srun.hpp"
 #include "model/json.hpp"
@@ -161,10 +162,12 @@ int run_with_allocation(const SrunOptions& o, const std::vector<std::string>& ar
     // (the client library logs it), as sbatch's does.
     const std::string_view reason = errc_slurm_message(e.code());
     const std::string detail = e.what();
-    throw Error(e.code(), detail.empty() || detail == reason
-                              ? fmt::format("Unable to allocate resources: {}", reason)
-                              : fmt::format("{}\nsrun: error: Unable to allocate resources: {}",
-                                            detail, reason));
+    cli::throw_with_hints(
+        Error(e.code(), detail.empty() || detail == reason
+                            ? fmt::format("Unable to allocate resources: {}", reason)
+                            : fmt::format("{}\nsrun: error: Unable to allocate resources: {}",
+                                          detail, reason)),
+        spec.partition.value_or(""), spec.array_spec);
   }
   id = reply.value("job_id", JobId{0});
   // A cluster's names mapped to this machine's (stint.yaml's aliases).

@@ -79,6 +79,18 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
 
   const JobOptions& more = spec.options();
   const std::optional<std::uint32_t> ntasks = task_count_from_gpus(spec);
+  // --gpus (a total) without --nodes: as many nodes as the GPUs need, as
+  // Slurm's cons_tres spreads them, each of the partition's largest (of the
+  // type asked for). Each node then holds the same count, the total rounded up.
+  std::uint32_t nodes_for_gpus = 1;
+  if (spec.gpus && *spec.gpus > 0 && !spec.nodes) {
+    std::uint32_t largest_node_gpus = 0;
+    for (const auto& n : partition_nodes) {
+      if (spec.gpu_type.empty() || spec.gpu_type == n.gpu_type)
+        largest_node_gpus = std::max(largest_node_gpus, n.gpus);
+    }
+    if (largest_node_gpus > 0) nodes_for_gpus = ceil_div(*spec.gpus, largest_node_gpus);
+  }
 
   // A virtual node has one socket: tasks per socket are tasks per node.
   std::optional<std::uint32_t> tasks_per_node = spec.ntasks_per_node;
@@ -96,10 +108,10 @@ ResourceRequest make_request(const JobSpec& spec, const std::vector<NodeDef>& pa
     } else {
       // Like Slurm, spread tasks over as many nodes as their CPUs need.
       r.nodes = std::max<std::uint32_t>(1, ceil_div(r.tasks * r.cpus_per_task, largest_node_cpus));
-      r.nodes = std::min(r.nodes, r.tasks);
+      r.nodes = std::min(std::max(r.nodes, nodes_for_gpus), r.tasks);
     }
   } else {
-    r.nodes = spec.nodes.value_or(1);
+    r.nodes = spec.nodes.value_or(nodes_for_gpus);
     r.tasks = r.nodes * std::max<std::uint32_t>(1, spec.ntasks_per_node.value_or(1));
   }
   if (r.tasks < r.nodes)
@@ -201,20 +213,17 @@ std::optional<Error> partition_access(const PartitionConfig& partition, std::str
 
 std::optional<Error> never_fits(const ResourceRequest& req,
                                 const std::vector<NodeDef>& partition_nodes) {
-  // Too many nodes first: every other count would fail too, and say less.
-  if (partition_nodes.size() < req.nodes) {
-    return Error(Errc::node_config_unavailable,
-                 fmt::format("Node count specification invalid ({} nodes requested, the partition "
-                             "has {})",
-                             req.nodes, partition_nodes.size()));
-  }
-  std::uint32_t cpu_ok = 0, mem_ok = 0, gpu_ok = 0, all_ok = 0;
+  // Slurm says only "Requested node configuration is not available" for too
+  // many nodes or CPUs (the tools add the partition's shape after it), and
+  // names memory and GRES in a line of their own before it.
+  const Error unavailable(Errc::node_config_unavailable, "");
+  if (partition_nodes.size() < req.nodes) return unavailable;
+  std::uint32_t mem_ok = 0, gpu_ok = 0, all_ok = 0;
   for (const auto& n : partition_nodes) {
     bool cpus = n.cpus >= req.cpus_per_node;
     bool mem = req.whole_node_mem || n.memory_mb >= req.mem_per_node_mb;
     bool gpus = n.gpus >= req.gpus_per_node &&
                 (req.gpus_per_node == 0 || req.gpu_type.empty() || req.gpu_type == n.gpu_type);
-    cpu_ok += cpus;
     mem_ok += mem;
     gpu_ok += gpus;
     all_ok += cpus && mem && gpus;
@@ -224,13 +233,7 @@ std::optional<Error> never_fits(const ResourceRequest& req,
     return Error(Errc::invalid_gres, "Invalid generic resource (gres) specification");
   if (mem_ok < req.nodes)
     return Error(Errc::node_config_unavailable, "Memory specification can not be satisfied");
-  if (cpu_ok < req.nodes)
-    return Error(Errc::node_config_unavailable,
-                 fmt::format("CPU count per node can not be satisfied ({} CPUs per node requested)",
-                             req.cpus_per_node));
-  return Error(Errc::node_config_unavailable,
-               fmt::format("Node count specification invalid ({} nodes requested, {} fit)",
-                           req.nodes, all_ok));
+  return unavailable;
 }
 
 }  // namespace stint::sched

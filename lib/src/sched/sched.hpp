@@ -38,7 +38,8 @@ std::optional<Error> partition_access(const PartitionConfig& partition, std::str
 
 /// Whether a request could ever run on the partition's nodes when they are all
 /// idle (submit-time check); nullopt if it can, else the error to refuse with
-/// (its message is the detail line Slurm prints before "submission failed").
+/// (its message is the detail line Slurm prints before "submission failed",
+/// empty where Slurm prints none).
 std::optional<Error> never_fits(const ResourceRequest& req,
                                 const std::vector<NodeDef>& partition_nodes);
 

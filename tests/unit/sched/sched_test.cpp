@@ -135,8 +135,48 @@ TEST_CASE("never_fits refuses what no node can hold, with the reason", "[sched]"
   REQUIRE(e);
   // The node count is what is wrong, not the GPUs each node would need.
   CHECK(e->code() == Errc::node_config_unavailable);
-  CHECK(std::string(e->what()) ==
-        "Node count specification invalid (3 nodes requested, the partition has 2)");
+  CHECK(std::string(e->what()).empty());
+}
+
+TEST_CASE("--gpus without --nodes takes as many nodes as the GPUs need", "[sched]") {
+  Config c = two_node_config();  // 2 nodes of 2 GPUs
+  auto nodes = c.partition_nodes(c.partitions[0]);
+  JobSpec three;
+  three.gpus = 3;
+  auto r = sched::make_request(three, nodes, c);
+  CHECK(r.nodes == 2);
+  CHECK(r.tasks == 2);
+  CHECK(r.gpus_per_node == 2);
+  CHECK_FALSE(sched::never_fits(r, nodes));
+  JobSpec two = three;
+  two.gpus = 2;
+  r = sched::make_request(two, nodes, c);
+  CHECK(r.nodes == 1);
+  CHECK(r.gpus_per_node == 2);
+  // With tasks, the nodes the GPUs need, never more than the tasks.
+  JobSpec tasks = three;
+  tasks.ntasks = 4;
+  r = sched::make_request(tasks, nodes, c);
+  CHECK(r.nodes == 2);
+  tasks.ntasks = 1;
+  r = sched::make_request(tasks, nodes, c);
+  CHECK(r.nodes == 1);
+  // --nodes given: the user's count stands (and five GPUs cannot fit).
+  JobSpec pinned = three;
+  pinned.nodes = 1;
+  r = sched::make_request(pinned, nodes, c);
+  CHECK(r.nodes == 1);
+  CHECK(r.gpus_per_node == 3);
+  JobSpec five;
+  five.gpus = 5;
+  r = sched::make_request(five, nodes, c);
+  CHECK(r.nodes == 3);
+  CHECK(sched::never_fits(r, nodes));
+  // A type no node has: no spreading, refused as before.
+  JobSpec typed = three;
+  typed.gpu_type = "h100";
+  r = sched::make_request(typed, nodes, c);
+  CHECK(r.nodes == 1);
 }
 
 TEST_CASE("fit packs jobs onto nodes with the lowest free CPUs and GPUs", "[sched]") {

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# A refused submission says what failed in Slurm's words, then what exists in
+# a line of stint's (the partition's nodes, the partitions, MaxArraySize), and
+# changes nothing. --gpus without --nodes spreads over the nodes it needs.
+source "$(dirname "$0")/lib.sh"
+default_config # partition debug: two nodes of 4 CPUs, 4G, 2 GPUs
+shape="partition debug: 2 nodes of 4 CPUs, 4G, 2 GPUs"
+
+sbatch_refused "-N 3" "sbatch: error: Batch job submission failed: Requested node configuration is not available
+sbatch: $shape" -N 3
+sbatch_refused "-n 9 -N 2" "sbatch: error: Batch job submission failed: Requested node configuration is not available
+sbatch: $shape" -n 9 -N 2
+sbatch_refused "--mem" "sbatch: error: Memory specification can not be satisfied
+sbatch: error: Batch job submission failed: Requested node configuration is not available
+sbatch: $shape" --mem=5G
+sbatch_refused "--gres" "sbatch: error: Batch job submission failed: Invalid generic resource (gres) specification
+sbatch: $shape" --gres=gpu:3
+sbatch_refused "-p" "sbatch: error: invalid partition specified: nosuch
+sbatch: error: Batch job submission failed: Invalid partition name specified
+sbatch: partitions: debug" -p nosuch
+sbatch_refused "--array past MaxArraySize" "sbatch: error: Batch job submission failed: Invalid job array specification
+sbatch: MaxArraySize is 1001: task ids go from 0 to 1000 (stint.yaml's config: MaxArraySize)" \
+  --array=0-1001
+# A malformed array is not the limit's doing: Slurm's words alone.
+sbatch_refused "--array malformed" \
+  "sbatch: error: Batch job submission failed: Invalid job array specification" --array=5-1
+mkdir scripts.d
+command_refused "a directory as the script" "sbatch: error: Unable to open file scripts.d: Is a directory" \
+  sbatch scripts.d
+command_refused "srun -N 3" "srun: error: Unable to allocate resources: Requested node configuration is not available
+srun: $shape" srun -N 3 true
+command_refused "salloc -N 3" "salloc: error: Job submit/allocate failed: Requested node configuration is not available
+salloc: $shape" salloc -N 3 true
+command_refused "run-create --nodes 3" "run-create: error: Requested node configuration is not available
+run-create: server type debug: 2 nodes of 4 CPUs, 4G, 2 GPUs" run-create --project p --nodes 3 -- true
+command_refused "an unknown server type" "run-create: error: invalid partition specified: nosuch
+run-create: server types: debug" run-create --project p --server-type nosuch -- true
+expect_eq "nothing queued" "" "$(squeue -h -o %i)"
+expect_eq "no run" "" "$(run-list --project p 2>/dev/null | tail -n +2)"
+
+# --gpus=3 with no --nodes: two nodes, each with its GPUs bound.
+job=$(sbatch --parsable -G 3 --wrap 'srun sh -c "echo \$SLURMD_NODENAME \$CUDA_VISIBLE_DEVICES" | sort')
+wait_for 30 job_ended "$job"
+expect_eq "-G 3" COMPLETED "$(job_state "$job")"
+expect_eq "-G 3 nodes" 2 "$(sacct -n -X -P -o NNodes -j "$job")"
+expect_eq "-G 3 on each node" "n-1 0,1
+n-2 0,1" "$(cat "slurm-$job.out")"
+# --nodes given stands: three GPUs on one node of two cannot be.
+sbatch_refused "-G 3 -N 1" "sbatch: error: Batch job submission failed: Invalid generic resource (gres) specification
+sbatch: $shape" -G 3 -N 1
+echo "t103-refusals: ok"
