@@ -17,20 +17,94 @@
 namespace stint::cli {
 namespace {
 
-// CLI11 says "The following arguments were not expected: --x"; Slurm's getopt
-// says "unrecognized option '--x'". Keep Slurm's words for the common cases.
-std::string slurm_wording(const CLI::ParseError& e, int argc, char** argv) {
+// The app's commands, "a, b or c" ("" when it has none).
+std::string command_list(const CLI::App& app) {
+  std::vector<std::string> names;
+  for (const CLI::App* sub : app.get_subcommands([](const CLI::App*) { return true; }))
+    names.push_back(sub->get_name());
+  std::string list;
+  for (std::size_t i = 0; i < names.size(); ++i)
+    list += (i == 0 ? "" : i + 1 == names.size() ? " or " : ", ") + names[i];
+  return list;
+}
+
+bool has_command(const CLI::App& app, const std::string& name) {
+  const auto named = [&name](const CLI::App* sub) { return sub->check_name(name); };
+  return !app.get_subcommands(named).empty();
+}
+
+// CLI11's words turned into the tool's. Its "The following arguments were not
+// expected: --x" becomes Slurm's getopt "unrecognized option '--x'"; its
+// other messages ("At Most 1 required but received 2", "Could not convert:
+// --nodes = -1", "A subcommand is required") say what to give instead.
+std::string tool_wording(const CLI::ParseError& e, const CLI::App& app, int argc, char** argv) {
   std::string what = e.what();
   // CLI11 2.1 names an ExtrasError after the app, so test the type.
   if (dynamic_cast<const CLI::ExtrasError*>(&e) != nullptr) {
+    std::string first_word;
     for (int i = 1; i < argc; ++i) {
       std::string_view a = argv[i];
       if (a.size() > 2 && a.substr(0, 2) == "--" && what.find(a) != std::string::npos)
         return fmt::format("unrecognized option '{}'", a);
       if (a.size() >= 2 && a[0] == '-' && a[1] != '-' && what.find(a) != std::string::npos)
         return fmt::format("invalid option -- '{}'", a.substr(1, 1));
+      if (first_word.empty() && !a.empty() && a[0] != '-') first_word = a;
     }
-    return "unrecognized arguments: " + what.substr(what.find(':') + 1);
+    const std::string commands = command_list(app);
+    if (!commands.empty() && !first_word.empty() &&
+        !has_command(app, first_word))
+      return fmt::format("unknown command '{}': the commands are {}", first_word, commands);
+    // CLI11 lists them last first: in the command line's order instead.
+    const std::string listed = " " + what.substr(what.find(':') + 1) + " ";
+    std::string extras;
+    for (int i = 1; i < argc; ++i) {
+      const std::string word = argv[i];
+      if (!word.empty() && listed.find(" " + word + " ") != std::string::npos)
+        extras += (extras.empty() ? "" : " ") + word;
+    }
+    return "unexpected arguments: " + (extras.empty() ? listed.substr(1) : extras);
+  }
+  if (dynamic_cast<const CLI::RequiredError*>(&e) != nullptr &&
+      what.find("subcommand") != std::string::npos) {
+    const std::string commands = command_list(app);
+    if (!commands.empty()) {
+      // A word where a command goes is a command this tool lacks.
+      for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (!a.empty() && a[0] != '-' && !has_command(app, std::string(a)))
+          return fmt::format("unknown command '{}': the commands are {}", a, commands);
+      }
+      return "a command is required: " + commands;
+    }
+  }
+  if (dynamic_cast<const CLI::ArgumentMismatch*>(&e) != nullptr) {
+    // "--nodes: At Most 1 required but received 2"
+    if (const auto at_most = what.find(": At Most 1 required"); at_most != std::string::npos)
+      return fmt::format("{} was given more than once: give it once", what.substr(0, at_most));
+  }
+  if (dynamic_cast<const CLI::ConversionError*>(&e) != nullptr) {
+    // "Could not convert: --nodes = -1"
+    constexpr std::string_view k_prefix = "Could not convert: ";
+    const auto eq = what.find(" = ");
+    if (what.rfind(k_prefix, 0) == 0 && eq != std::string::npos) {
+      const std::string option = what.substr(k_prefix.size(), eq - k_prefix.size());
+      return fmt::format("invalid value '{}' for {}: see \"--help\" for what it takes",
+                         what.substr(eq + 3), option);
+    }
+  }
+  if (dynamic_cast<const CLI::ValidationError*>(&e) != nullptr) {
+    // "--keep-alive: maybe not in {on,off}"
+    const auto colon = what.find(": ");
+    const auto not_in = what.find(" not in {");
+    if (colon != std::string::npos && not_in != std::string::npos && not_in > colon &&
+        what.back() == '}') {
+      std::string allowed = what.substr(not_in + 9, what.size() - not_in - 10);
+      std::string spaced;
+      for (char c : allowed) spaced += c == ',' ? std::string(", ") : std::string(1, c);
+      return fmt::format("invalid value '{}' for {}: one of {}",
+                         what.substr(colon + 2, not_in - colon - 2), what.substr(0, colon),
+                         spaced);
+    }
   }
   return what;
 }
@@ -154,7 +228,7 @@ int parse_args(CLI::App& app, std::string_view tool, int argc, char** argv) {
     return app.exit(e);
   } catch (const CLI::ParseError& e) {
     fmt::print(stderr, "{}: {}\nTry \"{} --help\" for more information\n", tool,
-               slurm_wording(e, argc, argv), tool);
+               tool_wording(e, app, argc, argv), tool);
     return 255;
   }
 }

@@ -5,6 +5,8 @@
 
 #include "cli/slurm_help.hpp"
 
+#include "cli/scontrol_help.hpp"
+
 namespace stint::cli {
 namespace {
 
@@ -709,12 +711,16 @@ const ToolTexts* find(std::string_view tool) {
 }  // namespace
 
 std::optional<std::string_view> slurm_help_text(std::string_view tool) {
+  // scontrol's -h, --help and --usage print what `scontrol help` prints, its
+  // options and every command (scontrol.c maps all three to _usage()).
+  if (tool == "scontrol") return tools::scontrol_help::text();
   const ToolTexts* t = find(tool);
   if (t == nullptr) return std::nullopt;
   return t->help;
 }
 
 std::optional<std::string_view> slurm_usage_text(std::string_view tool) {
+  if (tool == "scontrol") return tools::scontrol_help::text();
   const ToolTexts* t = find(tool);
   if (t == nullptr || t->usage.empty()) return std::nullopt;
   return t->usage;
