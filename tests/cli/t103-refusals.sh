@@ -48,4 +48,20 @@ n-2 0,1" "$(cat "slurm-$job.out")"
 # --nodes given stands: three GPUs on one node of two cannot be.
 sbatch_refused "-G 3 -N 1" "sbatch: error: Batch job submission failed: Invalid generic resource (gres) specification
 sbatch: $shape" -G 3 -N 1
+
+# A run on a server type with GPUs gets one a node unless --gpus says otherwise.
+gpu_run=$(run-create --project g -- sh -c 'echo "[${CUDA_VISIBLE_DEVICES-unset}]"')
+none_run=$(run-create --project g --gpus 0 -- sh -c 'echo "[${CUDA_VISIBLE_DEVICES-unset}]"')
+run_output() {
+  local job
+  job=$(run-show "$1" | sed -n "s/^Job ID: *//p")
+  cat "run-$job.0.out" 2>/dev/null
+}
+wait_for 30 test -n "$(run_output "$gpu_run")"
+wait_for 30 test -n "$(run_output "$none_run")"
+expect_eq "a run's default GPU" "[0]" "$(run_output "$gpu_run")"
+expect_eq "a run with --gpus 0" "[unset]" "$(run_output "$none_run")"
+expect_contains "run-show's GPUs" "$(run-show "$gpu_run")" "gpus=1"
+expect_contains "run-create --help states the default" "$(run-create --help)" \
+  "default 1 on a server type with GPUs"
 echo "t103-refusals: ok"

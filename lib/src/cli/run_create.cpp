@@ -11,6 +11,7 @@
 
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
+#include <stint/query.hpp>
 #include <stint/paths.hpp>
 #include <stint/run.hpp>
 #include <stint/tools.hpp>
@@ -127,6 +128,28 @@ void check_containers(RunSettings& s) {
 }  // namespace stint::cli
 
 namespace stint::tools {
+namespace {
+
+// A server type whose nodes have GPUs gives each node one unless --gpus says
+// otherwise, as NSML's GPU sessions do; nothing where the nodes have none, or
+// where the project's runs go to a real cluster (its partitions are its own).
+std::optional<std::uint32_t> default_gpus(const RunSettings& s) {
+  try {
+    const Config config = query::read_config(default_paths());
+    if (config.run_backend_for(s.project) != "local") return std::nullopt;
+    const PartitionConfig* p = s.server_type.empty() ? config.default_partition()
+                                                     : config.find_partition(s.server_type);
+    if (p == nullptr) return std::nullopt;
+    for (const NodeDef& n : config.partition_nodes(*p)) {
+      if (n.gpus > 0) return 1;
+    }
+  } catch (const Error&) {
+    // stintd's refusal of the server type says more than a guess here would.
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 int run_create(int argc, char** argv) {
   constexpr std::string_view k_tool = "run-create";
@@ -139,12 +162,19 @@ int run_create(int argc, char** argv) {
     std::string mem, time;
     app.add_option("--project", s.project, "the project the run belongs to")->required();
     app.add_option("--server-type", s.server_type, "the server type: a partition");
-    auto* nodes = app.add_option("--nodes", s.nodes, "number of nodes (same spec each)");
-    app.add_option("--gpus", s.gpus, "GPUs per node");
-    app.add_option("--cpus", s.cpus, "CPUs per node");
-    app.add_option("--mem", mem, "memory per node (e.g. 4G)");
-    app.add_option("--time", time, "time limit, in Slurm's forms");
-    app.add_option("--keep-alive", keep_alive, "on: keep the nodes after the command ends")
+    auto* nodes =
+        app.add_option("--nodes", s.nodes, "number of nodes, the same shape each (default 1)");
+    app.add_option("--gpus", s.gpus,
+                   "GPUs per node (default 1 on a server type with GPUs, else 0)");
+    app.add_option("--cpus", s.cpus, "CPUs per node (default 1)");
+    app.add_option("--mem", mem,
+                   "memory per node, e.g. 4G (default: the partition's DefMemPerCPU, else a "
+                   "share of the node by CPUs)");
+    app.add_option("--time", time,
+                   "time limit, in Slurm's forms (default: the partition's DefaultTime, else "
+                   "its MaxTime)");
+    app.add_option("--keep-alive", keep_alive,
+                   "on: keep the nodes after the command ends (default off)")
         ->check(CLI::IsMember({"on", "off"}, CLI::ignore_case));
     app.add_option("--image", s.image, "container image for every node");
     app.add_option("--storage", storages, "storage NAME[:MOUNT] (repeatable)")
@@ -166,6 +196,7 @@ int run_create(int argc, char** argv) {
     for (const auto& st : storages) s.storages.push_back(run::parse_storage(st));
     run::check_settings(s, cli::is_cpu_server(s.server_type), nodes->count() > 0);
     cli::check_containers(s);
+    if (!s.gpus) s.gpus = default_gpus(s);
     fmt::print("{}\n", cli::submit_run(cli::run_job_spec(s, ""), k_tool));
     return 0;
   });
