@@ -64,4 +64,10 @@ expect_eq "a run with --gpus 0" "[unset]" "$(run_output "$none_run")"
 expect_contains "run-show's GPUs" "$(run-show "$gpu_run")" "gpus=1"
 expect_contains "run-create --help states the default" "$(run-create --help)" \
   "default 1 on a server type with GPUs"
+
+# --test-only names the id slurmctld's will-run takes (and does not give again).
+before=$(sbatch --parsable -H --wrap true)
+out=$(sbatch --test-only --wrap true 2>&1)
+expect_contains "--test-only's job id" "$out" "sbatch: Job $((before + 1)) to start at "
+expect_eq "the id after it" "$((before + 2))" "$(sbatch --parsable -H --wrap true)"
 echo "t103-refusals: ok"

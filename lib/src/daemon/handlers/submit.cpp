@@ -131,7 +131,15 @@ Json test_only_reply(Controller& c, const Job& candidate) {
     names = it->second.nodes;
   }
   if (start != 0 && candidate.eligible_time > start) start = candidate.eligible_time;
-  return {{"job_id", 0},
+  // slurmctld's will-run makes a job record and throws it away: the id it
+  // took is printed and is not given again (the next sbatch gets the one after).
+  JobId id = 0;
+  {
+    Store::Transaction tx(c.store());
+    id = c.job_ids(1);
+    tx.commit();
+  }
+  return {{"job_id", id},
           {"test_only", true},
           {"start_time", start},
           {"cpus", job.req.cpus_per_node * job.req.nodes},
