@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <thread>
 
 #include <fmt/core.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include <stint/error.hpp>
+#include <stint/format.hpp>
 #include <stint/parse.hpp>
 #include <stint/paths.hpp>
 #include <stint/run.hpp>
@@ -221,59 +223,125 @@ int run_show(int argc, char** argv) {
   });
 }
 
+namespace {
+
+// The last `count` lines of `text` (a last line without its newline counts).
+std::string last_lines(const std::string& text, std::uint32_t count) {
+  if (count == 0) return {};
+  std::size_t pos = text.size();
+  if (pos > 0 && text[pos - 1] == '\n') --pos;
+  for (std::uint32_t n = 0; pos > 0; --pos) {
+    if (text[pos - 1] == '\n' && ++n == count) break;
+  }
+  return text.substr(pos);
+}
+
+// One rank's output as run-logs prints it: from where it got to, with its
+// rank before each line under --all (as srun -l labels a task's lines).
+struct RankOutput {
+  std::uint32_t rank = 0;
+  std::size_t offset = 0;
+  bool seen = false;    ///< its file was read once (--tail applies then)
+  std::string partial;  ///< a labelled line not ended yet
+
+  void print(std::string chunk, bool label, std::optional<std::uint32_t> tail) {
+    if (!seen && tail) chunk = last_lines(chunk, *tail);
+    seen = true;
+    if (!label) {
+      fmt::print("{}", chunk);
+      return;
+    }
+    partial += chunk;
+    std::size_t start = 0;
+    for (std::size_t nl; (nl = partial.find('\n', start)) != std::string::npos; start = nl + 1)
+      fmt::print("{}: {}\n", rank, std::string_view(partial).substr(start, nl - start));
+    partial.erase(0, start);
+  }
+  void finish(bool label) {
+    if (label && !partial.empty()) fmt::print("{}: {}\n", rank, partial);
+    partial.clear();
+  }
+};
+
+}  // namespace
+
 int run_logs(int argc, char** argv) {
   constexpr std::string_view k_tool = "run-logs";
   return cli::run_tool(k_tool, [&] {
-    CLI::App app{"run-logs: the output of a run's node"};
+    CLI::App app{"run-logs: the output of a run's nodes"};
     cli::configure_app(app, k_tool);
     std::string name;
     std::uint32_t node = 0;
     bool follow = false;
+    bool all = false;
+    std::optional<std::uint32_t> tail;
     app.add_option("run", name, "the run (PROJECT/N)")->required();
-    app.add_option("--node", node, "the node's rank (default 0)");
-    app.add_flag("-f,--follow", follow, "keep printing while the run runs");
+    auto* node_option = app.add_option("--node", node, "the node's rank (default 0)");
+    app.add_flag("--all", all, "every node's output, each line after its rank (as srun -l)")
+        ->excludes(node_option);
+    app.add_option("--tail", tail, "only the last N lines (of each node with --all)");
+    app.add_flag("-f,--follow", follow,
+                 "keep printing until the run's command ends (kept alive or not)");
     if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
     auto store = open_store(k_tool);
     if (!store) throw Error(Errc::invalid_argument, fmt::format("No run {}", name));
     const RunName rn = run::parse_run_name(name);
     Job job = find_run(*store, rn);
     check_may_read(*store, job);
-    if (node >= job.req.nodes)
+    if (!all && node >= job.req.nodes)
       throw Error(Errc::invalid_argument,
                   fmt::format("Run {} has no node of rank {}", rn.text(), node));
-    if (job.spec.run->backend == "slurm") {
-      const auto cluster = cli::find_cluster_run(*store, rn);
-      std::size_t offset = 0;
-      for (int polls = 0;; ++polls) {
-        if (auto chunk = cli::read_cluster_output(*cluster, node, offset)) {
-          offset += chunk->size();
-          fmt::print("{}", *chunk);
-          std::fflush(stdout);
-        } else if (!follow && job.state != JobState::pending) {
-          throw Error(Errc::io, fmt::format("No output for {} node {} ({})", rn.text(), node,
-                                            backend::rank_output_path(*cluster, node)));
+    const bool slurm = job.spec.run->backend == "slurm";
+    const auto cluster = slurm ? cli::find_cluster_run(*store, rn) : std::nullopt;
+    // A rank's output from `offset` on; nullopt when there is none (yet).
+    const auto read_from = [&](std::uint32_t rank,
+                               std::size_t offset) -> std::optional<std::string> {
+      if (cluster) return cli::read_cluster_output(*cluster, rank, offset);
+      std::ifstream in(daemon::output_paths(job, rank).first, std::ios::binary);
+      if (!in) return std::nullopt;
+      in.seekg(static_cast<std::streamoff>(offset));
+      return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    };
+    const auto output_path = [&](std::uint32_t rank) {
+      return cluster ? backend::rank_output_path(*cluster, rank)
+                     : daemon::output_paths(job, rank).first;
+    };
+    std::vector<RankOutput> ranks;
+    for (std::uint32_t r = all ? 0 : node; r < (all ? job.req.nodes : node + 1); ++r)
+      ranks.push_back(RankOutput{.rank = r, .offset = 0, .seen = false, .partial = {}});
+    // The command has ended on every rank shown: a run kept alive holds its
+    // nodes on, but there is nothing more to print.
+    const auto commands_ended = [&] {
+      if (is_terminal(job.state)) return true;
+      return std::all_of(ranks.begin(), ranks.end(), [&](const RankOutput& r) {
+        return r.rank < job.alloc.size() && job.alloc[r.rank].task_ended;
+      });
+    };
+    bool said_pending = false;
+    for (int polls = 0;; ++polls) {
+      // Whether this pass's reads can be the last is decided on the state
+      // read before them: output written before the end is then all read.
+      const bool last = !follow || commands_ended();
+      for (RankOutput& r : ranks) {
+        if (auto chunk = read_from(r.rank, r.offset)) {
+          r.offset += chunk->size();
+          r.print(std::move(*chunk), all, tail);
+        } else if (!follow && !all && job.state != JobState::pending) {
+          throw Error(Errc::io, fmt::format("No output for {} node {} ({})", rn.text(), r.rank,
+                                            output_path(r.rank)));
         }
-        if (!follow || is_terminal(job.state)) return 0;
-        std::this_thread::sleep_for(std::chrono::milliseconds(500));
-        if (polls % 10 == 9) cli::refresh_cluster_runs(*store, rn.project, k_tool);
-        job = find_run(*store, rn);
+        // A last line without its newline ends with its rank's output.
+        if (last) r.finish(all);
       }
-    }
-    const std::string path = daemon::output_paths(job, node).first;
-    std::streamoff offset = 0;
-    for (;;) {
-      std::ifstream in(path, std::ios::binary);
-      if (in) {
-        in.seekg(offset);
-        std::string chunk((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-        offset += static_cast<std::streamoff>(chunk.size());
-        fmt::print("{}", chunk);
-        std::fflush(stdout);
-      } else if (!follow && job.state != JobState::pending) {
-        throw Error(Errc::io, fmt::format("No output for {} node {} ({})", rn.text(), node, path));
+      std::fflush(stdout);
+      if (last) return 0;
+      if (job.state == JobState::pending && !said_pending) {
+        fmt::print(stderr, "{}: {} is pending ({}): waiting for it to start\n", k_tool,
+                   rn.text(), format::reason_text(job));
+        said_pending = true;
       }
-      if (!follow || is_terminal(job.state)) return 0;
-      std::this_thread::sleep_for(std::chrono::milliseconds(200));
+      std::this_thread::sleep_for(std::chrono::milliseconds(cluster ? 500 : 200));
+      if (cluster && polls % 10 == 9) cli::refresh_cluster_runs(*store, rn.project, k_tool);
       job = find_run(*store, rn);
     }
   });
