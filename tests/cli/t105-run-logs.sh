@@ -47,8 +47,27 @@ later=$(run-create --project logs -- sh -c 'echo after the wait')
 timeout 60 run-logs -f "$later" >follow.out 2>follow.err &
 follower=$!
 wait_for 30 grep -q "run-logs: $later is pending (Resources): waiting for it to start" follow.err
+# run-show of the pending run: its reason, its times so far.
+shown=$(run-show "$later")
+expect_contains "run-show's reason" "$shown" "Reason:       Resources"
+expect_contains "run-show's end" "$shown" "Ended:        -"
+json=$(run-show --json "$later")
+field() { python3 -c "import json,sys; r=json.load(sys.stdin); print($1)" <<<"$json"; }
+expect_eq "--json reason" Resources "$(field 'r["reason"]')"
+expect_eq "--json state" PENDING "$(field 'r["state"]')"
+expect_eq "--json not started" None "$(field 'r["times"]["started"]')"
 touch go
 wait "$follower" || fail "run-logs -f of a pending run failed: $(cat follow.err)"
 expect_eq "-f after the wait" "after the wait" "$(cat follow.out)"
 expect_eq "said once" 1 "$(grep -c 'is pending' follow.err)"
+wait_for 30 test "$(run_state "$later")" = COMPLETED
+json=$(run-show --json "$later")
+expect_eq "--json exit code" "0:0" "$(field 'r["exit_code"]')"
+expect_eq "--json rank's exit code" "0:0" "$(field 'r["ranks"][0]["exit_code"]')"
+expect_eq "--json started and ended" True \
+  "$(field 'r["times"]["started"] is not None and r["times"]["ended"] >= r["times"]["started"] and r["times"]["duration_s"] >= 0')"
+expect_contains "run-show's duration" "$(run-show "$later")" "Duration:     "
+listed=$(run-list --project logs --json)
+expect_eq "run-list --json has times" True \
+  "$(python3 -c 'import json,sys; print(all(r["times"]["created"] for r in json.load(sys.stdin)))' <<<"$listed")"
 echo "t105-run-logs: ok"

@@ -15,7 +15,12 @@ cp -r "$(dirname "$0")/../../examples/runs" runs
 out=$(runs/sweep.sh)
 expect_contains "the first run" "$out" "created sweep/1"
 expect_contains "the clones" "$out" "sweep/3"
-wait_for 120 sh -c "[ \"\$(run-list --project sweep --json | grep -o COMPLETED | wc -l)\" = 3 ]"
+completed_runs() {
+  run-list --project sweep --json |
+    python3 -c 'import json,sys; print(sum(r["state"] == "COMPLETED" for r in json.load(sys.stdin)))'
+}
+three_completed() { [ "$(completed_runs)" = 3 ]; }
+wait_for 120 three_completed
 table=$(run-list --project sweep)
 expect_contains "columns" "$(echo "$table" | head -n 1)" "LR    BATCH"
 expect_eq "the learning rates" "0.1 0.03 0.01" "$(echo "$table" | awk 'NR > 1 {print $5}' | tr '\n' ' ' | sed 's/ $//')"

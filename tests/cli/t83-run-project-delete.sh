@@ -24,7 +24,10 @@ err=$(run-project 2>&1) && fail "run-project without a subcommand succeeded"
 # A run makes its project on first use.
 expect_eq "first run" "nlp/1" "$(run-create --project nlp -- true)"
 expect_eq "second run" "nlp/2" "$(run-create --project nlp -- sh -c 'echo rank $RANK')"
-ended() { [ "$(run-list --project nlp --json | grep -o '"state":"COMPLETED"' | wc -l)" = 2 ]; }
+ended() {
+  [ "$(run-list --project nlp --json |
+    python3 -c 'import json,sys; print(sum(r["state"] == "COMPLETED" for r in json.load(sys.stdin)))')" = 2 ]
+}
 wait_for 30 ended
 me=$(id -un)
 listing=$(run-project list -n)

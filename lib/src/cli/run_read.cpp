@@ -99,6 +99,95 @@ std::string ports_text(const NodeAlloc& a) {
   return a.ports.empty() ? std::string("-") : fmt::format("{}", fmt::join(a.ports, ","));
 }
 
+// When a run was made, started and ended, as Slurm writes times; a pending
+// run's start is the scheduler's plan (squeue --start), "-" when it has none.
+struct RunTimes {
+  std::string created, started, ended;
+  std::optional<Seconds> duration;  ///< started to ended (or now)
+};
+
+RunTimes run_times(const Job& job, Seconds now) {
+  const auto stamp = [](Seconds t) {
+    return t == k_no_time || t == 0 ? std::string("-") : parse::format_timestamp(t);
+  };
+  RunTimes t;
+  t.created = stamp(job.submit_time);
+  const bool ran = job.state != JobState::pending && job.start_time != k_no_time;
+  t.started = stamp(job.start_time);
+  if (job.state == JobState::pending && t.started != "-") t.started += " (expected)";
+  t.ended = is_terminal(job.state) ? stamp(job.end_time) : std::string("-");
+  if (ran) {
+    const Seconds until = is_terminal(job.state) ? job.end_time : now;
+    t.duration = std::max<Seconds>(0, until - job.start_time);
+  }
+  return t;
+}
+
+std::string rank_state(const Job& job, const NodeAlloc& a) {
+  std::string state = a.task_ended
+                          ? (a.exit_status == 0 && a.exit_signal == 0 ? "COMPLETED" : "FAILED")
+                          : std::string(state_name(job.state));
+  if (a.task_ended && is_active(job.state)) state = "KEPT_ALIVE";
+  if (a.task_ended && job.spec.run->stopped && (a.exit_status != 0 || a.exit_signal != 0))
+    state = "STOPPED";
+  return state;
+}
+
+// A run as run-list --json and run-show --json print it. The keys sort "run"
+// just before "state", which scripts grep for ("run":"p/3","state":"RUNNING").
+nlohmann::json run_json(const Job& job, const RunSettings& s, Seconds now) {
+  const RunInfo& r = *job.spec.run;
+  const RunTimes t = run_times(job, now);
+  const auto or_null = [](const std::string& text) {
+    return text == "-" ? nlohmann::json(nullptr) : nlohmann::json(text);
+  };
+  nlohmann::json env = nlohmann::json::object();
+  for (const auto& [k, v] : s.env) env[k] = v;
+  nlohmann::json ranks = nlohmann::json::array();
+  for (std::size_t i = 0; i < job.alloc.size(); ++i) {
+    const NodeAlloc& a = job.alloc[i];
+    ranks.push_back({{"rank", i},
+                     {"node", a.node},
+                     {"state", rank_state(job, a)},
+                     {"exit_code", a.task_ended || is_terminal(job.state)
+                                       ? nlohmann::json(fmt::format("{}:{}", a.exit_status,
+                                                                    a.exit_signal))
+                                       : nlohmann::json(nullptr)},
+                     {"ports", a.ports}});
+  }
+  nlohmann::json out = {
+      {"run", RunName{r.project, r.number}.text()},
+      {"job_id", job.id},
+      {"name", job.spec.name},
+      {"description", r.description},
+      {"state", cli::run_state(job)},
+      {"nodes", job.req.nodes},
+      {"partition", job.partition},
+      {"per_node",
+       {{"cpus", job.req.cpus_per_node},
+        {"gpus", job.req.gpus_per_node},
+        {"mem_mb", job.req.mem_per_node_mb}}},
+      {"keep_alive", r.keep_alive},
+      {"image", r.image},
+      {"command", r.command},
+      {"env", std::move(env)},
+      {"exit_code", is_terminal(job.state) ? nlohmann::json(fmt::format("{}:{}", job.exit_status,
+                                                                         job.exit_signal))
+                                           : nlohmann::json(nullptr)},
+      {"ranks", std::move(ranks)},
+      {"times",
+       {{"created", or_null(t.created)},
+        {"started", job.state == JobState::pending ? nlohmann::json(nullptr) : or_null(t.started)},
+        {"expected_start", job.state == JobState::pending
+                               ? or_null(t.started.substr(0, t.started.find(' ')))
+                               : nlohmann::json(nullptr)},
+        {"ended", or_null(t.ended)},
+        {"duration_s", t.duration ? nlohmann::json(*t.duration) : nlohmann::json(nullptr)}}}};
+  if (job.state == JobState::pending) out["reason"] = format::reason_text(job);
+  if (!r.cloned_from.empty()) out["cloned_from"] = r.cloned_from;
+  return out;
+}
+
 }  // namespace
 
 int run_list(int argc, char** argv) {
@@ -126,13 +215,13 @@ int run_list(int argc, char** argv) {
       nlohmann::json out = nlohmann::json::array();
       for (std::size_t i = 0; i < jobs.size(); ++i) {
         const Job& j = jobs[i];
+        nlohmann::json run = run_json(j, owned[i], now);
+        // One column per variable of the runs listed, as the table's: "" where
+        // a run has none.
         nlohmann::json env = nlohmann::json::object();
         for (const auto& v : vars) env[v] = run::env_value(owned[i].env, v);
-        out.push_back({{"run", RunName{j.spec.run->project, j.spec.run->number}.text()},
-                       {"job_id", j.id},
-                       {"state", cli::run_state(j)},
-                       {"nodes", j.req.nodes},
-                       {"env", std::move(env)}});
+        run["env"] = std::move(env);
+        out.push_back(std::move(run));
       }
       fmt::print("{}\n", out.dump());
       return 0;
@@ -168,7 +257,9 @@ int run_show(int argc, char** argv) {
     CLI::App app{"run-show: a run's settings and its node table"};
     cli::configure_app(app, k_tool);
     std::string name;
+    bool json = false;
     app.add_option("run", name, "the run (PROJECT/N)")->required();
+    app.add_flag("--json", json, "print JSON: settings, state, times, each rank's exit code");
     if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
     auto store = open_store(k_tool);
     if (!store) throw Error(Errc::invalid_argument, fmt::format("No run {}", name));
@@ -179,6 +270,12 @@ int run_show(int argc, char** argv) {
     const Job& job = found.front();
     const RunSettings s = cli::run_settings(job);
     const RunInfo& r = *job.spec.run;
+    const Seconds now = SystemClock().now();
+    if (json) {
+      fmt::print("{}\n", run_json(job, s, now).dump());
+      return 0;
+    }
+    const RunTimes times = run_times(job, now);
     fmt::print("Run:          {}\n", RunName{r.project, r.number}.text());
     fmt::print("Job ID:       {}\n", job.id);
     if (const auto cluster = r.backend.empty() ? std::nullopt : cli::find_cluster_run(*store, rn)) {
@@ -190,6 +287,12 @@ int run_show(int argc, char** argv) {
     fmt::print("Name:         {}\n", job.spec.name);
     fmt::print("Description:  {}\n", r.description);
     fmt::print("State:        {}\n", cli::run_state(job));
+    if (job.state == JobState::pending) fmt::print("Reason:       {}\n", format::reason_text(job));
+    fmt::print("Created:      {}\n", times.created);
+    fmt::print("Started:      {}\n", times.started);
+    fmt::print("Ended:        {}\n", times.ended);
+    fmt::print("Duration:     {}\n",
+               times.duration ? parse::format_duration(*times.duration) : std::string("-"));
     fmt::print("Server type:  {}\n", job.partition);
     fmt::print("Nodes:        {}\n", job.req.nodes);
     fmt::print("Per node:     cpus={} gpus={} mem={}M\n", job.req.cpus_per_node,
@@ -204,12 +307,7 @@ int run_show(int argc, char** argv) {
                "Exit Code", "Host", "SSH Port", "TCP Ports");
     for (std::size_t i = 0; i < job.alloc.size(); ++i) {
       const NodeAlloc& a = job.alloc[i];
-      std::string state = a.task_ended
-                              ? (a.exit_status == 0 && a.exit_signal == 0 ? "COMPLETED" : "FAILED")
-                              : std::string(state_name(job.state));
-      if (a.task_ended && is_active(job.state)) state = "KEPT_ALIVE";
-      if (a.task_ended && job.spec.run->stopped && (a.exit_status != 0 || a.exit_signal != 0))
-        state = "STOPPED";
+      const std::string state = rank_state(job, a);
       std::string exit = a.task_ended || is_terminal(job.state)
                              ? fmt::format("{}:{}", a.exit_status, a.exit_signal)
                              : "-";
