@@ -35,6 +35,12 @@ command_refused "run-create --nodes 3" "run-create: error: Requested node config
 run-create: server type debug: 2 nodes of 4 CPUs, 4G, 2 GPUs" run-create --project p --nodes 3 -- true
 command_refused "an unknown server type" "run-create: error: invalid partition specified: nosuch
 run-create: server types: debug" run-create --project p --server-type nosuch -- true
+command_refused "a name stint sets" "run-create: error: MASTER_PORT is set by stint on every node: choose another name (stint sets RANK, NODE_RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR, MASTER_PORT, SLURM_* and STINT_*)" \
+  run-create --project p --env MASTER_PORT=1 -- true
+command_refused "two nodes without ports" "run-create: error: A run of 2 nodes needs --ports 1 or more: its ranks meet on MASTER_PORT, rank 0's first port" \
+  run-create --project p --nodes 2 --ports 0 -- true
+command_refused "a bad project name" "run-create: error: Invalid project name: -p (a name is letters, digits, '_', '-' and '.', 1 to 64 characters, not starting with '.' or '-')" \
+  run-create --project=-p -- true
 expect_eq "nothing queued" "" "$(squeue -h -o %i)"
 expect_eq "no run" "" "$(run-list --project p 2>/dev/null | tail -n +2)"
 

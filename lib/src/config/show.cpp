@@ -54,10 +54,19 @@ std::string node_list(const std::vector<NodeDef>& nodes) {
 
 std::string stint_config_show_text(const Config& c) {
   std::string out;
+  // Neither default memory set: stint's own rule applies (sched/request.cpp),
+  // not Slurm's "the whole node", and UNLIMITED alone would hide it.
+  const auto unset = [&c](std::string_view key) {
+    const auto v = c.conf(key);
+    return !v || v->empty() || *v == "0" || *v == "UNLIMITED";
+  };
+  const bool memory_rule = unset("DefMemPerCPU") && unset("DefMemPerNode");
   for (const auto& [key, value, origin] : c.all_conf()) {
     const config_detail::ConfKey* k = config_detail::find_conf_key(key);
-    line(out, key, k ? config_detail::conf_display_value(*k, value) : value,
-         origin_text(c, origin));
+    std::string from = origin_text(c, origin);
+    if (memory_rule && (key == "DefMemPerCPU" || key == "DefMemPerNode"))
+      from += ": a job without --mem gets a share of its node's memory by its CPUs";
+    line(out, key, k ? config_detail::conf_display_value(*k, value) : value, from);
   }
 
   out += '\n';

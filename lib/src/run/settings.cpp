@@ -10,6 +10,7 @@
 #include <stint/run.hpp>
 
 #include "run/secret_env.hpp"
+#include "run/name_rule.hpp"
 
 namespace stint::run {
 namespace {
@@ -95,10 +96,25 @@ void fill_env_values(EnvPairs& run_env, const EnvPairs& environment) {
   for (auto& [name, value] : run_env) value = env_value(environment, name);
 }
 
+namespace {
+
+// The variables each node of a run gets from stint (daemon/job_env.cpp): a
+// run's own --env of the same name would be overridden there, unseen.
+bool is_set_by_stint(std::string_view name) {
+  for (std::string_view own :
+       {"RANK", "NODE_RANK", "LOCAL_RANK", "WORLD_SIZE", "MASTER_ADDR", "MASTER_PORT"}) {
+    if (name == own) return true;
+  }
+  return name.starts_with("SLURM_") || name.starts_with("STINT_");
+}
+
+}  // namespace
+
 void check_settings(const RunSettings& s, bool cpu_server, bool node_count_given) {
   if (!valid_project_name(s.project))
     throw Error(Errc::invalid_argument,
-                fmt::format("Invalid project name: {}", s.project.empty() ? "(none)" : s.project));
+                fmt::format("Invalid project name: {} (a name is {})",
+                            s.project.empty() ? "(none)" : s.project, k_name_rule));
   if (s.command.empty())
     throw Error(Errc::invalid_argument, "A command is required: run-create ... -- COMMAND [ARGS]");
   if (s.nodes == 0) throw Error(Errc::invalid_argument, "Invalid node count: 0");
@@ -108,6 +124,20 @@ void check_settings(const RunSettings& s, bool cpu_server, bool node_count_given
   if (cpu_server && s.keep_alive)
     throw Error(Errc::invalid_argument,
                 fmt::format("The {} server type takes no keep-alive", s.server_type));
+  // MASTER_PORT is rank 0's first port: a run of several nodes needs one.
+  if (s.nodes > 1 && s.ports_per_node == 0)
+    throw Error(Errc::invalid_argument,
+                fmt::format("A run of {} nodes needs --ports 1 or more: its ranks meet on "
+                            "MASTER_PORT, rank 0's first port",
+                            s.nodes));
+  for (const auto& [name, value] : s.env) {
+    if (is_set_by_stint(name))
+      throw Error(Errc::invalid_argument,
+                  fmt::format("{} is set by stint on every node: choose another name (stint "
+                              "sets RANK, NODE_RANK, LOCAL_RANK, WORLD_SIZE, MASTER_ADDR, "
+                              "MASTER_PORT, SLURM_* and STINT_*)",
+                              name));
+  }
   for (std::size_t i = 0; i < s.env.size(); ++i) {
     for (std::size_t j = 0; j < i; ++j) {
       if (s.env[i].first == s.env[j].first)

@@ -266,6 +266,13 @@ config:
   CHECK(line_of(text, "AccountingStorageEnforce") == "AccountingStorageEnforce = none (default)");
   CHECK(line_of(text, "ClusterName") == "ClusterName             = lab (stint.yaml)");
   CHECK(line_of(text, "Prolog") == "Prolog                  = (null) (default)");
+  // No default memory set: stint's rule is said, not only UNLIMITED.
+  CHECK(line_of(text, "DefMemPerCPU") ==
+        "DefMemPerCPU            = UNLIMITED (default: a job without --mem gets a share of its "
+        "node's memory by its CPUs)");
+  c.set_conf("DefMemPerCPU", "512");
+  const std::string set_text = "\n" + stint::stint_config_show_text(c);
+  CHECK(line_of(set_text, "DefMemPerNode") == "DefMemPerNode           = UNLIMITED (default)");
   // stint's own keys are here, and only here.
   CHECK(line_of(text, "StintIdleExit") == "StintIdleExit           = 300 sec (default)");
   CHECK(line_of(text, "StintRequeueDelay") == "StintRequeueDelay       = 120 sec (default)");

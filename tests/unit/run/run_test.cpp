@@ -88,6 +88,31 @@ TEST_CASE("run-create's checks", "[run]") {
   s = base();
   s.project = "";
   CHECK_THROWS_AS(run::check_settings(s, false, false), Error);
+  s.project = ".hidden";
+  CHECK_THAT(error_of([&] { run::check_settings(s, false, false); }),
+             Contains("not starting with '.' or '-'"));
+}
+
+TEST_CASE("run-create refuses the names stint sets and a multi-node run without ports", "[run]") {
+  for (const char* name : {"RANK", "NODE_RANK", "LOCAL_RANK", "WORLD_SIZE", "MASTER_ADDR",
+                           "MASTER_PORT", "SLURM_JOB_ID", "SLURM_X", "STINT_RUN", "STINT_PORT_0"}) {
+    RunSettings s = base();
+    s.env.emplace_back(name, "1");
+    CHECK_THAT(error_of([&] { run::check_settings(s, false, true); }),
+               Contains(std::string(name) + " is set by stint on every node"));
+  }
+  // Names that only look alike are the user's.
+  for (const char* name : {"RANKS", "MY_RANK", "SLURM", "STINT", "slurm_x", "WORLD"}) {
+    RunSettings s = base();
+    s.env.emplace_back(name, "1");
+    CHECK_NOTHROW(run::check_settings(s, false, true));
+  }
+  RunSettings s = base();  // two nodes
+  s.ports_per_node = 0;
+  CHECK_THAT(error_of([&] { run::check_settings(s, false, true); }),
+             Contains("needs --ports 1 or more"));
+  s.nodes = 1;  // one node needs no MASTER_PORT to meet on
+  CHECK_NOTHROW(run::check_settings(s, false, true));
 }
 
 TEST_CASE("a clone copies all but command and environment; names stay", "[run]") {

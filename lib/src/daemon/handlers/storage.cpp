@@ -15,6 +15,7 @@
 
 #include "daemon/handlers/handlers.hpp"
 #include "daemon/log.hpp"
+#include "run/name_rule.hpp"
 
 namespace stint::daemon {
 namespace {
@@ -22,7 +23,7 @@ namespace {
 std::string storage_name(const Json& req) {
   std::string name = req.at("name").get<std::string>();
   if (!run::valid_project_name(name))
-    throw Error(Errc::invalid_argument, fmt::format("Invalid storage name: {}", name));
+    throw Error(Errc::invalid_argument, fmt::format("Invalid storage name: {} (a name is {})", name, run::k_name_rule));
   return name;
 }
 
