@@ -71,6 +71,14 @@ expect_contains "run-show's GPUs" "$(run-show "$gpu_run")" "gpus=1"
 expect_contains "run-create --help states the default" "$(run-create --help)" \
   "default 1 on a server type with GPUs"
 
+# A mistyped account runs without enforcement, and is said to be unknown.
+err=$(sbatch -H -A nope --wrap true 2>&1 >/dev/null)
+expect_eq "an unknown account" "sbatch: warning: account nope does not exist; the job is charged to it as an account of its own (AccountingStorageEnforce does not check associations; sacctmgr add account nope makes it one)" "$err"
+sacctmgr -i add account known >/dev/null
+sacctmgr -i add user "$(id -un)" account=known >/dev/null
+expect_eq "a known account" "" "$(sbatch -H -A known --wrap true 2>&1 >/dev/null)"
+scancel --me
+
 # --test-only names the id slurmctld's will-run takes (and does not give again).
 before=$(sbatch --parsable -H --wrap true)
 out=$(sbatch --test-only --wrap true 2>&1)
