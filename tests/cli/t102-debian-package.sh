@@ -83,6 +83,9 @@ stop_stintd
 page="$usr/share/man/man1/sbatch.1.gz"
 [ -f "$page" ] || fail "no compressed man page sbatch.1.gz"
 expect_contains "man sbatch" "$(MANWIDTH=80 man -l "$page" 2>/dev/null | head -n 20)" "sbatch"
+# Every placeholder is italic, none left as scdoc's literal "_NAME_".
+literal=$(for f in "$usr"/share/man/man*/*.gz; do zcat "$f" | grep -H --label="$f" '\\fR_[A-Za-z][A-Za-z0-9]*_' || true; done)
+expect_eq "man pages with a literal _placeholder_" "" "$literal"
 completion="$usr/share/bash-completion/completions/sbatch"
 [ -e "$completion" ] || fail "no completion where bash-completion loads it"
 expect_contains "the completion" "$(bash -c "source '$completion' && complete -p sbatch")" "sbatch"
