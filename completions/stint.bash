@@ -54,7 +54,8 @@ _stint_parse_options() {
         }
         if (t !~ /,$/ && tok[i + 1] !~ /^--/) break
       }
-      if (i < n && tok[i + 1] ~ /^[A-Z][A-Z0-9_:]*$/) arg = 1  # CLI11: "TEXT", "INT"
+      # CLI11: "TEXT", "INT", "TEXT:{on,off}"
+      if (i < n && tok[i + 1] ~ /^[A-Z][A-Z0-9_:]*($|:[{])/) arg = 1
       if (names != "") print names "\t" arg
     }' <<<"$_stint_text"
 }
@@ -142,6 +143,34 @@ _stint_values() {
       _stint_no_files
       _stint_reply "$(_stint_reservations)"
       ;;
+    --storage)
+      _stint_no_files
+      _stint_comma_list=0
+      _stint_reply "$(_stint_storages)"
+      ;;
+    --keep-alive)
+      _stint_no_files
+      _stint_reply "on off"
+      ;;
+    --node)
+      # run-logs --node: the ranks of the run named before it.
+      _stint_no_files
+      if [[ $_stint_tool == run-logs && ${#operands[@]} -gt 0 ]]; then
+        local count
+        count=$(_stint_run run-show "${operands[0]}" | awk '$1 == "Nodes:" { print $2 }')
+        [[ $count =~ ^[0-9]+$ ]] && ((count > 0)) && _stint_reply "$(seq 0 $((count - 1)))"
+      fi
+      ;;
+    --env)
+      # run-clone --env: the source run's own variables, to change ("LR=").
+      _stint_no_files
+      _stint_comma_list=0
+      if [[ $_stint_tool == run-clone && ${#operands[@]} -gt 0 ]]; then
+        compopt -o nospace 2>/dev/null
+        _stint_reply "$(_stint_run run-show "${operands[0]}" |
+          awk '/^Environment:/ { on = 1; next } on && /^  [A-Za-z_][A-Za-z0-9_]*=/ { sub(/=.*/, "="); sub(/^  /, ""); print; next } on && !/^  / { on = 0 }')"
+      fi
+      ;;
     --format | --Format)
       # Field names where the option takes names (squeue -O, sacct -o,
       # sshare -o), from the tool's own --helpformat; squeue's and sinfo's -o
@@ -210,6 +239,11 @@ _stint_values() {
       ;;
   esac
   _stint_comma_list=0
+}
+
+# The names of the run storages (run-storage list's first column).
+_stint_storages() {
+  _stint_run run-storage list | awk 'NR > 1 { print $1 }'
 }
 
 # The names of the reservations (sinfo -T's first column).
@@ -298,6 +332,17 @@ _stint_scontrol_operands() {
       ;;
     u* )
       local first=${words[1],,}
+      # NodeName=<TAB>: bash splits "NodeName" "=" "" where '=' breaks words.
+      if ((n == 2)) && [[ $first == nodename && ${COMP_WORDS[COMP_CWORD - 1]} == "=" ]]; then
+        _stint_reply "$(_stint_run sinfo -h -N -o %N)"
+        return
+      fi
+      if ((n == 1)) && [[ ${cur,,} == nodename=* ]]; then
+        prefix=${cur%%=*}=
+        cur=${cur#*=}
+        _stint_reply "$(_stint_run sinfo -h -N -o %N)"
+        return
+      fi
       if ((n == 1)); then
         _stint_reply "job NodeName= PartitionName= ReservationName="
       elif ((n == 2)) && [[ $what == job ]]; then
@@ -446,6 +491,10 @@ _stint_complete() {
     run-stop | run-show | run-logs | run-clone | run-exec | run-delete)
       _stint_no_files
       _stint_reply "$(_stint_run run-list | awk 'NR > 1 { print $1 }')"
+      ;;
+    run-storage)
+      _stint_no_files
+      [[ ${level[0]} == delete ]] && _stint_reply "$(_stint_storages)"
       ;;
     srun | salloc)
       # The program, then its arguments: file names.

@@ -92,3 +92,17 @@ offers "stint report options" --start stint report --st
 offers "stint report options" --output stint report --o
 touch report-here.svg
 offers "stint report -o" report-here.svg stint report -o report-h
+
+# The run tools: storages, keep-alive, a run's ranks and its variables, nodes.
+run-storage create imagenet >/dev/null
+offers "run-create --storage" imagenet run-create --storage ""
+offers "run-storage delete" imagenet run-storage delete ""
+offers_not "run-storage delete, no files" report-here.svg run-storage delete ""
+offers "run-create --keep-alive" off run-create --keep-alive ""
+run=$(run-create --project comp --nodes 2 --env LR=0.1 --env BATCH=8 -- true)
+offers "run-logs --node" 1 run-logs "$run" --node ""
+offers_not "run-logs --node, its ranks only" 2 run-logs "$run" --node ""
+offers "run-clone --env" LR= run-clone "$run" --env ""
+offers "run-clone --env" BATCH= run-clone "$run" --env ""
+offers "scontrol update NodeName=" cpu-2 scontrol update NodeName = ""
+offers "scontrol update NodeName=c" NodeName=cpu-1 scontrol update NodeName=c
