@@ -24,6 +24,12 @@ err=$(run-storage create 'bad/name' 2>&1) && fail "a bad storage name was taken"
 expect_contains "bad name" "$err" "Invalid storage name"
 listing=$(run-storage list -n)
 expect_eq "list" "data $(id -un) $path" "$(awk '{print $1, $2, $NF}' <<<"$listing")"
+# CREATED is the folder's birth, not its ctime (which writing into it moves),
+# where the file system keeps one.
+born=$(stat -c %W "$path")
+if [ "$born" != 0 ]; then
+  expect_eq "created" "$(date -d "@$born" +%Y-%m-%dT%H:%M:%S)" "$(awk '{print $4}' <<<"$listing")"
+fi
 
 err=$(run-create --project st --storage nosuch -- true 2>&1) && fail "an unknown storage was taken"
 expect_contains "unknown storage" "$err" "No storage nosuch"

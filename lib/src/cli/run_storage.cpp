@@ -6,6 +6,7 @@
 
 #include <fmt/core.h>
 #include <pwd.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -43,6 +44,17 @@ std::uint64_t folder_bytes(const std::string& path) {
   return total;
 }
 
+// When the folder was made: its birth time where the file system keeps one
+// (ext4, xfs, btrfs, tmpfs); else its ctime, which moves with its mode and
+// owner but not with the files written into it.
+Seconds creation_time(const std::string& path, const struct stat& st) {
+  struct statx sx {};
+  if (::statx(AT_FDCWD, path.c_str(), AT_SYMLINK_NOFOLLOW, STATX_BTIME, &sx) == 0 &&
+      (sx.stx_mask & STATX_BTIME) != 0)
+    return static_cast<Seconds>(sx.stx_btime.tv_sec);
+  return static_cast<Seconds>(st.st_ctim.tv_sec);
+}
+
 std::vector<StorageRow> read_storages(const Paths& paths) {
   std::vector<StorageRow> rows;
   std::error_code ec;
@@ -57,7 +69,7 @@ std::vector<StorageRow> read_storages(const Paths& paths) {
     r.name = entry.path().filename().string();
     r.owner = proc::user_name(static_cast<std::uint32_t>(st.st_uid));
     r.bytes = folder_bytes(path);
-    r.created = static_cast<Seconds>(st.st_ctim.tv_sec);
+    r.created = creation_time(path, st);
     r.path = path;
     rows.push_back(std::move(r));
   }
