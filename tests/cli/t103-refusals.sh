@@ -84,4 +84,13 @@ before=$(sbatch --parsable -H --wrap true)
 out=$(sbatch --test-only --wrap true 2>&1)
 expect_contains "--test-only's job id" "$out" "sbatch: Job $((before + 1)) to start at "
 expect_eq "the id after it" "$((before + 2))" "$(sbatch --parsable -H --wrap true)"
+
+# Node SSH asked for without an sshd: said by stint config check and reconfigure.
+cat >>"$STINT_STATE_DIR/stint.yaml" <<'YAML'
+  StintRunSsh: "YES"
+  StintRunSshd: /nonexistent/sshd
+YAML
+want="StintRunSsh is YES but StintRunSshd (/nonexistent/sshd) is not an executable: runs get no node SSH (install openssh-server, or set StintRunSshd to an sshd's absolute path)"
+expect_contains "stint config check" "$(stint config check 2>&1)" "stint: warning: $want"
+expect_eq "scontrol reconfigure" "scontrol: warning: $want" "$(scontrol reconfigure 2>&1)"
 echo "t103-refusals: ok"

@@ -52,11 +52,17 @@ bool refused_by_stintd(const Error& e) {
 }
 
 int send_admin(const nlohmann::json& request, std::string_view call, rpc::AutoStart autostart) {
+  nlohmann::json reply;
   try {
-    rpc::call(default_paths(), request, autostart);
+    reply = rpc::call(default_paths(), request, autostart);
   } catch (const Error& e) {
     if (!refused_by_stintd(e)) throw;
     return fail(fmt::format("{} error: {}", call, e.what()));
+  }
+  // What stintd took but cannot give on this machine (reconfigure's).
+  if (const auto it = reply.find("warnings"); it != reply.end() && it->is_array()) {
+    for (const auto& w : *it)
+      if (w.is_string()) fmt::print(stderr, "scontrol: warning: {}\n", w.get<std::string>());
   }
   return 0;
 }

@@ -23,6 +23,7 @@
 #include "config/slurm_conf.hpp"
 #include "rpc/client.hpp"
 #include "util/fs.hpp"
+#include "config/warnings.hpp"
 
 namespace stint::tools {
 namespace {
@@ -148,6 +149,7 @@ int config_check(const Paths& paths, const std::string& file) {
   Config c = load_config(path);
   fmt::print("{}: OK ({})\n", path, summary(c));
   print_autodetected_pools(c, "the file");
+  for (const std::string& w : config_warnings(c)) fmt::print(stderr, "stint: warning: {}\n", w);
   return 0;
 }
 

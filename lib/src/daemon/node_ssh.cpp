@@ -30,6 +30,7 @@
 #include "stepd/spawn.hpp"
 #include "util/fs.hpp"
 #include "util/proc.hpp"
+#include "config/warnings.hpp"
 
 extern char** environ;
 
@@ -97,12 +98,9 @@ void kill_descendants(std::int64_t pid) {
 }  // namespace
 
 std::optional<std::string> node_sshd(const Config& config) {
-  std::string enabled = config.conf("StintRunSsh").value_or("NO");
-  for (char& c : enabled) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (enabled != "YES") return std::nullopt;
-  std::string sshd = config.conf("StintRunSshd").value_or("/usr/sbin/sshd");
-  if (sshd.empty() || sshd.front() != '/' || ::access(sshd.c_str(), X_OK) != 0) return std::nullopt;
-  return sshd;
+  const RunSshd sshd = run_sshd(config);
+  if (!sshd.wanted || !sshd.usable) return std::nullopt;
+  return sshd.path;
 }
 
 std::string ssh_dir(const Paths& paths, JobId job) {

@@ -9,6 +9,7 @@
 #include "daemon/log.hpp"
 #include "sched/reconfig.hpp"
 #include "util/fs.hpp"
+#include "config/warnings.hpp"
 
 namespace stint::daemon {
 
@@ -81,6 +82,7 @@ std::vector<std::string> Controller::reconfigure(const std::string& who) {
   log_info("reconfigure by {}: {} read, {} change{}", who, path, changes.size(),
            changes.size() == 1 ? "" : "s");
   for (const std::string& line : changes) log_info("reconfigure by {}: {}", who, line);
+  for (const std::string& w : config_warnings(m_config)) log_error("reconfigure by {}: {}", who, w);
   return changes;
 }
 

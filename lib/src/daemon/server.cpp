@@ -24,6 +24,7 @@
 #include "daemon/controller.hpp"
 #include "daemon/log.hpp"
 #include "util/proc.hpp"
+#include "config/warnings.hpp"
 
 namespace stint::daemon {
 namespace {
@@ -163,6 +164,7 @@ int serve(const Paths& paths, const ServerOptions& options) {
 
   UniqueFd listener(listen_on(paths.socket()));
   log_info("stintd {} serving {}", ::getpid(), paths.state_dir);
+  for (const std::string& w : config_warnings(controller.config())) log_error("{}", w);
   controller.schedule();
 
   using SteadyClock = std::chrono::steady_clock;

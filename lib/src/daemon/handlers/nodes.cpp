@@ -14,6 +14,7 @@
 #include "daemon/handlers/handlers.hpp"
 #include "daemon/handlers/sacctmgr.hpp"
 #include "util/proc.hpp"
+#include "config/warnings.hpp"
 
 namespace stint::daemon {
 namespace {
@@ -242,7 +243,11 @@ Json handle_delete_partition(Controller& c, const Json& req, const Caller& calle
 Json handle_reconfigure(Controller& c, const Json&, const Caller& caller) {
   operators_only(c, caller);
   std::vector<std::string> changes = c.reconfigure(Controller::who(caller));
-  return {{"changes", changes}};
+  Json reply = {{"changes", changes}};
+  // What the new configuration asks for that this machine cannot give:
+  // scontrol prints it, as stint config check does.
+  if (auto warnings = config_warnings(c.config()); !warnings.empty()) reply["warnings"] = warnings;
+  return reply;
 }
 
 }  // namespace stint::daemon
