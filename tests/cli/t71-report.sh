@@ -62,9 +62,17 @@ expect_eq "utilisation" 1 "$(xpath "count($(el path)[@class='util-cpu'])")"
 # A window after everything draws empty lanes; bad windows are refused.
 stint report -o late.svg --start now+1hour --end now+2hours >/dev/null
 expect_eq "nothing late" 0 "$(xmllint --xpath "count($(el rect)[@class='bar'])" late.svg)"
+expect_contains "an empty window says so" "$(cat late.svg)" "; 0 job attempts (no job ran in this window),"
+expect_contains "the attempts of the whole span" "$(cat report.svg)" "; 5 job attempts,"
 err=$(stint report --start now --end now-1hour 2>&1) && fail "an end before the start was accepted"
 expect_contains "end before start" "$err" "is not after --start"
-err=$(stint report --start bogus 2>&1) && fail "--start bogus was accepted"
+set +e
+err=$(stint report --start bogus 2>&1)
+rc=$?
+set -e
+expect_eq "--start bogus: exit (stint(1): 1)" 1 "$rc"
+expect_contains "bad time" "$err" "--start: "
 expect_contains "bad time" "$err" "bogus"
 err=$(stint report -o /nonexistent/dir/r.svg 2>&1) && fail "writing into a missing folder succeeded"
-expect_contains "bad output" "$err" "stint: error:"
+expect_eq "bad output names the file asked for" \
+  "stint: error: Unable to write /nonexistent/dir/r.svg: No such file or directory" "$err"

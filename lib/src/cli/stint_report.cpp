@@ -34,8 +34,17 @@ int stint_report(const Paths& paths, const ReportArgs& args) {
   // Times as sacct -S/-E take them: "now-1hour", "14:00", "2026-11-29T10:00".
   std::optional<Seconds> start;
   std::optional<Seconds> end;
-  if (!args.start.empty()) start = parse::date_time(args.start, now, parse::Resolve::past);
-  if (!args.end.empty()) end = parse::date_time(args.end, now, parse::Resolve::past);
+  // A time that does not parse is an error of the report (exit 1, as
+  // stint(1) says), not of the command line.
+  const auto time_of = [now](const std::string& text, std::string_view option) {
+    try {
+      return parse::date_time(text, now, parse::Resolve::past);
+    } catch (const Error& e) {
+      throw Error(Errc::invalid_argument, fmt::format("{}: {}", option, e.what()));
+    }
+  };
+  if (!args.start.empty()) start = time_of(args.start, "--start");
+  if (!args.end.empty()) end = time_of(args.end, "--end");
   if (start && end && *end <= *start)
     throw Error(Errc::invalid_argument,
                 fmt::format("--end ({}) is not after --start ({})", parse::format_timestamp(*end),
@@ -74,8 +83,20 @@ int stint_report(const Paths& paths, const ReportArgs& args) {
     return 0;
   }
   const std::string html = html_path(args.output);
-  fs::write_file_atomic(args.output, svg, 0644);
-  fs::write_file_atomic(html, report::render_html(svg, o.title), 0644);
+  // The error names the file asked for, not the temporary one beside it
+  // that the atomic write starts with.
+  const auto write = [](const std::string& path, const std::string& text) {
+    try {
+      fs::write_file_atomic(path, text, 0644);
+    } catch (const Error& e) {
+      const std::string what = e.what();
+      const std::size_t colon = what.rfind(": ");
+      throw Error(e.code(), fmt::format("Unable to write {}: {}", path,
+                                        colon == std::string::npos ? what : what.substr(colon + 2)));
+    }
+  };
+  write(args.output, svg);
+  write(html, report::render_html(svg, o.title));
   fmt::print("Wrote {} and {} ({} to {})\n", args.output, html, parse::format_timestamp(o.start),
              parse::format_timestamp(o.end));
   return 0;

@@ -292,6 +292,7 @@ std::string render_svg(const std::vector<ReportNode>& nodes, const std::vector<J
   std::vector<std::pair<Seconds, double>> cpu_deltas;
   std::vector<std::pair<Seconds, double>> gpu_deltas;
   std::set<JobState> states_shown;
+  std::size_t ran_in_window = 0;
   for (const Attempt& a : ran) {
     for (const NodeAlloc& na : a.job->alloc) {
       cpu_deltas.emplace_back(a.start, na.cpus);
@@ -300,6 +301,9 @@ std::string render_svg(const std::vector<ReportNode>& nodes, const std::vector<J
       gpu_deltas.emplace_back(a.end, -static_cast<double>(na.gpu_ids.size()));
     }
     if (a.end < sc.start || a.pending_from > sc.end) continue;
+    // The attempts counted are those that ran in the window, not those that
+    // only waited in it.
+    if (a.end >= sc.start && a.start <= sc.end) ++ran_in_window;
     Segment s;
     s.job = a.job;
     s.pending_from = std::max(a.pending_from, sc.start);
@@ -348,9 +352,11 @@ std::string render_svg(const std::vector<ReportNode>& nodes, const std::vector<J
   out +=
       fmt::format("<text class=\"title\" x=\"10\" y=\"20\">{}</text>\n", xml_escape(options.title));
   out += fmt::format(
-      "<text class=\"small\" x=\"10\" y=\"38\">{} to {} ({}); {} job attempts, {} lanes</text>\n",
+      "<text class=\"small\" x=\"10\" y=\"38\">{} to {} ({}); {} job attempt{}{}, {} "
+      "lanes</text>\n",
       parse::format_timestamp(sc.start), parse::format_timestamp(sc.end),
-      duration_text(sc.end - sc.start), ran.size(), lanes.size());
+      duration_text(sc.end - sc.start), ran_in_window, ran_in_window == 1 ? "" : "s",
+      ran_in_window == 0 ? " (no job ran in this window)" : "", lanes.size());
 
   // Lanes, with grid lines under the bars.
   out += "<g class=\"lanes\">\n";
@@ -456,7 +462,9 @@ std::string render_svg(const std::vector<ReportNode>& nodes, const std::vector<J
         "height=\"10\" fill=\"{}\"/>\n<text x=\"{}\" y=\"{}\">{}</text>\n",
         state_name(st), num(x), num(legend_y - 9), state_colour(st), num(x + 16), num(legend_y),
         state_name(st));
-    x += 24 + 7.0 * static_cast<double>(state_name(st).size());
+    // Capitals of the legend's 11px sans-serif run up to 8 px wide: room
+    // for the widest, so that no label runs into the next swatch.
+    x += 28 + 8.5 * static_cast<double>(state_name(st).size());
   }
   out += fmt::format(
       "<line class=\"pending\" x1=\"{0}\" y1=\"{2}\" x2=\"{1}\" y2=\"{2}\"/>\n"
