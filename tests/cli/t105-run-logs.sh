@@ -6,6 +6,7 @@ source "$(dirname "$0")/lib.sh"
 default_config # two nodes of 4 CPUs
 
 run_state() { run-show "$1" | sed -n 's/^State: *//p'; }
+in_state() { [ "$(run_state "$1")" = "$2" ]; }
 ended() { case "$(run_state "$1")" in COMPLETED | FAILED | STOPPED | KEPT_ALIVE) return 0 ;; *) return 1 ;; esac; }
 
 two=$(run-create --project logs --nodes 2 -- sh -c 'for i in 1 2 3; do echo "line $i of rank $RANK"; done; printf "no newline $RANK"')
@@ -42,7 +43,8 @@ run-stop "$kept" >/dev/null
 
 # A pending run: -f says why it waits, then prints and ends with it.
 blocker=$(sbatch --parsable -N 2 --exclusive --wrap 'while [ ! -e go ]; do sleep 0.1; done')
-wait_for 30 test "$(squeue -h -j "$blocker" -o %T)" = RUNNING
+blocker_running() { [ "$(squeue -h -j "$blocker" -o %T)" = RUNNING ]; }
+wait_for 30 blocker_running
 later=$(run-create --project logs -- sh -c 'echo after the wait')
 timeout 60 run-logs -f "$later" >follow.out 2>follow.err &
 follower=$!
@@ -60,7 +62,7 @@ touch go
 wait "$follower" || fail "run-logs -f of a pending run failed: $(cat follow.err)"
 expect_eq "-f after the wait" "after the wait" "$(cat follow.out)"
 expect_eq "said once" 1 "$(grep -c 'is pending' follow.err)"
-wait_for 30 test "$(run_state "$later")" = COMPLETED
+wait_for 30 in_state "$later" COMPLETED
 json=$(run-show --json "$later")
 expect_eq "--json exit code" "0:0" "$(field 'r["exit_code"]')"
 expect_eq "--json rank's exit code" "0:0" "$(field 'r["ranks"][0]["exit_code"]')"
@@ -70,4 +72,19 @@ expect_contains "run-show's duration" "$(run-show "$later")" "Duration:     "
 listed=$(run-list --project logs --json)
 expect_eq "run-list --json has times" True \
   "$(python3 -c 'import json,sys; print(all(r["times"]["created"] for r in json.load(sys.stdin)))' <<<"$listed")"
+
+# run-stop: STOPPING until the nodes' commands have ended, then STOPPED.
+slow=$(run-create --project logs -- sh -c 'trap "while [ ! -e stop-now ]; do sleep 0.1; done; exit 0" TERM; touch slow-started; while :; do sleep 0.1; done')
+wait_for 30 test -e slow-started
+run-stop "$slow" >/dev/null
+wait_for 30 in_state "$slow" STOPPING
+expect_contains "run-list says STOPPING" "$(run-list --project logs)" "$slow  STOPPING"
+touch stop-now
+wait_for 30 in_state "$slow" STOPPED
+# scancel of a run's job leaves it as run-stop does: the run and its rank STOPPED.
+sleeper=$(run-create --project logs -- sh -c 'touch sleeper-started; exec sleep 300')
+wait_for 30 test -e sleeper-started
+scancel "$(run-show "$sleeper" | sed -n 's/^Job ID: *//p')"
+wait_for 30 in_state "$sleeper" STOPPED
+expect_eq "scancel'ed rank" STOPPED "$(run-show "$sleeper" | awk '$1 == 0 { print $3 }')"
 echo "t105-run-logs: ok"

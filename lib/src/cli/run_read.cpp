@@ -35,6 +35,8 @@ std::string run_state(const Job& job) {
   if (job.spec.run && !job.spec.run->lost.empty()) return "LOST";
   if (job.state == JobState::pending) return "PENDING";
   if (is_active(job.state)) {
+    // run-stop asked, the nodes not let go yet (their commands still ending).
+    if (stopped) return "STOPPING";
     const bool kept = !job.alloc.empty() && std::all_of(job.alloc.begin(), job.alloc.end(),
                                                         [](const auto& a) { return a.task_ended; });
     return kept ? "KEPT_ALIVE" : std::string(state_name(job.state));
@@ -128,8 +130,9 @@ std::string rank_state(const Job& job, const NodeAlloc& a) {
                           ? (a.exit_status == 0 && a.exit_signal == 0 ? "COMPLETED" : "FAILED")
                           : std::string(state_name(job.state));
   if (a.task_ended && is_active(job.state)) state = "KEPT_ALIVE";
-  if (a.task_ended && job.spec.run->stopped && (a.exit_status != 0 || a.exit_signal != 0))
-    state = "STOPPED";
+  // Stopped by run-stop or by scancel of the run's job: the same to the run.
+  const bool stopped = job.spec.run->stopped || job.state == JobState::cancelled;
+  if (a.task_ended && stopped && (a.exit_status != 0 || a.exit_signal != 0)) state = "STOPPED";
   return state;
 }
 
