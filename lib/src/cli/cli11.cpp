@@ -51,8 +51,7 @@ std::string tool_wording(const CLI::ParseError& e, const CLI::App& app, int argc
       if (first_word.empty() && !a.empty() && a[0] != '-') first_word = a;
     }
     const std::string commands = command_list(app);
-    if (!commands.empty() && !first_word.empty() &&
-        !has_command(app, first_word))
+    if (!commands.empty() && !first_word.empty() && !has_command(app, first_word))
       return fmt::format("unknown command '{}': the commands are {}", first_word, commands);
     // CLI11 lists them last first: in the command line's order instead.
     const std::string listed = " " + what.substr(what.find(':') + 1) + " ";
@@ -102,8 +101,7 @@ std::string tool_wording(const CLI::ParseError& e, const CLI::App& app, int argc
       std::string spaced;
       for (char c : allowed) spaced += c == ',' ? std::string(", ") : std::string(1, c);
       return fmt::format("invalid value '{}' for {}: one of {}",
-                         what.substr(colon + 2, not_in - colon - 2), what.substr(0, colon),
-                         spaced);
+                         what.substr(colon + 2, not_in - colon - 2), what.substr(0, colon), spaced);
     }
   }
   return what;

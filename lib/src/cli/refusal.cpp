@@ -59,14 +59,15 @@ std::string nodes_shape(const std::vector<NodeDef>& nodes) {
   return text;
 }
 
-std::vector<std::string> refusal_hints(const Config& config, Errc code,
-                                       std::string_view partitions, std::string_view array_spec,
+std::vector<std::string> refusal_hints(const Config& config, Errc code, std::string_view partitions,
+                                       std::string_view array_spec,
                                        std::string_view partition_word) {
   std::vector<std::string> hints;
   switch (code) {
     case Errc::invalid_partition: {
       std::string names;
-      for (const PartitionConfig& p : config.partitions) names += (names.empty() ? "" : ", ") + p.id;
+      for (const PartitionConfig& p : config.partitions)
+        names += (names.empty() ? "" : ", ") + p.id;
       if (!names.empty()) hints.push_back(fmt::format("{}s: {}", partition_word, names));
       break;
     }
@@ -91,9 +92,10 @@ std::vector<std::string> refusal_hints(const Config& config, Errc code,
           }
         };
         if (!parses(limit) && parses(k_sbatch_max_array_size))
-          hints.push_back(fmt::format("MaxArraySize is {}: task ids go from 0 to {} (stint.yaml's "
-                                      "config: MaxArraySize)",
-                                      limit, limit == 0 ? 0 : limit - 1));
+          hints.push_back(
+              fmt::format("MaxArraySize is {}: task ids go from 0 to {} (stint.yaml's "
+                          "config: MaxArraySize)",
+                          limit, limit == 0 ? 0 : limit - 1));
       }
       break;
     default:

@@ -11,8 +11,8 @@
 
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
-#include <stint/query.hpp>
 #include <stint/paths.hpp>
+#include <stint/query.hpp>
 #include <stint/run.hpp>
 #include <stint/tools.hpp>
 
@@ -137,8 +137,8 @@ std::optional<std::uint32_t> default_gpus(const RunSettings& s) {
   try {
     const Config config = query::read_config(default_paths());
     if (config.run_backend_for(s.project) != "local") return std::nullopt;
-    const PartitionConfig* p = s.server_type.empty() ? config.default_partition()
-                                                     : config.find_partition(s.server_type);
+    const PartitionConfig* p =
+        s.server_type.empty() ? config.default_partition() : config.find_partition(s.server_type);
     if (p == nullptr) return std::nullopt;
     for (const NodeDef& n : config.partition_nodes(*p)) {
       if (n.gpus > 0) return 1;

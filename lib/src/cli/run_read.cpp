@@ -149,14 +149,14 @@ nlohmann::json run_json(const Job& job, const RunSettings& s, Seconds now) {
   nlohmann::json ranks = nlohmann::json::array();
   for (std::size_t i = 0; i < job.alloc.size(); ++i) {
     const NodeAlloc& a = job.alloc[i];
-    ranks.push_back({{"rank", i},
-                     {"node", a.node},
-                     {"state", rank_state(job, a)},
-                     {"exit_code", a.task_ended || is_terminal(job.state)
-                                       ? nlohmann::json(fmt::format("{}:{}", a.exit_status,
-                                                                    a.exit_signal))
-                                       : nlohmann::json(nullptr)},
-                     {"ports", a.ports}});
+    ranks.push_back(
+        {{"rank", i},
+         {"node", a.node},
+         {"state", rank_state(job, a)},
+         {"exit_code", a.task_ended || is_terminal(job.state)
+                           ? nlohmann::json(fmt::format("{}:{}", a.exit_status, a.exit_signal))
+                           : nlohmann::json(nullptr)},
+         {"ports", a.ports}});
   }
   nlohmann::json out = {
       {"run", RunName{r.project, r.number}.text()},
@@ -174,9 +174,9 @@ nlohmann::json run_json(const Job& job, const RunSettings& s, Seconds now) {
       {"image", r.image},
       {"command", r.command},
       {"env", std::move(env)},
-      {"exit_code", is_terminal(job.state) ? nlohmann::json(fmt::format("{}:{}", job.exit_status,
-                                                                         job.exit_signal))
-                                           : nlohmann::json(nullptr)},
+      {"exit_code", is_terminal(job.state)
+                        ? nlohmann::json(fmt::format("{}:{}", job.exit_status, job.exit_signal))
+                        : nlohmann::json(nullptr)},
       {"ranks", std::move(ranks)},
       {"times",
        {{"created", or_null(t.created)},
@@ -437,8 +437,8 @@ int run_logs(int argc, char** argv) {
       std::fflush(stdout);
       if (last) return 0;
       if (job.state == JobState::pending && !said_pending) {
-        fmt::print(stderr, "{}: {} is pending ({}): waiting for it to start\n", k_tool,
-                   rn.text(), format::reason_text(job));
+        fmt::print(stderr, "{}: {} is pending ({}): waiting for it to start\n", k_tool, rn.text(),
+                   format::reason_text(job));
         said_pending = true;
       }
       std::this_thread::sleep_for(std::chrono::milliseconds(cluster ? 500 : 200));

@@ -4,9 +4,9 @@
 
 #include <filesystem>
 
+#include <fcntl.h>
 #include <fmt/core.h>
 #include <pwd.h>
-#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 

@@ -91,8 +91,9 @@ int stint_report(const Paths& paths, const ReportArgs& args) {
     } catch (const Error& e) {
       const std::string what = e.what();
       const std::size_t colon = what.rfind(": ");
-      throw Error(e.code(), fmt::format("Unable to write {}: {}", path,
-                                        colon == std::string::npos ? what : what.substr(colon + 2)));
+      throw Error(e.code(),
+                  fmt::format("Unable to write {}: {}", path,
+                              colon == std::string::npos ? what : what.substr(colon + 2)));
     }
   };
   write(args.output, svg);

@@ -21,9 +21,9 @@
 #include "cli/cli11.hpp"
 #include "cli/stint_report.hpp"
 #include "config/slurm_conf.hpp"
+#include "config/warnings.hpp"
 #include "rpc/client.hpp"
 #include "util/fs.hpp"
-#include "config/warnings.hpp"
 
 namespace stint::tools {
 namespace {

@@ -14,9 +14,9 @@
 #include "backend/slurm.hpp"
 #include "daemon/controller.hpp"
 #include "daemon/log.hpp"
+#include "run/name_rule.hpp"
 #include "store/scripts.hpp"
 #include "util/proc.hpp"
-#include "run/name_rule.hpp"
 
 namespace stint::daemon {
 namespace {
@@ -45,7 +45,8 @@ nlohmann::json Controller::submit_cluster_run(JobSpec spec, const Caller& caller
                                               const std::string& token) {
   RunInfo& info = *spec.run;
   if (!run::valid_project_name(info.project))
-    throw Error(Errc::invalid_argument, fmt::format("Invalid project name: {} (a name is {})", info.project, run::k_name_rule));
+    throw Error(Errc::invalid_argument, fmt::format("Invalid project name: {} (a name is {})",
+                                                    info.project, run::k_name_rule));
   if (info.command.empty()) throw Error(Errc::invalid_argument, "A run needs a command");
   if (info.ports_per_node > 64)
     throw Error(Errc::invalid_argument, "At most 64 ports per node may be reserved");

@@ -26,11 +26,11 @@
 #include <stint/error.hpp>
 #include <stint/parse.hpp>
 
+#include "config/warnings.hpp"
 #include "daemon/log.hpp"
 #include "stepd/spawn.hpp"
 #include "util/fs.hpp"
 #include "util/proc.hpp"
-#include "config/warnings.hpp"
 
 extern char** environ;
 

@@ -5,11 +5,11 @@
 
 #include <stint/error.hpp>
 
+#include "config/warnings.hpp"
 #include "daemon/controller.hpp"
 #include "daemon/log.hpp"
 #include "sched/reconfig.hpp"
 #include "util/fs.hpp"
-#include "config/warnings.hpp"
 
 namespace stint::daemon {
 

@@ -20,11 +20,11 @@
 #include <stint/config.hpp>
 #include <stint/error.hpp>
 
+#include "config/warnings.hpp"
 #include "daemon/connections.hpp"
 #include "daemon/controller.hpp"
 #include "daemon/log.hpp"
 #include "util/proc.hpp"
-#include "config/warnings.hpp"
 
 namespace stint::daemon {
 namespace {

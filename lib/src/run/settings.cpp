@@ -9,8 +9,8 @@
 #include <stint/error.hpp>
 #include <stint/run.hpp>
 
-#include "run/secret_env.hpp"
 #include "run/name_rule.hpp"
+#include "run/secret_env.hpp"
 
 namespace stint::run {
 namespace {

@@ -1,6 +1,6 @@
-#include <catch2/catch.hpp>
-
 #include "cli/refusal.hpp"
+
+#include <catch2/catch.hpp>
 
 using namespace stint;
 
@@ -49,12 +49,14 @@ TEST_CASE("a refusal for resources shows the shape of each partition asked for",
   const Config c = mixed_cluster();
   using V = std::vector<std::string>;
   // No partition asked: the default one (the first).
-  CHECK(cli::refusal_hints(c, Errc::node_config_unavailable, "", "") ==
-        V{"partition all: 2 nodes of 4 CPUs, 8G, no GPUs; 1 node of 16 CPUs, 1536M, 2 GPUs (a100)"});
+  CHECK(
+      cli::refusal_hints(c, Errc::node_config_unavailable, "", "") ==
+      V{"partition all: 2 nodes of 4 CPUs, 8G, no GPUs; 1 node of 16 CPUs, 1536M, 2 GPUs (a100)"});
   CHECK(cli::refusal_hints(c, Errc::invalid_gres, "gpu", "") ==
         V{"partition gpu: 1 node of 16 CPUs, 1536M, 2 GPUs (a100)"});
-  CHECK(cli::refusal_hints(c, Errc::invalid_node_count, "gpu,nosuch,all", "", "server type")
-            .size() == 2);
+  CHECK(
+      cli::refusal_hints(c, Errc::invalid_node_count, "gpu,nosuch,all", "", "server type").size() ==
+      2);
   CHECK(cli::refusal_hints(c, Errc::invalid_node_count, "gpu", "", "server type") ==
         V{"server type gpu: 1 node of 16 CPUs, 1536M, 2 GPUs (a100)"});
   // Refusals that are not about resources have nothing to add.

@@ -11,10 +11,10 @@
 #include <stint/parse.hpp>
 
 #include "config/raw.hpp"
+#include "config/warnings.hpp"
 #include "daemon/handlers/handlers.hpp"
 #include "daemon/handlers/sacctmgr.hpp"
 #include "util/proc.hpp"
-#include "config/warnings.hpp"
 
 namespace stint::daemon {
 namespace {

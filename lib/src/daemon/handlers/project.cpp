@@ -7,8 +7,8 @@
 
 #include "daemon/handlers/handlers.hpp"
 #include "daemon/log.hpp"
-#include "util/proc.hpp"
 #include "run/name_rule.hpp"
+#include "util/proc.hpp"
 
 namespace stint::daemon {
 namespace {
@@ -57,7 +57,8 @@ Json delete_one(Controller& c, const RunName& name, const Caller& caller) {
 Json handle_project_create(Controller& c, const Json& req, const Caller& caller) {
   const std::string name = req.at("name").get<std::string>();
   if (!run::valid_project_name(name))
-    throw Error(Errc::invalid_argument, fmt::format("Invalid project name: {} (a name is {})", name, run::k_name_rule));
+    throw Error(Errc::invalid_argument,
+                fmt::format("Invalid project name: {} (a name is {})", name, run::k_name_rule));
   Project project{name, caller.uid, proc::user_name(caller.uid),
                   req.value("description", std::string()), c.now()};
   Store::Transaction tx(c.store());

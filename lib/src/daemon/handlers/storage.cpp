@@ -23,7 +23,8 @@ namespace {
 std::string storage_name(const Json& req) {
   std::string name = req.at("name").get<std::string>();
   if (!run::valid_project_name(name))
-    throw Error(Errc::invalid_argument, fmt::format("Invalid storage name: {} (a name is {})", name, run::k_name_rule));
+    throw Error(Errc::invalid_argument,
+                fmt::format("Invalid storage name: {} (a name is {})", name, run::k_name_rule));
   return name;
 }
 

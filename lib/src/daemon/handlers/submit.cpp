@@ -10,13 +10,13 @@
 #include "daemon/handlers/handlers.hpp"
 #include "daemon/log.hpp"
 #include "model/json.hpp"
+#include "run/name_rule.hpp"
 #include "sched/deadline.hpp"
 #include "sched/foreign_names.hpp"
 #include "sched/placement.hpp"
 #include "sched/reservation.hpp"
 #include "sched/sched.hpp"
 #include "util/proc.hpp"
-#include "run/name_rule.hpp"
 
 namespace stint::daemon {
 namespace {
@@ -65,7 +65,8 @@ const PartitionConfig& resolve_partition(const Config& config, const JobSpec& sp
 void prepare_run(Controller& c, Job& job) {
   RunInfo& r = *job.spec.run;
   if (!run::valid_project_name(r.project))
-    throw Error(Errc::invalid_argument, fmt::format("Invalid project name: {} (a name is {})", r.project, run::k_name_rule));
+    throw Error(Errc::invalid_argument, fmt::format("Invalid project name: {} (a name is {})",
+                                                    r.project, run::k_name_rule));
   if (r.command.empty()) throw Error(Errc::invalid_argument, "A run needs a command");
   if (!job.spec.array_spec.empty()) throw Error(Errc::invalid_argument, "A run cannot be an array");
   if (r.ports_per_node > 64)
