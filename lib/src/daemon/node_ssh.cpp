@@ -185,7 +185,10 @@ std::int64_t start_node_sshd(const Paths& paths, const Job& job, std::uint32_t n
   const bool as_root = ::geteuid() == 0 && job.user_id == 0;
   if (as_root) fs::make_dirs("/run/sshd", 0755);
 
-  // Everything the child needs, made before fork: it only makes system calls.
+  // Its own fork, not process::run: sshd lives as long as the node, reaped by
+  // stintd's SIGCHLD loop, in a session of its own with its CPUs, and its
+  // start is waited for a bounded time only. Everything the child needs is
+  // made before fork: it only makes system calls.
   const bool switch_user = ::geteuid() == 0 && job.user_id != 0;
   const std::vector<gid_t> groups =
       switch_user ? proc::login_groups(user, job.group_id) : std::vector<gid_t>{};
