@@ -431,6 +431,8 @@ int run(int argc, char** argv) {
   }
   g_signal = 0;
   const std::string work_dir = spec.work_dir;
+  // Its own fork, not process::run: a shell's job control (the terminal, a
+  // stop seen through WUNTRACED, signals passed on while it runs).
   const pid_t child = ::fork();
   if (child < 0) throw Error(Errc::io, fmt::format("fork: {}", std::strerror(errno)));
   if (child == 0) exec_command(command, env_strings, work_dir);

@@ -20,7 +20,6 @@
 #include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <stint/error.hpp>
@@ -38,6 +37,7 @@
 #include "cli/srun_multi_prog.hpp"
 #include "cli/srun_pmi.hpp"
 #include "cli/srun_tasks.hpp"
+#include "process/run.hpp"
 #include "rpc/client.hpp"
 #include "sched/step.hpp"
 #include "util/clock.hpp"
@@ -309,23 +309,22 @@ std::vector<int> bound_cpus(const CpuBinding& b, const std::vector<std::uint32_t
   return fold_cpus(share, stepd);
 }
 
-/// --prolog/--epilog: the program with the step's command as its arguments.
+/// --prolog/--epilog: the program with the step's command as its arguments,
+/// with srun's streams, in its process group; its exit status (127 when it
+/// cannot start, as a shell's).
 int run_program(const std::string& program, const std::vector<std::string>& command) {
-  std::vector<std::string> words = {program};
-  words.insert(words.end(), command.begin(), command.end());
-  const pid_t pid = ::fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    std::vector<char*> argv;
-    for (auto& w : words) argv.push_back(w.data());
-    argv.push_back(nullptr);
-    ::execvp(argv[0], argv.data());
-    ::_exit(127);
+  process::Spec spec;
+  spec.argv = {program};
+  spec.argv.insert(spec.argv.end(), command.begin(), command.end());
+  spec.inherit_stdin = true;
+  spec.stdout_to = process::Output::inherited;
+  spec.stderr_to = process::Output::inherited;
+  spec.new_process_group = false;
+  try {
+    return process::run(spec).exit_code;
+  } catch (const Error&) {
+    return 127;
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 /// --bcast: the program copied to the node (every node is this machine: one

@@ -259,6 +259,7 @@ int run_with_allocation(const SrunOptions& o, const std::vector<std::string>& ar
   std::vector<char*> argv;
   for (auto& w : words) argv.push_back(w.data());
   argv.push_back(nullptr);
+  // salloc takes this process's place: there is nothing to wait for.
   ::execv(argv[0], argv.data());
   throw Error(Errc::io, fmt::format("cannot run {}: {}", words.front(), std::strerror(errno)));
 }

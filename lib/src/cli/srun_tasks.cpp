@@ -21,6 +21,7 @@
 
 #include "cli/srun_io.hpp"
 #include "cli/srun_pty.hpp"
+#include "process/run.hpp"
 #include "util/fs.hpp"
 
 extern char** environ;
@@ -78,34 +79,26 @@ std::string local_id(const StepTask& t) {
   return "0";
 }
 
-std::vector<char*> c_strings(std::vector<std::string>& words) {
-  std::vector<char*> out;
-  for (auto& w : words) out.push_back(w.data());
-  out.push_back(nullptr);
-  return out;
-}
-
-// Runs a program with the task's environment and waits for it; its output
-// comes back through `out_fd` (or goes to the task's stdout when -1).
-int run_with_env(const std::string& program,
-                 const std::vector<std::pair<std::string, std::string>>& env, int out_fd) {
-  std::vector<std::string> env_strings;
-  for (const auto& [k, v] : env) env_strings.push_back(k + "=" + v);
-  std::vector<std::string> argv = {program};
-  const pid_t pid = ::fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    if (out_fd >= 0) ::dup2(out_fd, 1);
-    auto envp = c_strings(env_strings);
-    auto args = c_strings(argv);
-    ::execve(program.c_str(), args.data(), envp.data());
-    fs::write_fully(2, fmt::format("srun: error: exec {}: {}\n", program, std::strerror(errno)));
-    ::_exit(127);
+// Runs --task-prolog or --task-epilog with the task's environment, in the
+// task's process group and with its stdin and stderr, and waits for it; its
+// stdout is returned when captured.
+std::string run_task_script(const std::string& program,
+                            const std::vector<std::pair<std::string, std::string>>& env,
+                            process::Output stdout_to) {
+  process::Spec spec;
+  spec.argv = {program};
+  spec.environment.emplace();
+  for (const auto& [k, v] : env) spec.environment->push_back(k + "=" + v);
+  spec.inherit_stdin = true;
+  spec.stdout_to = stdout_to;
+  spec.stderr_to = process::Output::inherited;
+  spec.new_process_group = false;
+  try {
+    return process::run(spec).out;
+  } catch (const Error& e) {
+    fs::write_fully(2, fmt::format("srun: error: exec {}\n", e.what()));
+    return {};
   }
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
 // --task-prolog, as slurmstepd runs it: what it prints is read line by line;
@@ -113,24 +106,7 @@ int run_with_env(const std::string& program,
 // "print text" goes to the task's stdout.
 void run_task_prolog(const std::string& program,
                      std::vector<std::pair<std::string, std::string>>& env) {
-  int fds[2];
-  if (::pipe(fds) != 0) return;
-  const pid_t pid = ::fork();
-  if (pid == 0) {
-    ::close(fds[0]);
-    ::_exit(run_with_env(program, env, fds[1]));
-  }
-  ::close(fds[1]);
-  std::string text;
-  char buf[4096];
-  for (ssize_t n; (n = ::read(fds[0], buf, sizeof buf)) != 0;) {
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) break;
-    text.append(buf, static_cast<std::size_t>(n));
-  }
-  ::close(fds[0]);
-  while (::waitpid(pid, nullptr, 0) < 0 && errno == EINTR) {
-  }
+  const std::string text = run_task_script(program, env, process::Output::captured);
   std::size_t start = 0;
   while (start < text.size()) {
     std::size_t nl = text.find('\n', start);
@@ -317,6 +293,8 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
           child_in = in_pipe[0];
         }
       }
+      // The task's own fork, not process::run: it gets the step's pipes,
+      // terminal and CPUs, and runs beside the others, reaped with wait4.
       pid_t pid = ::fork();
       if (pid < 0) throw Error(Errc::io, fmt::format("fork: {}", std::strerror(errno)));
       if (pid == 0) {
@@ -444,7 +422,8 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
       --running;
       io.task_ended(out.task_id, {out.exit_status, out.exit_signal});
       if (!first_end) first_end = Clock::now();
-      if (!o.task_epilog.empty()) run_with_env(o.task_epilog, tasks[s.index].env, -1);
+      if (!o.task_epilog.empty())
+        run_task_script(o.task_epilog, tasks[s.index].env, process::Output::inherited);
       if (o.kill_on_bad_exit && (out.exit_status != 0 || out.exit_signal != 0))
         signal_tasks(SIGKILL);
     }

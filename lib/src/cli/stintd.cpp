@@ -12,7 +12,8 @@ namespace stint::tools {
 namespace {
 
 // Puts the process in the background with its output in the log, as a daemon
-// started by hand expects; the parent returns at once.
+// started by hand expects; the parent returns at once (a fork of stintd
+// itself, not another program run).
 bool daemonize(const Paths& paths) {
   pid_t pid = ::fork();
   if (pid < 0) return false;

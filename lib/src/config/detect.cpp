@@ -4,27 +4,20 @@
 
 #include <algorithm>
 #include <cctype>
-#include <cerrno>
 #include <charconv>
 #include <chrono>
-#include <csignal>
-#include <cstdlib>
+#include <utility>
 
-#include <fcntl.h>
 #include <fmt/format.h>
-#include <poll.h>
 #include <sched.h>
-#include <spawn.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <stint/config.hpp>
 #include <stint/error.hpp>
 
+#include "process/run.hpp"
 #include "util/fs.hpp"
 #include "util/path_search.hpp"
-
-extern char** environ;
 
 namespace stint {
 namespace {
@@ -58,55 +51,17 @@ std::uint32_t usable_cpus() {
 std::optional<std::string> run_nvidia_smi() {
   std::string exe = proc::find_on_path("nvidia-smi");
   if (exe.empty()) return std::nullopt;
-  int pipe_fds[2];
-  if (::pipe2(pipe_fds, O_CLOEXEC) != 0) return std::nullopt;
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, pipe_fds[1], STDOUT_FILENO);
-  posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, STDIN_FILENO, "/dev/null", O_RDONLY, 0);
-  posix_spawn_file_actions_addclosefrom_np(&actions, 3);
-  std::string arg1 = "--query-gpu=name";
-  std::string arg2 = "--format=csv,noheader";
-  char* argv[] = {exe.data(), arg1.data(), arg2.data(), nullptr};
-  pid_t pid = 0;
-  int rc = ::posix_spawn(&pid, exe.c_str(), &actions, nullptr, argv, environ);
-  posix_spawn_file_actions_destroy(&actions);
-  ::close(pipe_fds[1]);
-  if (rc != 0) {
-    ::close(pipe_fds[0]);
+  process::Spec spec;
+  spec.argv = {exe, "--query-gpu=name", "--format=csv,noheader"};
+  spec.stderr_to = process::Output::discarded;
+  spec.timeout = std::chrono::seconds(15);
+  try {
+    process::Result r = process::run(spec);
+    if (r.timed_out || r.exit_code != 0) return std::nullopt;
+    return std::move(r.out);
+  } catch (const Error&) {
     return std::nullopt;
   }
-  std::string out;
-  bool timed_out = false;
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(15);
-  for (;;) {
-    auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
-        deadline - std::chrono::steady_clock::now());
-    if (left.count() <= 0) {
-      timed_out = true;
-      break;
-    }
-    pollfd pfd{pipe_fds[0], POLLIN, 0};
-    int n = ::poll(&pfd, 1, static_cast<int>(left.count()));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      timed_out = n == 0;
-      break;
-    }
-    char buf[4096];
-    ssize_t got = ::read(pipe_fds[0], buf, sizeof buf);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;
-    out.append(buf, static_cast<std::size_t>(got));
-  }
-  ::close(pipe_fds[0]);
-  if (timed_out) ::kill(pid, SIGKILL);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
-  }
-  if (timed_out || !WIFEXITED(status) || WEXITSTATUS(status) != 0) return std::nullopt;
-  return out;
 }
 
 }  // namespace

@@ -90,7 +90,8 @@ struct ChildPlan {
 }
 
 // As stepd starts its task (stepd/spawn.cpp): a child sharing stintd's memory
-// until it execs, so that a large stintd pays no copy of its page tables.
+// until it execs, so that a large stintd pays no copy of its page tables; not
+// process::run, which forks and waits, where MailProg runs beside the loop.
 pid_t spawn_child(ChildPlan& p) {
 #if defined(__SANITIZE_ADDRESS__)
   pid_t pid = ::fork();

@@ -17,7 +17,6 @@
 #include <poll.h>
 #include <pwd.h>
 #include <sched.h>
-#include <spawn.h>
 #include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -28,11 +27,10 @@
 
 #include "config/warnings.hpp"
 #include "daemon/log.hpp"
+#include "process/run.hpp"
 #include "stepd/spawn.hpp"
 #include "util/fs.hpp"
 #include "util/proc.hpp"
-
-extern char** environ;
 
 namespace stint::daemon {
 namespace {
@@ -64,23 +62,19 @@ void give_to_user(const std::string& path, const Job& job) {
 constexpr int k_sshd_report_wait_ms = 2000;
 
 // Runs `argv` to its end with stdout and stderr into stintd's log; its exit
-// status (-1 when it could not start).
+// status (-1 when it could not start or was killed).
 int run_quietly(const std::vector<std::string>& args) {
-  std::vector<char*> argv;
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0);
-  pid_t pid = 0;
-  const int rc = ::posix_spawn(&pid, argv.front(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) return -1;
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0) {
-    if (errno != EINTR) return -1;
+  process::Spec spec;
+  spec.argv = args;
+  spec.stdout_to = process::Output::inherited;
+  spec.stderr_to = process::Output::inherited;
+  spec.new_process_group = false;
+  try {
+    const process::Result r = process::run(spec);
+    return r.term_signal != 0 ? -1 : r.exit_code;
+  } catch (const Error&) {
+    return -1;
   }
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
 }
 
 // SIGKILLs every process under a stopped `pid`, until none is left: one
@@ -189,7 +183,10 @@ std::int64_t start_node_sshd(const Paths& paths, const Job& job, std::uint32_t n
   const bool as_root = ::geteuid() == 0 && job.user_id == 0;
   if (as_root) fs::make_dirs("/run/sshd", 0755);
 
-  // Everything the child needs, made before fork: it only makes system calls.
+  // Its own fork, not process::run: sshd lives as long as the node, reaped by
+  // stintd's SIGCHLD loop, in a session of its own with its CPUs, and its
+  // start is waited for a bounded time only. Everything the child needs is
+  // made before fork: it only makes system calls.
   const bool switch_user = ::geteuid() == 0 && job.user_id != 0;
   const std::vector<gid_t> groups =
       switch_user ? proc::login_groups(user, job.group_id) : std::vector<gid_t>{};

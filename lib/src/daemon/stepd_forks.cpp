@@ -29,6 +29,8 @@ constexpr auto k_reply_timeout = std::chrono::seconds(10);
 
 }  // namespace
 
+// posix_spawn, not process::run: stepd outlives this call (and stintd), in a
+// session of its own, reaped by stintd's loop; and it is a job's start.
 std::pair<pid_t, int> spawn_stepd(std::vector<std::string> args, const std::string& log_path,
                                   int server_socket) {
   posix_spawnattr_t attr;

@@ -58,6 +58,8 @@ constexpr std::string_view k_deleted_prefix = ".deleted-";
 void Controller::remove_storage_later(const std::string& folder, std::uint32_t owner) {
   gid_t gid = static_cast<gid_t>(owner);
   if (const passwd* pw = ::getpwuid(owner)) gid = pw->pw_gid;
+  // A fork, not process::run: the child runs this code, not a program, and is
+  // reaped by stintd's loop while requests go on.
   const pid_t pid = ::fork();
   if (pid < 0) throw Error(Errc::io, fmt::format("fork: {}", std::strerror(errno)));
   if (pid == 0) empty_folder_and_exit(folder, owner, gid);

@@ -164,7 +164,8 @@ pid_t start_daemon(const Paths& paths) {
   posix_spawnattr_t attr;
   posix_spawnattr_init(&attr);
   // Its own session: stintd must outlive the tool that started it and must not
-  // receive the terminal's signals.
+  // receive the terminal's signals (posix_spawn, not process::run, which
+  // waits for its program's end; and every tool's cold start pays this).
   // A stepd starts it too, with its supervisor's signals blocked and its
   // descriptors open: stintd starts with neither.
   sigset_t none;

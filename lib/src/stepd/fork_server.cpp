@@ -143,6 +143,8 @@ int serve_forks(int argc, char** argv, int (*run_launch)(const char*)) {
     }
     path[n] = '\0';
     std::fflush(nullptr);  // nothing buffered is written twice
+    // A fork without exec: the child is a stepd whose program has already
+    // started, which is what the server is for.
     const pid_t pid = ::fork();
     if (pid == 0) run_child(sock, signals.get(), room, path, run_launch);
     if (pid < 0) {

@@ -267,7 +267,9 @@ void mark_fds_cloexec(int report_fd) {
 // memory, on a stack of its own, while stepd waits until it has exec'd or
 // exited (CLONE_VM | CLONE_VFORK). A fork copied stepd's page tables and then
 // took a page fault for each page either side touched, some 40 per job, at
-// several microseconds each on a virtual machine. child_main allocates
+// several microseconds each on a virtual machine (a job's start is the hot
+// path that keeps its own spawn: docs/architecture.md, "Running other
+// programs"). child_main allocates
 // nothing and takes no lock, so sharing the memory is safe. Under
 // AddressSanitizer, a fork: its shadow of the borrowed stack would outlive it.
 pid_t spawn_child(ChildPlan& p) {

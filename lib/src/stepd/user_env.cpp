@@ -1,19 +1,17 @@
 #include "stepd/user_env.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <chrono>
-#include <csignal>
-#include <cstring>
 #include <optional>
 
-#include <fcntl.h>
 #include <fmt/core.h>
-#include <poll.h>
 #include <pwd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
+
+#include <stint/error.hpp>
+
+#include "process/run.hpp"
 
 namespace stint::stepd {
 namespace {
@@ -57,70 +55,25 @@ std::optional<Passwd> passwd_of(std::uint32_t uid) {
 // Returns "" when it ran to its end (whatever its status), else why not.
 std::string run_reading(std::vector<std::string> argv, std::vector<std::string> env,
                         Seconds timeout, std::string& out) {
-  std::vector<char*> argp;
-  for (auto& a : argv) argp.push_back(a.data());
-  argp.push_back(nullptr);
-  std::vector<char*> envp;
-  for (auto& e : env) envp.push_back(e.data());
-  envp.push_back(nullptr);
-  int fds[2];
-  if (::pipe2(fds, O_CLOEXEC) != 0) return std::strerror(errno);
-  // stepd is small: a fork costs little here.
-  const pid_t pid = ::fork();
-  if (pid < 0) {
-    const int saved = errno;
-    ::close(fds[0]);
-    ::close(fds[1]);
-    return std::strerror(saved);
-  }
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    sigset_t none;
-    sigemptyset(&none);
-    ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    std::signal(SIGPIPE, SIG_DFL);
-    const int devnull = ::open("/dev/null", O_RDWR);
-    if (devnull >= 0) {
-      ::dup2(devnull, 0);
-      ::dup2(devnull, 2);
-    }
-    ::dup2(fds[1], 1);
-    ::execve(argp[0], argp.data(), envp.data());
-    ::_exit(127);
-  }
-  ::setpgid(pid, pid);
-  ::close(fds[1]);
-  using Clock = std::chrono::steady_clock;
-  const auto deadline = Clock::now() + std::chrono::seconds(timeout);
-  std::string problem;
-  char buf[8192];
-  for (;;) {
-    const auto left =
-        std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now()).count();
-    if (left <= 0) {
-      problem = fmt::format("timeout waiting for {} to complete", argv[0]);
-      break;
-    }
-    pollfd p{fds[0], POLLIN, 0};
-    const int n = ::poll(&p, 1, static_cast<int>(left));
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) continue;  // the deadline is checked above
-    const ssize_t got = ::read(fds[0], buf, sizeof buf);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) break;  // the end of its output
-    if (out.size() + static_cast<std::size_t>(got) > k_max_output) {
-      problem = "buffer overflow loading env vars";
-      break;
-    }
-    out.append(buf, static_cast<std::size_t>(got));
-  }
-  ::close(fds[0]);
+  process::Spec spec;
+  spec.argv = std::move(argv);
+  spec.environment = std::move(env);
+  spec.stderr_to = process::Output::discarded;
+  spec.timeout = std::chrono::seconds(timeout);
+  // One byte more than Slurm reads tells an output that is too long.
+  spec.output_limit = k_max_output + 1;
   // As slurmd: whatever is left of it goes (a profile's background jobs too).
-  ::kill(-pid, SIGKILL);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  spec.kill_group_at_end = true;
+  process::Result r;
+  try {
+    r = process::run(spec);
+  } catch (const Error& e) {
+    return e.what();
   }
-  return problem;
+  out = std::move(r.out);
+  if (out.size() > k_max_output) return "buffer overflow loading env vars";
+  if (r.timed_out) return fmt::format("timeout waiting for {} to complete", spec.argv[0]);
+  return {};
 }
 
 }  // namespace
