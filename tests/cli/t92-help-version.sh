@@ -29,8 +29,8 @@ for tool in "${tools[@]}"; do
     fail "$tool --help has no 'Usage: $tool' line: $(head -n 3 <<<"$out")"
   help=$out
   out=$("$tool" --usage 2>/dev/null) || fail "$tool --usage exited $?"
-  # Slurm's sacctmgr and sshare answer --usage with their whole help.
-  if [ "$tool" = sacctmgr ] || [ "$tool" = sshare ]; then
+  # Slurm's sacctmgr, sshare and scontrol answer --usage with their whole help.
+  if [ "$tool" = sacctmgr ] || [ "$tool" = sshare ] || [ "$tool" = scontrol ]; then
     expect_eq "$tool --usage, as --help" "$help" "$out"
   else
     first=$(head -n 1 <<<"$out")

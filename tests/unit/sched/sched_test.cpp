@@ -138,7 +138,7 @@ TEST_CASE("never_fits refuses what no node can hold, with the reason", "[sched]"
   CHECK(std::string(e->what()).empty());
 }
 
-TEST_CASE("--gpus without --nodes takes as many nodes as the GPUs need", "[sched]") {
+TEST_CASE("a --gpus total without --nodes takes as many nodes as the GPUs need", "[sched]") {
   Config c = two_node_config();  // 2 nodes of 2 GPUs
   auto nodes = c.partition_nodes(c.partitions[0]);
   JobSpec three;
