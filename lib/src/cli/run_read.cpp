@@ -110,7 +110,7 @@ struct RunTimes {
 
 RunTimes run_times(const Job& job, Seconds now) {
   const auto stamp = [](Seconds t) {
-    return t == k_no_time || t == 0 ? std::string("-") : parse::format_timestamp(t);
+    return t == k_no_time ? std::string("-") : parse::format_timestamp(t);
   };
   RunTimes t;
   t.created = stamp(job.submit_time);
