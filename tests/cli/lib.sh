@@ -139,13 +139,20 @@ sbatch_refused() {
 # command_refused WHAT EXPECTED-STDERR COMMAND...: COMMAND exits 1 and prints
 # exactly those lines on stderr.
 command_refused() {
-  local what=$1 want=$2 err rc
+  local what=$1 want=$2
   shift 2
+  command_refused_with 1 "$what" "$want" "$@"
+}
+
+# command_refused_with STATUS WHAT EXPECTED-STDERR COMMAND...: the same, exiting STATUS.
+command_refused_with() {
+  local status=$1 what=$2 want=$3 err rc
+  shift 3
   set +e
   err=$("$@" 2>&1 >/dev/null)
   rc=$?
   set -e
-  expect_eq "$what: exit" 1 "$rc"
+  expect_eq "$what: exit" "$status" "$rc"
   expect_eq "$what" "$want" "$err"
 }
 

@@ -6,17 +6,6 @@
 source "$(dirname "$0")/lib.sh"
 default_config
 
-# command_refused_with STATUS WHAT EXPECTED COMMAND...: exits STATUS, prints exactly that.
-command_refused_with() {
-  local status=$1 what=$2 want=$3 err rc
-  shift 3
-  set +e
-  err=$("$@" 2>&1 >/dev/null)
-  rc=$?
-  set -e
-  expect_eq "$what: exit" "$status" "$rc"
-  expect_eq "$what" "$want" "$err"
-}
 command_refused_with 255 "a negative count" "run-create: invalid value '-1' for --nodes: see \"--help\" for what it takes
 Try \"run-create --help\" for more information" run-create --project p --nodes -1 -- true
 command_refused_with 255 "an option twice" "run-create: --nodes was given more than once: give it once

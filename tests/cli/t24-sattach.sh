@@ -22,14 +22,9 @@ usage="Usage: sattach [options] <jobid.stepid>"
 # refused WHAT STATUS EXPECTED-STDERR COMMAND...: COMMAND exits STATUS and
 # prints exactly those lines on stderr.
 refused() {
-  local what=$1 status=$2 want=$3 err rc
+  local what=$1 status=$2 want=$3
   shift 3
-  set +e
-  err=$("$@" 2>&1 >/dev/null)
-  rc=$?
-  set -e
-  expect_eq "$what: exit" "$status" "$rc"
-  expect_eq "$what" "$want" "$err"
+  command_refused_with "$status" "$what" "$want" "$@"
 }
 
 # --- the command line, before any job ---------------------------------------------
