@@ -6,6 +6,7 @@
 #include <stint/paths.hpp>
 #include <stint/query.hpp>
 
+#include "cli/read_common.hpp"
 #include "cli/sbatch_options.hpp"
 
 namespace stint::cli {
@@ -33,13 +34,8 @@ std::vector<const PartitionConfig*> asked_partitions(const Config& config,
     if (const PartitionConfig* p = config.default_partition()) out.push_back(p);
     return out;
   }
-  std::size_t start = 0;
-  while (start <= partitions.size()) {
-    std::size_t comma = partitions.find(',', start);
-    if (comma == std::string_view::npos) comma = partitions.size();
-    if (const PartitionConfig* p = config.find_partition(partitions.substr(start, comma - start)))
-      out.push_back(p);
-    start = comma + 1;
+  for (const std::string& name : split_list(partitions)) {
+    if (const PartitionConfig* p = config.find_partition(name)) out.push_back(p);
   }
   return out;
 }

@@ -105,6 +105,7 @@ std::string ports_text(const NodeAlloc& a) {
 // run's start is the scheduler's plan (squeue --start), "-" when it has none.
 struct RunTimes {
   std::string created, started, ended;
+  bool expected = false;            ///< started is the plan's start of a pending run
   std::optional<Seconds> duration;  ///< started to ended (or now)
 };
 
@@ -116,7 +117,7 @@ RunTimes run_times(const Job& job, Seconds now) {
   t.created = stamp(job.submit_time);
   const bool ran = job.state != JobState::pending && job.start_time != k_no_time;
   t.started = stamp(job.start_time);
-  if (job.state == JobState::pending && t.started != "-") t.started += " (expected)";
+  t.expected = job.state == JobState::pending;
   t.ended = is_terminal(job.state) ? stamp(job.end_time) : std::string("-");
   if (ran) {
     const Seconds until = is_terminal(job.state) ? job.end_time : now;
@@ -180,10 +181,8 @@ nlohmann::json run_json(const Job& job, const RunSettings& s, Seconds now) {
       {"ranks", std::move(ranks)},
       {"times",
        {{"created", or_null(t.created)},
-        {"started", job.state == JobState::pending ? nlohmann::json(nullptr) : or_null(t.started)},
-        {"expected_start", job.state == JobState::pending
-                               ? or_null(t.started.substr(0, t.started.find(' ')))
-                               : nlohmann::json(nullptr)},
+        {"started", t.expected ? nlohmann::json(nullptr) : or_null(t.started)},
+        {"expected_start", t.expected ? or_null(t.started) : nlohmann::json(nullptr)},
         {"ended", or_null(t.ended)},
         {"duration_s", t.duration ? nlohmann::json(*t.duration) : nlohmann::json(nullptr)}}}};
   if (job.state == JobState::pending) out["reason"] = format::reason_text(job);
@@ -292,7 +291,8 @@ int run_show(int argc, char** argv) {
     fmt::print("State:        {}\n", cli::run_state(job));
     if (job.state == JobState::pending) fmt::print("Reason:       {}\n", format::reason_text(job));
     fmt::print("Created:      {}\n", times.created);
-    fmt::print("Started:      {}\n", times.started);
+    fmt::print("Started:      {}{}\n", times.started,
+               times.expected && times.started != "-" ? " (expected)" : "");
     fmt::print("Ended:        {}\n", times.ended);
     fmt::print("Duration:     {}\n",
                times.duration ? parse::format_duration(*times.duration) : std::string("-"));

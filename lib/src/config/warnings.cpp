@@ -1,17 +1,15 @@
 #include "config/warnings.hpp"
 
-#include <cctype>
-
 #include <fmt/core.h>
 #include <unistd.h>
+
+#include "util/text.hpp"
 
 namespace stint {
 
 RunSshd run_sshd(const Config& config) {
   RunSshd s;
-  std::string enabled = config.conf("StintRunSsh").value_or("NO");
-  for (char& c : enabled) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  s.wanted = enabled == "YES";
+  s.wanted = text::iequals(config.conf("StintRunSsh").value_or("NO"), "YES");
   s.path = config.conf("StintRunSshd").value_or("/usr/sbin/sshd");
   s.usable = !s.path.empty() && s.path.front() == '/' && ::access(s.path.c_str(), X_OK) == 0;
   return s;
