@@ -123,6 +123,12 @@ expect_contains() {
   esac
 }
 
+expect_not_contains() {
+  case "$2" in
+    *"$3"*) fail "$1: expected no '$3', got: $2" ;;
+  esac
+}
+
 # sbatch_refused WHAT EXPECTED-STDERR SBATCH-ARGS...: sbatch --wrap true with
 # those options exits 1 and prints exactly Slurm's lines.
 sbatch_refused() {

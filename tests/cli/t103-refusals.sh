@@ -73,7 +73,8 @@ expect_contains "run-create --help states the default" "$(run-create --help)" \
 
 # A mistyped account runs without enforcement, and is said to be unknown.
 err=$(sbatch -H -A nope --wrap true 2>&1 >/dev/null)
-expect_eq "an unknown account" "sbatch: warning: account nope does not exist; the job is charged to it as an account of its own (AccountingStorageEnforce does not check associations; sacctmgr add account nope makes it one)" "$err"
+expect_eq "an unknown account" "sbatch: warning: account nope does not exist; the job runs without an association: no fair share, not in sshare (AccountingStorageEnforce does not check associations; sacctmgr add account nope makes it one)" "$err"
+expect_not_contains "sshare leaves the unknown account out" "$(sshare -a -n -P)" "nope"
 sacctmgr -i add account known >/dev/null
 sacctmgr -i add user "$(id -un)" account=known >/dev/null
 expect_eq "a known account" "" "$(sbatch -H -A known --wrap true 2>&1 >/dev/null)"

@@ -265,7 +265,15 @@ void collect(Tree& t, int id, std::vector<ShareRow>& rows) {
 }  // namespace
 
 std::vector<ShareAssoc> implicit_tree(const std::vector<AssocKey>& user_assocs) {
-  return tree_from_accounting(Accounting{}, user_assocs);
+  // Every account named is taken as made, under root with its own 1 share.
+  Accounting made;
+  std::set<std::string> names;
+  for (const AssocKey& k : user_assocs) {
+    if (k.account.empty() || k.account == k_root_account || !names.insert(k.account).second)
+      continue;
+    made.accounts.push_back(Account{k.account, "", "", std::string(k_root_account)});
+  }
+  return tree_from_accounting(made, user_assocs);
 }
 
 std::vector<ShareAssoc> tree_from_accounting(const Accounting& accounting,
@@ -315,6 +323,10 @@ std::vector<ShareAssoc> tree_from_accounting(const Accounting& accounting,
   }
   for (const AssocKey& k : job_assocs) {
     if (k.user.empty() || k.account.empty() || users.count(k)) continue;
+    // An account nobody made is a typo of -A that enforcement let through:
+    // it has no association, as on a cluster, rather than one sshare would
+    // list. The account a user with no record is given is named after them.
+    if (!accounts.count(k.account) && k.account != k.user) continue;
     if (accounts.insert(k.account).second) {
       ShareAssoc a;
       a.key.account = k.account;

@@ -40,9 +40,11 @@ struct ShareAssoc {
 /// The tree of the accounts store: its accounts (each with the shares and
 /// Priority of its own association) and user associations, plus, for the
 /// (user, account) pairs of `job_assocs` that it lacks, the implicit tree's
-/// associations (an unknown account under root with 1 share, the user in it
-/// with 1 share), so that jobs charged to an account sacctmgr does not know
-/// still have a fair share. A user's associations limited to a partition
+/// associations: the user in a known account with 1 share, and a user's own
+/// account (named after them, what a user with no record is charged to)
+/// under root with 1 share, the user in it with 1 share. A job charged to
+/// any other unknown account has no association (no fair share, not in
+/// sshare), as on a cluster. A user's associations limited to a partition
 /// count as its one association with the account.
 std::vector<ShareAssoc> tree_from_accounting(const Accounting& accounting,
                                              const std::vector<AssocKey>& job_assocs);

@@ -266,8 +266,12 @@ TEST_CASE("the tree of the accounts store, with the jobs' unknown associations",
   CHECK(find("", "carol").parent == "root");
   CHECK(find("carol", "carol").shares == 1);
   CHECK(tree.size() == 6);
-  // No accounts at all: the implicit tree.
-  CHECK(tree_from_accounting({}, {{"x", "y"}}).size() == 3);
+  // No accounts at all: a user's own account joins under root, with the user.
+  CHECK(tree_from_accounting({}, {{"x", "x"}}).size() == 3);
+  // An account nobody made (a mistyped -A, enforcement off) has no
+  // association: only root is left.
+  CHECK(tree_from_accounting({}, {{"x", "y"}}).size() == 1);
+  CHECK(tree_from_accounting(acc, {{"eve", "typo"}}).size() == 3);  // root, lab, alice/lab
 }
 
 TEST_CASE("usage records keep what the store read, the partition included") {

@@ -286,6 +286,7 @@ TEST_CASE("a snapshot: usage by QOS UsageFactor, fair share, QOS priority", "[pr
   high.priority = 100;
   high.usage_factor = 2;
   acc.qos = {normal, high};
+  acc.accounts = {Account{"lab", "", "", "root"}};
   auto run = [](JobId id, std::string user, std::string qos) {
     sched::UsageRecord r;
     r.job_id = id;

@@ -74,15 +74,15 @@ void resolve_accounting(Controller& c, Job& job, std::vector<std::string>& warni
   const Association* assoc =
       sched::job_association(data, job.account, job.user_name, job.partition);
   if (enforce.associations && !assoc) throw Error(Errc::invalid_account, "");
-  // Without enforcement a mistyped -A still runs, charged to an account of
-  // its own (the implicit tree, sched/fairshare.hpp): say so, and how to make
+  // Without enforcement a mistyped -A still runs, with no association (no
+  // fair share, not in sshare; sched/fairshare.hpp): say so, and how to make
   // it a real one, rather than let the typo pass unseen.
   if (spec.account && !spec.account->empty() && !assoc && !data.find_account(job.account) &&
       job.account != job.user_name)
     warnings.push_back(fmt::format(
-        "account {} does not exist; the job is charged to it as an account of its own "
-        "(AccountingStorageEnforce does not check associations; sacctmgr add account {} "
-        "makes it one)",
+        "account {} does not exist; the job runs without an association: no fair share, "
+        "not in sshare (AccountingStorageEnforce does not check associations; sacctmgr add "
+        "account {} makes it one)",
         job.account, job.account));
 
   // The QOS: -q, else the association's default; it must exist, and with
