@@ -65,6 +65,7 @@ int run_exec(int argc, char** argv) {
     o.nodelist = job.alloc[rank].node;
     o.quiet = true;
     o.job_name = "run-exec";
+    o.voice = fmt::format("{}: {} node {}", k_tool, rn.text(), rank);
     // A shell beside the run's command, or several at once: never waits for CPUs.
     o.overlap = true;
     o.chdir = daemon::work_dir(job);

@@ -193,7 +193,18 @@ std::string signal_text(int sig) {
 
 /// Slurm's lines for the tasks that did not exit 0, grouped by node and
 /// outcome: "srun: error: n1: tasks 0-1: Exited with exit code 3".
-void report_failures(const std::vector<TaskOutcome>& outcomes) {
+void report_failures(const std::vector<TaskOutcome>& outcomes, const std::string& voice) {
+  if (!voice.empty()) {
+    // One task, as run-exec runs it: in the tool's words. 126 and 127 are
+    // the exec failure the task already said.
+    for (const TaskOutcome& t : outcomes) {
+      if (t.exit_signal != 0)
+        fmt::print(stderr, "{}: command killed: {}\n", voice, signal_text(t.exit_signal));
+      else if (t.exit_status != 0 && t.exit_status != 126 && t.exit_status != 127)
+        fmt::print(stderr, "{}: command exited {}\n", voice, t.exit_status);
+    }
+    return;
+  }
   std::map<std::pair<std::string, std::string>, std::vector<std::uint32_t>> groups;
   std::vector<std::pair<std::string, std::string>> order;
   for (const TaskOutcome& t : outcomes) {
@@ -548,6 +559,7 @@ int run_step(const SrunOptions& options, JobId job_id) {
       config ? static_cast<std::uint32_t>(config->conf_int("WaitTime")) : 0);
   so.step_label = fmt::format("{}.{}", job.id, step_id);
   so.io_socket = step_io_socket_name(paths.state_dir, job.id, step_id);
+  so.voice = o.voice;
   so.work_dir = o.chdir.value_or("");
   so.label = o.label;
   so.kill_on_bad_exit =
@@ -602,7 +614,7 @@ int run_step(const SrunOptions& options, JobId job_id) {
     sys_us += t.sys_cpu_us;
     rss = std::max(rss, t.max_rss_kb);
   }
-  report_failures(outcomes);
+  report_failures(outcomes, o.voice);
   try {
     rpc::call(paths,
               {{"op", "step_end"},

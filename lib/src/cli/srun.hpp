@@ -30,7 +30,12 @@ struct SrunOptions {
   std::optional<bool> kill_on_bad_exit;
   bool open_append = false;  ///< --open-mode=append
   bool quiet = false;        ///< -Q
-  bool pty = false;          ///< --pty: task 0 on a terminal of its own
+  /// A tool that runs its command as a step (run-exec: "run-exec: mnist/1
+  /// node 1") says the command's failure in its own words, as a shell would
+  /// ("...: command exited 7", "...: nope: command not found", status 127),
+  /// rather than as srun and slurmstepd. Empty: srun's.
+  std::string voice;
+  bool pty = false;  ///< --pty: task 0 on a terminal of its own
   /// -E: SLURM_NNODES and SLURM_NTASKS as srun found them, not the step's.
   bool preserve_env = false;
   /// --exact: the step gets only the CPUs its tasks ask for, so several

@@ -192,8 +192,16 @@ void print_step_cancelled(const std::vector<StepTask>& tasks, const std::string&
   argv.push_back(nullptr);
   environ = envp.data();  // execvp searches the task's PATH
   ::execvp(argv[0], argv.data());
+  const int err = errno;
+  if (!o.voice.empty()) {
+    // As a shell says it: 127 for a program not found, 126 for one it cannot run.
+    const bool missing = err == ENOENT && args.front().find('/') == std::string::npos;
+    fs::write_fully(2, fmt::format("{}: {}: {}\n", o.voice, args.front(),
+                                   missing ? "command not found" : std::strerror(err)));
+    ::_exit(err == ENOENT ? 127 : 126);
+  }
   const std::string msg =
-      fmt::format("slurmstepd: error: execve(): {}: {}\n", args.front(), std::strerror(errno));
+      fmt::format("slurmstepd: error: execve(): {}: {}\n", args.front(), std::strerror(err));
   fs::write_fully(2, msg);
   ::_exit(2);
 }

@@ -67,6 +67,9 @@ struct StepOptions {
   /// The abstract socket sattach finds the step's I/O at
   /// (step_io_socket_name); empty: none.
   std::string io_socket;
+  /// SrunOptions::voice: an exec failure is the shell's 127 (126 when it is
+  /// not executable) with "<voice>: <program>: command not found".
+  std::string voice;
 };
 
 struct TaskOutcome {
