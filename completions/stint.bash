@@ -492,9 +492,18 @@ _stint_complete() {
       _stint_no_files
       _stint_reply "$(_stint_run run-list | awk 'NR > 1 { print $1 }')"
       ;;
-    run-storage)
+    run-storage | run-project)
+      # The subcommand, then for delete the storage's or project's name.
       _stint_no_files
-      [[ ${level[0]} == delete ]] && _stint_reply "$(_stint_storages)"
+      if [[ ${level[0]} == delete ]]; then
+        if [[ $_stint_tool == run-storage ]]; then
+          _stint_reply "$(_stint_storages)"
+        else
+          _stint_reply "$(_stint_run run-project list -n | awk '{ print $1 }')"
+        fi
+      elif [[ -n $commands && ${#operands[@]} -eq 0 ]]; then
+        _stint_reply "$commands"
+      fi
       ;;
     srun | salloc)
       # The program, then its arguments: file names.

@@ -70,6 +70,20 @@ stint daemon stop >/dev/null
 for id in $old $new $high; do
   expect_eq "sprio and squeue agree on $id" "$(squeue -h -j "$id" -o %Q)" "$(field "$id" 5)"
 done
+# --json: the same figures, each factor normalized and weighted, and the weights.
+json_line() {
+  sprio --json -j "$1" | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+j = d["jobs"][0]
+f = j["factors"]
+print(j["job_id"], j["priority"], j["partition"], d["weights"]["partition"],
+      f["partition"]["normalized"], round(f["partition"]["weighted"]), round(f["age"]["weighted"]))'
+}
+expect_eq "sprio --json of $old" \
+  "$old $(field "$old" 5) low 1000 0.1 100 $(field "$old" 2)" "$(json_line "$old")"
+expect_eq "sprio --json of $high" "$high $(field "$high" 5) high 1000 1.0 1000 $(field "$high" 2)" \
+  "$(json_line "$high")"
 
 # Released, the jobs run in priority order: high, old, new.
 touch "go-$blocker" "go-$old" "go-$new" "go-$high"

@@ -67,8 +67,8 @@ expect_eq "clone's name" "mnist/2" "$clone"
 wait_for 30 sh -c "run-list --project mnist --json | grep -q '\"mnist/2\".*COMPLETED'"
 table=$(run-list --project mnist)
 expect_contains "header" "$(echo "$table" | head -n 1)" "LR    BATCH  WD"
-expect_eq "the source's row has WD empty" "0.1 64" "$(echo "$table" | awk '$1 == "mnist/1" {print $5, $6, $7}' | sed 's/ *$//')"
-expect_eq "the clone's row" "0.01 64 0.5" "$(echo "$table" | awk '$1 == "mnist/2" {print $5, $6, $7}')"
+expect_eq "the source's row has WD empty" "0.1 64" "$(echo "$table" | awk '$1 == "mnist/1" {print $7, $8, $9}' | sed 's/ *$//')"
+expect_eq "the clone's row" "0.01 64 0.5" "$(echo "$table" | awk '$1 == "mnist/2" {print $7, $8, $9}')"
 expect_contains "run-show names the source" "$(run-show mnist/2)" "Cloned from:  mnist/1"
 swept=$(run-clone mnist/1 --same-command --sweep LR=1,2 | tr '\n' ' ')
 expect_eq "a sweep makes one run per value" "mnist/3 mnist/4 " "$swept"

@@ -23,6 +23,6 @@ three_completed() { [ "$(completed_runs)" = 3 ]; }
 wait_for 120 three_completed
 table=$(run-list --project sweep)
 expect_contains "columns" "$(echo "$table" | head -n 1)" "LR    BATCH"
-expect_eq "the learning rates" "0.1 0.03 0.01" "$(echo "$table" | awk 'NR > 1 {print $5}' | tr '\n' ' ' | sed 's/ $//')"
+expect_eq "the learning rates" "0.1 0.03 0.01" "$(echo "$table" | awk 'NR > 1 {print $7}' | tr '\n' ' ' | sed 's/ $//')"
 expect_contains "rank 0 saw its peer" "$(run-logs sweep/2)" "1 peers joined; lr=0.03"
 expect_contains "rank 1 joined" "$(run-logs sweep/2 --node 1)" "rank 1 of 2 joined"

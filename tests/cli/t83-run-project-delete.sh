@@ -74,4 +74,31 @@ run-stop nlp/3 >/dev/null
 stopped() { run-list --project nlp --json | grep -q '"run":"nlp/3"[^}]*"STOPPED"'; }
 wait_for 30 stopped
 expect_eq "delete stopped" "nlp/3 deleted" "$(run-delete nlp/3)"
+
+# --- run-project delete: refused while a run is live, then the project and its
+# ended runs leave the run tools; accounting keeps the jobs; numbers go on. ----------
+expect_eq "cv/1" "cv/1" "$(run-create --project cv -- true)"
+live=$(run-create --project cv -- sleep 300)
+cv_running() { run-list --project cv --json | grep -q '"run":"cv/2"[^}]*"RUNNING"'; }
+wait_for 30 cv_running
+command_refused_with 1 "a project with a live run" \
+  "run-project: error: Project cv has runs that have not ended (cv/2): stop them first (run-stop)" \
+  run-project delete cv
+expect_eq "nothing deleted" "cv/1 cv/2" "$(run-list --project cv | awk 'NR > 1 {print $1}' | xargs)"
+run-stop "$live" >/dev/null
+cv_stopped() { run-list --project cv --json | grep -q '"run":"cv/2"[^}]*"STOPPED"'; }
+wait_for 30 cv_stopped
+cv1=$(job_of cv/1)
+[ -f "run-$cv1.0.out" ] || fail "run cv/1 wrote no output file"
+expect_eq "project deleted" "cv/1 deleted cv/2 deleted cv deleted" "$(run-project delete cv | xargs)"
+[ ! -e "run-$cv1.0.out" ] || fail "run-project delete left a run's output file"
+expect_eq "no runs left" "" "$(run-list --project cv | tail -n +2)"
+expect_eq "not listed" "" "$(run-project list -n | awk '$1 == "cv"')"
+expect_eq "sacct keeps its jobs" "cv/1|COMPLETED" "$(sacct -n -X -P -j "$cv1" -o JobName,State)"
+command_refused_with 1 "an unknown project" \
+  "run-project: error: No project cv (run-project list shows them)" run-project delete cv
+expect_eq "numbers go on" "cv/3" "$(run-create --project cv -- true)"
+# A project made by run-project create, with no run, goes as well.
+expect_eq "vision deleted" "vision deleted" "$(run-project delete vision)"
+expect_eq "vision gone" "" "$(run-project list -n | awk '$1 == "vision"')"
 echo "ok"

@@ -36,7 +36,7 @@ no_secret() {
 # --- Another user: names, "***" for values.
 out=$(as "$bob" run-list --project sec)
 no_secret "bob's run-list" "$out"
-expect_eq "bob's run-list row" "*** ***" "$(echo "$out" | awk 'NR == 2 {print $5, $6}')"
+expect_eq "bob's run-list row" "*** ***" "$(echo "$out" | awk 'NR == 2 {print $7, $8}')"
 no_secret "bob's run-list --json" "$(as "$bob" run-list --json)"
 out=$(as "$bob" run-show sec/1)
 no_secret "bob's run-show" "$out"
@@ -60,7 +60,7 @@ grep -qa hunter2 "$STINT_STATE_DIR"/scripts.db* || fail "scripts.db lost the val
 # --- The owner and an operator (root) see the values.
 expect_contains "alice's run-show" "$(as "$alice" run-show sec/1)" "  SECRET_TOKEN=hunter2"
 expect_eq "alice's run-list row" "hunter2 0.1" \
-  "$(as "$alice" run-list --project sec | awk 'NR == 2 {print $5, $6}')"
+  "$(as "$alice" run-list --project sec | awk 'NR == 2 {print $7, $8}')"
 expect_contains "alice's sacct --env-vars" "$(as "$alice" sacct --env-vars -j "$job")" \
   "SECRET_TOKEN=hunter2"
 expect_contains "root's run-show" "$(run-show sec/1)" "  SECRET_TOKEN=hunter2"

@@ -104,5 +104,9 @@ offers "run-logs --node" 1 run-logs "$run" --node ""
 offers_not "run-logs --node, its ranks only" 2 run-logs "$run" --node ""
 offers "run-clone --env" LR= run-clone "$run" --env ""
 offers "run-clone --env" BATCH= run-clone "$run" --env ""
+offers "run-project's subcommands" delete run-project ""
+offers "run-storage's subcommands" list run-storage ""
+offers "run-project delete" comp run-project delete ""
+offers "sprio --json" --json sprio --js
 offers "scontrol update NodeName=" cpu-2 scontrol update NodeName = ""
 offers "scontrol update NodeName=c" NodeName=cpu-1 scontrol update NodeName=c

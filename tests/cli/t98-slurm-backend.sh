@@ -93,8 +93,8 @@ wait_for 60 sh -c "run-list --json | grep -q '\"dist/2\".*COMPLETED'"
 expect_eq "sacct agrees on the clone" "COMPLETED" "$(sacct_of "$(job_of dist/2)" State)"
 expect_eq "rank 1's output" "rank=1 lr=0.01 wd=0.5" "$(run-logs dist/2 --node 1)"
 table=$(run-list --project dist)
-expect_eq "the source's row has WD empty" "0.1" "$(echo "$table" | awk '$1 == "dist/1" {print $5, $6}' | sed 's/ *$//')"
-expect_eq "the clone's row" "0.01 0.5" "$(echo "$table" | awk '$1 == "dist/2" {print $5, $6}')"
+expect_eq "the source's row has WD empty" "0.1" "$(echo "$table" | awk '$1 == "dist/1" {print $7, $8}' | sed 's/ *$//')"
+expect_eq "the clone's row" "0.01 0.5" "$(echo "$table" | awk '$1 == "dist/2" {print $7, $8}')"
 expect_contains "run-show names the source" "$(run-show dist/2)" "Cloned from:  dist/1"
 
 # --- run-stop of a running 2-node run: scancel -------------------------------------------

@@ -452,6 +452,10 @@ struct Job {
   JobState state = JobState::pending;
   Reason reason = Reason::none;
   Reason hold_reason = Reason::none;  ///< job_held_user / job_held_admin while held
+  /// What the reason alone does not say (slurmctld's state_desc): why its
+  /// launch failed ("Could not open stdout file ..."), why stintd ended a
+  /// kept-alive run. scontrol shows it in place of the reason's name.
+  std::string state_desc;
   std::uint32_t priority = 0;
   Seconds submit_time = k_no_time;
   Seconds eligible_time = k_no_time;

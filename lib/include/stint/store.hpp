@@ -236,6 +236,9 @@ class Store {
   std::vector<Job> array_tasks(JobId array_job_id);
   /// The runs of `project` (every project when empty), by run number.
   std::vector<Job> run_jobs(const std::string& project);
+  /// The longest name of a run's job squeue lists (not ended, or ended at or
+  /// after `ended_after`); 0 when there is none.
+  std::size_t longest_run_name(Seconds ended_after);
   /// The highest run number of `project` so far (0: none), of either backend.
   std::uint32_t max_run_number(const std::string& project);
 
@@ -257,6 +260,9 @@ class Store {
   /// its job stays (sacct, usage, run numbers).
   void delete_run(const std::string& project, std::uint32_t number, std::uint32_t deleted_by,
                   Seconds at);
+  /// Removes the project's record (run-project delete; its runs are deleted
+  /// one by one with delete_run first); returns whether there was one.
+  bool delete_project(const std::string& name);
   /// Matching jobs in id order.
   std::vector<Job> jobs(const JobFilter& filter);
   /// Calls `visit` with each matching job in id order, one at a time: the

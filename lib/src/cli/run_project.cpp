@@ -1,4 +1,4 @@
-// run-project create|list and run-delete: the records around runs. Writes go
+// run-project create|list|delete and run-delete: the records around runs. Writes go
 // to stintd; list reads the database, as run-list does.
 
 #include <algorithm>
@@ -47,10 +47,12 @@ std::vector<ProjectRow> read_projects(Store& store) {
 
 // The files a local run's ranks wrote their output to (run-create names them
 // run-<job>.<rank>.out in the working directory).
+// Every run of the project when `name.number` is 0.
 std::vector<std::string> output_files(Store& store, const RunName& name) {
   std::vector<std::string> files;
   for (const auto& job : store.run_jobs(name.project)) {
-    if (job.spec.run->number != name.number || job.spec.run->backend == "slurm") continue;
+    if (name.number != 0 && job.spec.run->number != name.number) continue;
+    if (job.spec.run->backend == "slurm") continue;
     for (std::uint32_t node = 0; node < job.req.nodes; ++node) {
       auto [out, err] = daemon::output_paths(job, node);
       files.push_back(out);
@@ -58,6 +60,14 @@ std::vector<std::string> output_files(Store& store, const RunName& name) {
     }
   }
   return files;
+}
+
+// As the user who asked: only what they may remove goes.
+void remove_files(std::string_view tool, const std::vector<std::string>& files) {
+  for (const auto& path : files) {
+    if (::unlink(path.c_str()) != 0 && errno != ENOENT)
+      fmt::print(stderr, "{}: warning: {} kept: {}\n", tool, path, std::strerror(errno));
+  }
 }
 
 }  // namespace
@@ -73,6 +83,11 @@ int run_project(int argc, char** argv) {
     auto* create = app.add_subcommand("create", "make a project (a run also makes its own)");
     create->add_option("name", name, "the project's name")->required();
     create->add_option("-d,--description", description, "what the project is for");
+    auto* remove = app.add_subcommand(
+        "delete", "remove a project and its runs from the run tools (accounting keeps the jobs)");
+    remove->add_option("name", name, "the project's name")->required();
+    bool keep_logs = false;
+    remove->add_flag("--keep-logs", keep_logs, "leave the ranks' output files where they are");
     auto* list = app.add_subcommand("list", "the projects, their owners and runs");
     bool no_header = false;
     bool json = false;
@@ -84,6 +99,20 @@ int run_project(int argc, char** argv) {
     if (create->parsed()) {
       rpc::call(paths, {{"op", "project_create"}, {"name", name}, {"description", description}});
       fmt::print("{}\n", name);
+      return 0;
+    }
+    if (remove->parsed()) {
+      // Read before the deletion hides them.
+      std::vector<std::string> files;
+      if (!keep_logs && Store::exists(paths.db())) {
+        auto store = Store::reader(paths.db());
+        files = output_files(*store, RunName{name, 0});
+      }
+      const nlohmann::json reply = rpc::call(paths, {{"op", "project_delete"}, {"name", name}});
+      remove_files(k_tool, files);
+      for (const auto& run : reply.value("runs", nlohmann::json::array()))
+        fmt::print("{} deleted\n", run.get<std::string>());
+      fmt::print("{} deleted\n", name);
       return 0;
     }
     std::vector<ProjectRow> rows;
@@ -151,11 +180,7 @@ int run_delete(int argc, char** argv) {
         rc = 1;
         continue;
       }
-      // As the user who asked: only what they may remove goes.
-      for (const auto& path : files[run]) {
-        if (::unlink(path.c_str()) != 0 && errno != ENOENT)
-          fmt::print(stderr, "{}: warning: {} kept: {}\n", k_tool, path, std::strerror(errno));
-      }
+      remove_files(k_tool, files[run]);
       fmt::print("{} deleted\n", run);
     }
     return rc;

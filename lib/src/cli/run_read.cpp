@@ -126,6 +126,20 @@ RunTimes run_times(const Job& job, Seconds now) {
   return t;
 }
 
+// The run's exit code once its command has ended everywhere (kept alive or
+// not): the first rank that did not exit 0, as the run's state is; "-" before.
+std::string command_exit(const Job& job) {
+  const auto text = [](int status, int signal) { return fmt::format("{}:{}", status, signal); };
+  if (is_terminal(job.state)) return text(job.exit_status, job.exit_signal);
+  if (job.alloc.empty() || !std::all_of(job.alloc.begin(), job.alloc.end(),
+                                        [](const NodeAlloc& a) { return a.task_ended; }))
+    return "-";
+  for (const NodeAlloc& a : job.alloc) {
+    if (a.exit_status != 0 || a.exit_signal != 0) return text(a.exit_status, a.exit_signal);
+  }
+  return text(0, 0);
+}
+
 std::string rank_state(const Job& job, const NodeAlloc& a) {
   std::string state = a.task_ended
                           ? (a.exit_status == 0 && a.exit_signal == 0 ? "COMPLETED" : "FAILED")
@@ -186,6 +200,9 @@ nlohmann::json run_json(const Job& job, const RunSettings& s, Seconds now) {
         {"ended", or_null(t.ended)},
         {"duration_s", t.duration ? nlohmann::json(*t.duration) : nlohmann::json(nullptr)}}}};
   if (job.state == JobState::pending) out["reason"] = format::reason_text(job);
+  // Why it ended, when more than its state says: a failed launch, the nodes
+  // released after StintKeepAliveMax unused.
+  if (!job.state_desc.empty()) out["reason"] = job.state_desc;
   if (!r.cloned_from.empty()) out["cloned_from"] = r.cloned_from;
   return out;
 }
@@ -229,13 +246,18 @@ int run_list(int argc, char** argv) {
       return 0;
     }
     std::vector<std::vector<std::string>> rows;
-    rows.push_back({"RUN", "STATE", "NODES", "AGE"});
+    rows.push_back({"RUN", "STATE", "NODES", "AGE", "DURATION", "EXIT"});
     for (const auto& v : vars) rows.front().push_back(v);
     for (std::size_t i = 0; i < jobs.size(); ++i) {
       const Job& j = jobs[i];
-      std::vector<std::string> row{RunName{j.spec.run->project, j.spec.run->number}.text(),
-                                   cli::run_state(j), std::to_string(j.req.nodes),
-                                   age(j.submit_time, now)};
+      const RunTimes times = run_times(j, now);
+      std::vector<std::string> row{
+          RunName{j.spec.run->project, j.spec.run->number}.text(),
+          cli::run_state(j),
+          std::to_string(j.req.nodes),
+          age(j.submit_time, now),
+          times.duration ? parse::format_duration(*times.duration) : std::string("-"),
+          command_exit(j)};
       for (const auto& v : vars) row.push_back(run::env_value(owned[i].env, v));
       rows.push_back(std::move(row));
     }
@@ -290,6 +312,7 @@ int run_show(int argc, char** argv) {
     fmt::print("Description:  {}\n", r.description);
     fmt::print("State:        {}\n", cli::run_state(job));
     if (job.state == JobState::pending) fmt::print("Reason:       {}\n", format::reason_text(job));
+    if (!job.state_desc.empty()) fmt::print("Reason:       {}\n", job.state_desc);
     fmt::print("Created:      {}\n", times.created);
     fmt::print("Started:      {}{}\n", times.started,
                times.expected && times.started != "-" ? " (expected)" : "");

@@ -6,6 +6,7 @@
 #include <cstdlib>
 
 #include <fmt/core.h>
+#include <nlohmann/json.hpp>
 
 #include <stint/error.hpp>
 #include <stint/format.hpp>
@@ -33,6 +34,7 @@ struct SprioArgs {
   std::string sort;
   std::string users;
   bool weights = false;
+  bool json = false;
   std::int64_t verbose = 0;
 };
 
@@ -78,6 +80,51 @@ format::SprioWeights weights_of(const sched::PriorityParams& p) {
   for (const auto& t : p.weight_tres) w.tres.emplace_back(t.name, t.weight);
   w.tres_text = p.weight_tres_text;
   return w;
+}
+
+// sprio --json (Slurm 22.05's sprio has none): the weights, and each job's
+// factors both normalized (0 to 1) and weighted (what the columns print).
+std::string sprio_json(std::vector<format::SprioRecord> records, const format::SprioWeights& w) {
+  std::sort(records.begin(), records.end(),
+            [](const auto& x, const auto& y) { return x.id < y.id; });
+  nlohmann::ordered_json weights = {
+      {"age", w.age},           {"assoc", w.assoc},         {"fairshare", w.fairshare},
+      {"job_size", w.job_size}, {"partition", w.partition}, {"qos", w.qos}};
+  nlohmann::ordered_json tres_weights = nlohmann::ordered_json::object();
+  for (const auto& [name, weight] : w.tres) tres_weights[name] = weight;
+  weights["tres"] = std::move(tres_weights);
+  nlohmann::ordered_json jobs = nlohmann::ordered_json::array();
+  const auto factor = [](double normalized, double weight) {
+    return nlohmann::ordered_json{{"normalized", normalized}, {"weighted", normalized * weight}};
+  };
+  for (const format::SprioRecord& r : records) {
+    nlohmann::ordered_json factors = {{"age", factor(r.age, w.age)},
+                                      {"assoc", factor(r.assoc, w.assoc)},
+                                      {"fairshare", factor(r.fairshare, w.fairshare)},
+                                      {"job_size", factor(r.job_size, w.job_size)},
+                                      {"partition", factor(r.partition_factor, w.partition)},
+                                      {"qos", factor(r.qos_factor, w.qos)}};
+    nlohmann::ordered_json tres = nlohmann::ordered_json::object();
+    for (const auto& [name, f] : r.tres) {
+      double weight = 0;
+      for (const auto& [n, tw] : w.tres) {
+        if (n == name) weight = tw;
+      }
+      tres[name] = factor(f, weight);
+    }
+    factors["tres"] = std::move(tres);
+    jobs.push_back({{"job_id", r.id},
+                    {"partition", r.partition},
+                    {"user", r.user},
+                    {"account", r.account},
+                    {"qos", r.qos},
+                    {"priority", static_cast<std::int64_t>(r.priority)},
+                    {"site", r.site},
+                    {"nice", r.nice},
+                    {"factors", std::move(factors)}});
+  }
+  const nlohmann::ordered_json out = {{"weights", std::move(weights)}, {"jobs", std::move(jobs)}};
+  return out.dump(2) + "\n";
 }
 
 int list(const SprioArgs& a) {
@@ -139,6 +186,10 @@ int list(const SprioArgs& a) {
     records.push_back(record_of(job, sched::priority_factors(job, view.ctx, view.calc_time)));
   });
 
+  if (a.json) {
+    fmt::print("{}", sprio_json(std::move(records), weights_of(params)));
+    return 0;
+  }
   format::SprioOptions o;
   o.format = a.format;
   if (o.format.empty() && !a.long_list) {
@@ -180,6 +231,7 @@ int run(int argc, char** argv) {
   app.add_flag_function(
       "-v,--verbose", [&a](std::int64_t n) { a.verbose = n; }, "verbosity level");
   app.add_flag("-w,--weights", a.weights, "display the configured weights");
+  app.add_flag("--json", a.json, "print the weights and each job's factors as JSON");
 
   // "-S -y": a sort key list may start with '-', which CLI11 would take for
   // an option.

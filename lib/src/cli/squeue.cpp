@@ -19,6 +19,7 @@
 #include <stint/parse.hpp>
 #include <stint/paths.hpp>
 #include <stint/query.hpp>
+#include <stint/store.hpp>
 #include <stint/tools.hpp>
 
 #include "cli/boundary.hpp"
@@ -149,6 +150,19 @@ struct Selection {
   bool needs_spec() const { return !reservation.empty() || !licenses.empty(); }
 };
 
+// The default NAME column is 8 wide, as Slurm's; a run's name (project/N)
+// cut there loses its number, so the column grows to the longest run name
+// listed. Jobs of sbatch alone keep Slurm's layout byte for byte.
+void widen_for_runs(format::Layout& layout, const Paths& paths, Seconds ended_after) {
+  if (!Store::exists(paths.db())) return;
+  const std::size_t longest = Store::reader(paths.db())->longest_run_name(ended_after);
+  const std::size_t name_column = format::parse_squeue_long_format("name").fields.front().column;
+  for (format::Field& f : layout.fields) {
+    if (f.column == name_column && f.width > 0 && longest > static_cast<std::size_t>(f.width))
+      f.width = static_cast<int>(longest);
+  }
+}
+
 int report(const SqueueArgs& a, const Paths& paths, const Config& config, JobFilter filter,
            const std::vector<query::JobRef>& refs, const Selection& selection) {
   format::Context ctx = cli::read_context(config);
@@ -231,6 +245,10 @@ int report(const SqueueArgs& a, const Paths& paths, const Config& config, JobFil
     o.layout = format::parse_squeue_format(std::string(format::k_squeue_start_format));
   else
     o.layout = format::squeue_default_layout(a.long_list);
+  const bool default_layout = a.format_long.empty() && a.format.empty() && !a.start &&
+                              (env_format_long == nullptr || *env_format_long == '\0') &&
+                              (env_format == nullptr || *env_format == '\0');
+  if (default_layout) widen_for_runs(o.layout, paths, filter.ended_after);
 
   const bool filtered = selection.needs_spec() || a.priority;
   if (refs.empty()) {

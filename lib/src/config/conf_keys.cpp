@@ -120,6 +120,10 @@ constexpr std::array k_keys = {
     // rehearsed here unchanged).
     ConfKey{"StintForeignNames", "refuse", K::word, 0, 0, "refuse|map"},
     ConfKey{"StintIdleExit", "300", K::seconds, 0, k_i32_max, ""},
+    // How long a kept-alive run's nodes stay its own with nobody using them
+    // (no run-exec, no SSH session) after its command ended: a forgotten
+    // notebook gives its GPUs back. UNLIMITED: until run-stop.
+    ConfKey{"StintKeepAliveMax", "1-00:00:00", K::time, 0, 0, ""},
     // The size (MiB) past which stintd's log becomes stintd.log.1 and a new
     // one starts; 0: never rotated (logrotate and SIGUSR2 instead).
     ConfKey{"StintLogMaxSize", "64", K::memory, 0, 0, ""},

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <stint/error.hpp>
+#include <stint/parse.hpp>
 #include <stint/paths.hpp>
 
 #include "config/exit_codes.hpp"
@@ -236,6 +237,59 @@ void Controller::end_kept_alive(Job& job) {
   });
   log_info("run {} stopped: its kept-alive nodes are released", job.spec.name);
   finish(job, failed ? JobState::failed : JobState::completed);
+}
+
+namespace {
+
+// An sshd with a child is serving a session (it forks one per connection).
+bool has_children(std::int64_t pid) {
+  std::string children;
+  try {
+    children = fs::read_file(fmt::format("/proc/{0}/task/{0}/children", pid));
+  } catch (const Error&) {
+    return false;
+  }
+  return children.find_first_not_of(" \n") != std::string::npos;
+}
+
+}  // namespace
+
+Seconds Controller::kept_alive_last_use(const Job& job, Seconds now) {
+  Seconds last = job.start_time;
+  for (std::uint32_t i = 0; i < job.alloc.size(); ++i) {
+    struct stat st {};
+    if (::stat(task_file(m_paths, job.id, i, "result").c_str(), &st) == 0)
+      last = std::max<Seconds>(last, st.st_mtime);
+  }
+  for (const NodeAlloc& a : job.alloc) {
+    if (a.sshd_pid > 0 && proc::alive(a.sshd_pid, a.sshd_start_ticks) && has_children(a.sshd_pid))
+      return now;
+  }
+  for (const JobStep& s : m_store->steps({job.id})) {
+    if (s.attempt != job.restart_count) continue;
+    if (s.state == JobState::running || s.end_time == k_no_time) return now;
+    last = std::max(last, s.end_time);
+  }
+  return last;
+}
+
+void Controller::end_idle_kept_alive() {
+  const Seconds max_idle = m_config.conf_time("StintKeepAliveMax");
+  if (max_idle == k_infinite) return;
+  const Seconds t = now();
+  std::vector<JobId> idle;
+  for (const auto& [id, job] : m_live) {
+    if (job.state != JobState::running || !kept_alive(job) || job.spec.run->stopped) continue;
+    if (t - kept_alive_last_use(job, t) >= max_idle) idle.push_back(id);
+  }
+  for (JobId id : idle) {
+    Job& job = m_live.at(id);
+    job.state_desc =
+        fmt::format("Released after {} unused with its command ended (StintKeepAliveMax)",
+                    parse::format_duration(max_idle));
+    log_info("run {}: {}", job.spec.name, job.state_desc);
+    end_kept_alive(job);
+  }
 }
 
 void Controller::cancel_running(Job& job, bool asked) {
@@ -477,6 +531,12 @@ void Controller::complete_from_results(Job& job) {
       drain_node(job.alloc[i].node, "Kill task failed");
     }
     if (r.launch_failed && r.exit_status == 0 && r.exit_signal == 0) r.exit_status = 1;
+    // What stepd.log says of a failed launch, where scontrol and sacct show it.
+    if (r.launch_failed && !r.error.empty() && job.state_desc.empty()) {
+      job.state_desc = r.error;
+      if (job.alloc.size() > 1 && i < job.alloc.size())
+        job.state_desc += fmt::format(" (on {})", job.alloc[i].node);
+    }
     if (i == 0) {
       job.exit_status = r.exit_status;
       job.exit_signal = r.exit_signal;

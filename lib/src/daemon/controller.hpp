@@ -278,6 +278,12 @@ class Controller {
   void release_node_ssh(Job& job);
   /// Ends a run whose nodes were kept alive after its command ended.
   void end_kept_alive(Job& job);
+  /// Ends the kept-alive runs nobody has used for StintKeepAliveMax, with
+  /// the reason in their state_desc (run-show's Reason).
+  void end_idle_kept_alive();
+  /// When a kept-alive run was last in use: its command's end, a run-exec's
+  /// start or end; `now` while a run-exec runs or an SSH session is open.
+  Seconds kept_alive_last_use(const Job& job, Seconds now);
   /// The next number of a run of `project`.
   std::uint32_t next_run_number(const std::string& project);
 

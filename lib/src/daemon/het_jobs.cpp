@@ -24,6 +24,7 @@ void Controller::start_het_component(Job& job, std::vector<NodeAlloc> alloc) {
   job.alloc = std::move(alloc);
   job.state = JobState::running;
   job.reason = Reason::none;
+  job.state_desc.clear();
   job.start_time = now();
   m_maybe_active.insert(job.id);
   m_store->update_job(job);

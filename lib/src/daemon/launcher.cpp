@@ -173,6 +173,7 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
   job.state = JobState::running;
   m_maybe_active.insert(job.id);
   job.reason = Reason::none;
+  job.state_desc.clear();
   job.start_time = now();
   if (job.spec.run) {
     try {
@@ -335,7 +336,7 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
       r.node_index = i;
       r.launch_failed = true;
       r.exit_status = 1;
-      r.error = std::strerror(rc);
+      r.error = fmt::format("cannot start stint-stepd: {}", std::strerror(rc));
       r.start_time = r.end_time = now();
       fs::write_file_atomic(l.result_path, to_json_text(r), 0600);
       continue;

@@ -213,6 +213,7 @@ void Controller::schedule() {
   const auto pass_began = std::chrono::steady_clock::now();
   m_dirty = false;
   end_grace_times();
+  end_idle_kept_alive();
   mail_tick();
   check_reservations();  // started, ended, repeated (daemon/reservations.cpp)
   // A suspended job holds no resources (its preemptor has them) until it resumes.

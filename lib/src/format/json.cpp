@@ -162,7 +162,7 @@ ojson job_record(const JobGroup& group, const Context& ctx) {
   j["standard_output"] = job.stdout_path;
   j["submit_time"] = job.submit_time;
   j["suspend_time"] = 0;
-  j["system_comment"] = "";
+  j["system_comment"] = job.state_desc;
   // Minutes, null for UNLIMITED, as Slurm's openapi prints it.
   j["time_limit"] =
       job.time_limit == k_infinite ? ojson(nullptr) : ojson((job.time_limit + 59) / 60);

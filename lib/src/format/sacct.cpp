@@ -415,6 +415,7 @@ const std::array k_columns = {
   SacctColumn{"StdIn", 20, Kind::str, [](const Row& r) { return job_only(r, r.job.spec.options().stdin_pattern.empty() ? std::string("/dev/null") : r.job.spec.options().stdin_pattern); }},
   SacctColumn{"StdOut", 20, Kind::str, [](const Row& r) { return job_only(r, r.job.stdout_path); }},
   SacctColumn{"Submit", 19, Kind::date, [](const Row& r) { return timestamp(line_submit(r, r.job.submit_time)); }},
+  SacctColumn{"SystemComment", 15, Kind::str, [](const Row& r) { return job_only(r, r.job.state_desc); }},
   SacctColumn{"SystemCPU", 10, Kind::str, [](const Row& r) { return cpu_time_text(sys_cpu(r)); }},
   SacctColumn{"Timelimit", 10, Kind::str, timelimit},
   SacctColumn{"TimelimitRaw", 10, Kind::str, timelimit_raw},

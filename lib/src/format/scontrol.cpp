@@ -221,7 +221,9 @@ std::string scontrol_job(const JobGroup& group, const Context& ctx, bool one_lin
                "Network=" + detail::network_text(more)});
   l.push_back({"Command=" + command});
   l.push_back({"WorkDir=" + job.spec.work_dir});
-  // Slurm ends the comment with a space.
+  // Slurm ends these with a space. Its Reason= stays the reason's name, as
+  // slurmctld leaves it for a failed launch; the why is the system comment.
+  if (!job.state_desc.empty()) l.push_back({"SystemComment=" + job.state_desc + " "});
   if (!job.spec.comment.empty()) l.push_back({"Comment=" + job.spec.comment + " "});
   if (!job.spec.allocation_only) {  // salloc's has no output of its own
     l.push_back({"StdErr=" + job.stderr_path});

@@ -121,6 +121,11 @@ class Supervisor {
     try {
       m_files = detail::open_output_files(m_launch);
     } catch (const Error& e) {
+      // slurmstepd reports ESLURMD_IO_ERROR (4021) as the batch step's raw
+      // status, which sacct reads as signal 53: the job shows ExitCode 0:53
+      // and its .batch step CANCELLED, as on a cluster.
+      constexpr int k_io_error_signal = 4021 & 0x7f;
+      m_result.exit_signal = k_io_error_signal;
       return launch_failed(e.what());
     }
     set_up_memory_limit();

@@ -152,6 +152,7 @@ void bind_job(sql::Statement& st, const Job& job, const JobTexts& texts) {
   st.bind(i++, static_cast<std::int64_t>(job.het_job_size));
   st.bind(i++, static_cast<std::int64_t>(job.array_split ? 1 : 0));
   st.bind(i++, job.array_pending.store_text());
+  st.bind_unowned(i++, job.state_desc);
 }
 
 std::string_view JobReader::own_or_shared(std::string_view text, const sql::Statement& st,
@@ -241,6 +242,7 @@ void JobReader::read_into(const sql::Statement& st, Job& job, bool again) {
     } else {
       throw Error(Errc::store, fmt::format("job {}: corrupt row: array tasks '{}'", job.id, tasks));
     }
+    job.state_desc = st.text_view(i++);
   } catch (const nlohmann::json::exception& e) {
     throw Error(Errc::store, fmt::format("job {}: corrupt row: {}", job.id, e.what()));
   }

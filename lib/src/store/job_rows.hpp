@@ -34,8 +34,8 @@ constexpr std::string_view k_job_columns =
     "exit_status, exit_signal, user_cpu_us, sys_cpu_us, max_rss_kb, restart_count, "
     "stdout_path, stderr_path, request, alloc, spec, array_job_id, array_task_id, "
     "array_throttle, dependency, requeue, cancelled_by, het_job_id, het_job_offset, "
-    "het_job_size, array_split, array_tasks";
-constexpr int k_job_column_count = 39;
+    "het_job_size, array_split, array_tasks, state_desc";
+constexpr int k_job_column_count = 40;
 
 /// k_job_columns with NULL in place of what JobPart::listing leaves out.
 std::string listing_columns();

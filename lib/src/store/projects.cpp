@@ -62,4 +62,11 @@ void Store::delete_run(const std::string& project, std::uint32_t number, std::ui
   st.run();
 }
 
+bool Store::delete_project(const std::string& name) {
+  sql::Statement st(m_impl->conn, "DELETE FROM projects WHERE name = ?");
+  st.bind(1, std::string_view(name));
+  st.run();
+  return sqlite3_changes(m_impl->conn.handle()) > 0;
+}
+
 }  // namespace stint

@@ -333,6 +333,11 @@ UPDATE jobs SET array_task_id = 4294967294,
  WHERE id IN (SELECT record FROM array_folds);
 DROP TABLE array_folds;
 )sql",
+      // 18: what a reason alone does not say (Job::state_desc): a launch's
+      // failure, why stintd ended a kept-alive run.
+      R"sql(
+ALTER TABLE jobs ADD COLUMN state_desc TEXT NOT NULL DEFAULT '';
+)sql",
   };
   return k_migrations;
 }

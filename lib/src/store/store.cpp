@@ -427,6 +427,16 @@ std::vector<Job> Store::run_jobs(const std::string& project) {
   return out;
 }
 
+std::size_t Store::longest_run_name(Seconds ended_after) {
+  // A run's name has a '/': the spec is parsed only for such names.
+  sql::Statement st(m_impl->conn,
+                    "SELECT COALESCE(MAX(LENGTH(name)), 0) FROM jobs "
+                    "WHERE (state IN (0, 1, 2, 3) OR end_time >= ?) AND instr(name, '/') > 0 "
+                    "AND json_extract(spec, '$.run.project') IS NOT NULL");
+  st.bind(1, ended_after);
+  return st.step() ? static_cast<std::size_t>(st.int64(0)) : 0;
+}
+
 std::uint32_t Store::max_run_number(const std::string& project) {
   sql::Statement st(m_impl->conn,
                     "SELECT MAX((SELECT COALESCE(MAX(json_extract(spec, '$.run.number')), 0) "

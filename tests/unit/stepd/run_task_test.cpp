@@ -277,6 +277,9 @@ TEST_CASE("an output file that cannot be opened fails the launch") {
   CHECK(r.launch_failed);
   CHECK(r.error ==
         fmt::format("Could not open stdout file {}: No such file or directory", l.stdout_path));
+  // slurmstepd's ESLURMD_IO_ERROR as a raw status: sacct's ExitCode 0:53.
+  CHECK(r.exit_status == 0);
+  CHECK(r.exit_signal == 53);
   CHECK(r.end_time >= r.start_time);
   CHECK_FALSE(fs::exists(dir / "ran"));
 }

@@ -89,8 +89,9 @@ TEST_CASE("migration 17 folds an older database's pending tasks into their recor
     store->insert_job(plain);
   }
   // Back to schema 16, as the older stint left it.
-  const std::string downgrade =
-      "sqlite3 '" + db + "' 'ALTER TABLE jobs DROP COLUMN array_tasks; PRAGMA user_version = 16;'";
+  const std::string downgrade = "sqlite3 '" + db +
+                                "' 'ALTER TABLE jobs DROP COLUMN array_tasks; ALTER TABLE jobs "
+                                "DROP COLUMN state_desc; PRAGMA user_version = 16;'";
   REQUIRE(std::system(downgrade.c_str()) == 0);
 
   auto store = stint::Store::open(db, stint::Store::Mode::read_write);

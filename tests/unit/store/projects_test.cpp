@@ -57,6 +57,37 @@ TEST_CASE("a project is added once and listed by name", "[store][projects]") {
   CHECK_FALSE(store->project("nope"));
 }
 
+TEST_CASE("a project's record is deleted once", "[store][projects]") {
+  ProjectDir dir;
+  auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+  CHECK(store->add_project({"zeta", 1000, "alice", "z", 50}));
+  CHECK(store->delete_project("zeta"));
+  CHECK_FALSE(store->delete_project("zeta"));
+  CHECK_FALSE(store->project("zeta"));
+  CHECK(store->add_project({"zeta", 1001, "bob", "again", 60}));
+}
+
+TEST_CASE("the longest run name squeue lists: live runs, and those ended since",
+          "[store][projects]") {
+  ProjectDir dir;
+  auto store = stint::Store::open(dir.path + "/stint.db", stint::Store::Mode::read_write);
+  CHECK(store->longest_run_name(0) == 0);
+  auto ended = run_job(1, "a-long-project-name", 1, 1000, "alice", 10);
+  ended.end_time = 100;
+  store->insert_job(ended);
+  auto live = run_job(2, "short", 12, 1000, "alice", 20);
+  live.state = stint::JobState::running;
+  store->insert_job(live);
+  stint::Job plain;  // a batch job named with a '/': not a run
+  plain.id = 3;
+  plain.user_name = "alice";
+  plain.partition = "main";
+  plain.spec.name = "a/batch/job/with/a/longer/name";
+  store->insert_job(plain);
+  CHECK(store->longest_run_name(200) == std::string("short/12").size());
+  CHECK(store->longest_run_name(100) == std::string("a-long-project-name/1").size());
+}
+
 TEST_CASE("a deleted run leaves the run listings, not the jobs or the numbering",
           "[store][projects]") {
   ProjectDir dir;
@@ -116,7 +147,8 @@ TEST_CASE("migration 7 makes a project for each project runs already name", "[st
       "ALTER TABLE jobs DROP COLUMN het_job_id; ALTER TABLE jobs DROP COLUMN het_job_offset; "
       "ALTER TABLE jobs DROP COLUMN het_job_size; ALTER TABLE steps DROP COLUMN time_limit; "
       "ALTER TABLE jobs DROP COLUMN array_split; DROP TABLE node_features; "
-      "DROP TABLE submissions; ALTER TABLE jobs DROP COLUMN array_tasks; "
+      "DROP TABLE submissions; ALTER TABLE jobs DROP COLUMN array_tasks; ALTER TABLE jobs DROP "
+      "COLUMN state_desc; "
       "PRAGMA user_version = 6;'";
   REQUIRE(std::system(downgrade.c_str()) == 0);
   auto store = stint::Store::open(db, stint::Store::Mode::read_write);
@@ -163,7 +195,7 @@ UPDATE jobs SET spec = json_set(spec, '$.run.env', json_array(
 UPDATE cluster_runs SET record = json_set(record, '$.spec.run.env',
   json_array(json_array('SECRET_TOKEN', 'hunter2' || hex(zeroblob(3000)))));
 DROP TABLE submissions;
-ALTER TABLE jobs DROP COLUMN array_tasks;
+ALTER TABLE jobs DROP COLUMN array_tasks; ALTER TABLE jobs DROP COLUMN state_desc;
 PRAGMA user_version = 13;
 )sql";
   }
@@ -206,7 +238,7 @@ TEST_CASE("no value of --export is written to stint.db; migration 16 scrubs old 
     sql << R"sql(
 UPDATE jobs SET spec = json_set(spec, '$.export_spec',
   'NONE,API_KEY=hunter2' || hex(zeroblob(3000)) || ',LR=0.1');
-ALTER TABLE jobs DROP COLUMN array_tasks;
+ALTER TABLE jobs DROP COLUMN array_tasks; ALTER TABLE jobs DROP COLUMN state_desc;
 PRAGMA user_version = 15;
 )sql";
   }

@@ -102,7 +102,10 @@ TEST_CASE("updates replace the row and filters select jobs", "[store]") {
   auto job = sample_job(2);
   job.state = stint::JobState::completed;
   job.end_time = 2000;
+  job.state_desc = "Could not open stdout file /x/y: No such file or directory";
   store->update_job(job);
+  CHECK(store->job(2)->state_desc == job.state_desc);
+  CHECK(store->job(1)->state_desc.empty());
 
   stint::JobFilter active;
   active.active_only = true;
@@ -300,7 +303,8 @@ TEST_CASE("the associations jobs name are kept as jobs are written", "[store]") 
       "ALTER TABLE jobs DROP COLUMN het_job_id; ALTER TABLE jobs DROP COLUMN het_job_offset; "
       "ALTER TABLE jobs DROP COLUMN het_job_size; ALTER TABLE steps DROP COLUMN time_limit; "
       "ALTER TABLE jobs DROP COLUMN array_split; DROP TABLE node_features; "
-      "DROP TABLE submissions; ALTER TABLE jobs DROP COLUMN array_tasks; "
+      "DROP TABLE submissions; ALTER TABLE jobs DROP COLUMN array_tasks; ALTER TABLE jobs DROP "
+      "COLUMN state_desc; "
       "PRAGMA user_version = 7;'";
   REQUIRE(std::system(downgrade.c_str()) == 0);
   store = stint::Store::open(db, stint::Store::Mode::read_write);

@@ -35,6 +35,7 @@ constexpr Route k_routes[] = {
     {"run_refresh", handle_run_refresh},
     {"run_delete", handle_run_delete},
     {"project_create", handle_project_create},
+    {"project_delete", handle_project_delete},
     {"batch_script", handle_batch_script},
     {"job_env", handle_job_env},
     {"storage_create", handle_storage_create},

@@ -31,6 +31,7 @@ Json handle_run_refresh(Controller& c, const Json& req, const Caller& caller);
 // Projects and run-delete (handlers/project.cpp).
 Json handle_run_delete(Controller& c, const Json& req, const Caller& caller);
 Json handle_project_create(Controller& c, const Json& req, const Caller& caller);
+Json handle_project_delete(Controller& c, const Json& req, const Caller& caller);
 Json handle_batch_script(Controller& c, const Json& req, const Caller& caller);
 Json handle_job_env(Controller& c, const Json& req, const Caller& caller);
 // Storages, named folders kept across runs (handlers/storage.cpp).

@@ -1,6 +1,10 @@
 // run-project create and run-delete: the records around runs.
 
+#include <algorithm>
+#include <set>
+
 #include <fmt/core.h>
+#include <fmt/format.h>
 
 #include <stint/error.hpp>
 #include <stint/run.hpp>
@@ -67,6 +71,58 @@ Json handle_project_create(Controller& c, const Json& req, const Caller& caller)
   tx.commit();
   log_info("project {} created by uid {}", name, caller.uid);
   return {{"project", name}};
+}
+
+// {"op": "project_delete", "name": "p"}: the project and its runs leave the
+// run tools, as run-delete of each would; refused while a run of it is live.
+// Its jobs stay in accounting, and run numbers go on from the last one if a
+// project of that name comes again, so no two runs ever share a name.
+Json handle_project_delete(Controller& c, const Json& req, const Caller& caller) {
+  const std::string name = req.at("name").get<std::string>();
+  std::vector<std::string> live;
+  for (const auto& [id, job] : c.live()) {
+    if (job.spec.run && job.spec.run->project == name)
+      live.push_back(RunName{name, job.spec.run->number}.text());
+  }
+  std::set<std::uint32_t> numbers;
+  std::set<std::uint32_t> owners;
+  for (const auto& job : c.store().run_jobs(name)) {
+    numbers.insert(job.spec.run->number);
+    owners.insert(job.user_id);
+  }
+  for (const auto& run : c.store().cluster_runs(name)) {
+    if (!is_terminal(run.state)) live.push_back(RunName{name, run.number}.text());
+    numbers.insert(run.number);
+    owners.insert(run.user_id);
+  }
+  const std::optional<Project> project = c.store().project(name);
+  if (!project && numbers.empty())
+    throw Error(Errc::invalid_argument,
+                fmt::format("No project {} (run-project list shows them)", name));
+  if (project) owners.insert(project->owner_id);
+  for (std::uint32_t owner : owners) {
+    if (!c.may_act_for(caller, owner))
+      throw Error(Errc::access_denied,
+                  fmt::format("Project {} has runs of other users: only they or an operator "
+                              "may delete it",
+                              name));
+  }
+  if (!live.empty()) {
+    std::sort(live.begin(), live.end());
+    live.erase(std::unique(live.begin(), live.end()), live.end());
+    throw Error(Errc::invalid_argument,
+                fmt::format("Project {} has runs that have not ended ({}): stop them first "
+                            "(run-stop)",
+                            name, fmt::join(live, ", ")));
+  }
+  Store::Transaction tx(c.store());
+  for (std::uint32_t number : numbers) c.store().delete_run(name, number, caller.uid, c.now());
+  c.store().delete_project(name);
+  tx.commit();
+  log_info("project {} ({} runs) deleted by uid {}", name, numbers.size(), caller.uid);
+  Json runs = Json::array();
+  for (std::uint32_t number : numbers) runs.push_back(RunName{name, number}.text());
+  return {{"project", name}, {"runs", runs}};
 }
 
 // {"op": "run_delete", "runs": ["p/1", ...]}: each ended run the caller owns
