@@ -161,6 +161,8 @@ wait_for 20 sh -c "squeue -h -n p/1 | grep -q . && exit 1 || exit 0"
 expect_eq "project owner" "p $alice" "$(as "$bob" run-project list -n | awk '{print $1, $2}')"
 err=$(as "$bob" run-delete p/1 2>&1) && fail "bob deleted alice's run"
 expect_eq "run-delete refusal" "run-delete: error: Access/permission denied" "$err"
+err=$(as "$bob" run-project delete p 2>&1) && fail "bob deleted alice's project"
+expect_eq "run-project delete refusal" "run-project: error: Project p is not yours alone (it or some of its runs belong to other users): only an operator may delete it" "$err"
 expect_eq "alice deletes her run" "p/1 deleted" "$(as "$alice" run-delete --keep-logs p/1)"
 
 # --- Only root (and the state directory's owner) stops the system stintd.

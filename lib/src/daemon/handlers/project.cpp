@@ -103,8 +103,8 @@ Json handle_project_delete(Controller& c, const Json& req, const Caller& caller)
   for (std::uint32_t owner : owners) {
     if (!c.may_act_for(caller, owner))
       throw Error(Errc::access_denied,
-                  fmt::format("Project {} has runs of other users: only they or an operator "
-                              "may delete it",
+                  fmt::format("Project {} is not yours alone (it or some of its runs belong "
+                              "to other users): only an operator may delete it",
                               name));
   }
   if (!live.empty()) {
