@@ -1,7 +1,9 @@
 # A real Slurm 22.05 from Debian's packages on this machine, loopback only,
 # for the slurm backend's tests (sourced after lib.sh): munged, mariadbd,
 # slurmdbd, slurmctld and SLURM_NODES slurmd (default 2, NodeName n1, n2, ...:
-# multiple-slurmd mode; SLURM_CONF_EXTRA: more slurm.conf lines),
+# multiple-slurmd mode; SLURM_CONF_EXTRA: more slurm.conf lines; SLURM_CONF_FROM:
+# a cluster's own slurm.conf, whose NodeName lines name one node each, run with
+# the daemons' places and ports of this file instead of the test cluster),
 # all with their state, sockets, pid files and ports of their own under
 # $TEST_ROOT/slurm, and stopped by their pid files when the test ends. The
 # approach is the shared slurm-oracle's (../shared/slurm-oracle beside the checkout) (setup.sh, teardown.sh).
@@ -12,7 +14,7 @@ SLURM_DIR=${SLURM_DIR:-$TEST_ROOT/slurm}
 SLURM_NODES=${SLURM_NODES:-2}
 export SLURM_CONF="$SLURM_DIR/slurm.conf"  # read by the real tools this test runs
 SLURM_PORT_BASE=${STINT_TEST_SLURM_PORT_BASE:-26800}
-SLURM_CLUSTER=stinttest
+SLURM_CLUSTER=${SLURM_CLUSTER:-stinttest}
 SLURM_PARTITION=debug
 
 skip() {
@@ -164,8 +166,10 @@ SQL
   read -r cpus rmem < <(slurmd -C | head -n 1 | tr ' ' '\n' |
     awk -F= '/^CPUs=/{c=$2} /^RealMemory=/{m=$2} END {print c, m}')
   rmem=$((rmem > 1024 ? rmem - 256 : rmem))
+  # The daemons' own places, ports and plugins: what any cluster's file gets
+  # here (this machine's folders, loopback, no cgroup delegation).
+  local own_keys='AccountingStorageHost|AccountingStoragePort|AuthType|CommunicationParameters|CredType|JobAcctGatherType|JobCompType|KillWait|MailProg|MinJobAge|MpiDefault|ProctrackType|ReturnToService|SchedulerParameters|SlurmUser|SlurmctldHost|SlurmctldLogFile|SlurmctldPidFile|SlurmctldPort|SlurmdLogFile|SlurmdPidFile|SlurmdPort|SlurmdSpoolDir|SlurmdUser|StateSaveLocation|TaskPlugin'
   cat >"$SLURM_CONF" <<EOF
-ClusterName=$SLURM_CLUSTER
 SlurmctldHost=$host(127.0.0.1)
 SlurmUser=root
 SlurmdUser=root
@@ -188,19 +192,31 @@ TaskPlugin=task/none
 JobAcctGatherType=jobacct_gather/none
 KillWait=2
 MinJobAge=300
-SchedulerType=sched/backfill
 SchedulerParameters=batch_sched_delay=0,sched_min_interval=0,bf_interval=1
+AccountingStorageHost=localhost
+AccountingStoragePort=$((p + 19))
+JobCompType=jobcomp/none
+EOF
+  if [ -n "${SLURM_CONF_FROM:-}" ]; then
+    # Its keys but the daemons' own; each NodeName line gets this machine as
+    # its host and a port of its own, as multiple-slurmd needs.
+    grep -Ev "^(${own_keys})=" "$SLURM_CONF_FROM" |
+      awk -v host="$host" -v port=$((p + 21)) '
+        /^NodeName=/ { $0 = $0 " NodeHostname=" host " NodeAddr=127.0.0.1 Port=" port++ }
+        { print }' >>"$SLURM_CONF"
+  else
+    cat >>"$SLURM_CONF" <<EOF
+ClusterName=$SLURM_CLUSTER
+SchedulerType=sched/backfill
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core_Memory
 DefMemPerCPU=64
 AccountingStorageType=accounting_storage/slurmdbd
-AccountingStorageHost=localhost
-AccountingStoragePort=$((p + 19))
-JobCompType=jobcomp/none
 NodeName=n[1-$SLURM_NODES] NodeHostname=$host NodeAddr=127.0.0.1 Port=[$((p + 21))-$((p + 20 + SLURM_NODES))] CPUs=$cpus RealMemory=$rmem State=UNKNOWN
 PartitionName=$SLURM_PARTITION Nodes=n[1-$SLURM_NODES] Default=YES MaxTime=INFINITE State=UP
-${SLURM_CONF_EXTRA:-}
 EOF
+  fi
+  [ -z "${SLURM_CONF_EXTRA:-}" ] || echo "$SLURM_CONF_EXTRA" >>"$SLURM_CONF"
   # slurmdbd.conf is read from slurm.conf's folder.
   cat >"$SLURM_DIR/slurmdbd.conf" <<EOF
 AuthType=auth/munge
@@ -227,7 +243,7 @@ EOF
   for ((n = 1; n <= SLURM_NODES; n++)); do
     /usr/sbin/slurmd -N "n$n" || skip "slurmd n$n did not start"
   done
-  wait_up 60 "the nodes" sh -c "[ \"\$(/usr/bin/sinfo -h -N -o '%N %t' | grep -c idle)\" = $SLURM_NODES ]"
+  wait_up 60 "the nodes" sh -c "[ \"\$(/usr/bin/sinfo -h -N -o '%N %t' | sort -u | grep -c idle)\" = $SLURM_NODES ]"
   # Until slurmctld has registered with slurmdbd, a job's record there may be
   # a placeholder (JobName "allocation", one node).
   wait_up 60 "slurmctld's registration with slurmdbd" sh -c \

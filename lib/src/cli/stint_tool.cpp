@@ -1,6 +1,6 @@
 // stint: the installation's own tool. init writes stint.yaml, config shows or
 // checks a configuration, daemon starts, tells about or stops stintd, report draws the
-// schedule, version.
+// schedule, export writes a real Slurm cluster's files, version.
 
 #include <chrono>
 #include <cstdint>
@@ -19,6 +19,7 @@
 
 #include "cli/boundary.hpp"
 #include "cli/cli11.hpp"
+#include "cli/stint_export.hpp"
 #include "cli/stint_report.hpp"
 #include "config/slurm_conf.hpp"
 #include "config/warnings.hpp"
@@ -312,12 +313,42 @@ int stint(int argc, char** argv) {
         ->type_name("FILE");
     report_cmd->add_option("--title", report_args.title, "The picture's title")->type_name("TEXT");
 
+    cli::ExportArgs export_args;
+    CLI::App* export_cmd = app.add_subcommand(
+        "export", "Write the files a real Slurm cluster needs to take over from this one");
+    export_cmd->require_subcommand(1, 1);
+    CLI::App* export_slurm_cmd = export_cmd->add_subcommand(
+        "slurm",
+        "slurm.conf, gres.conf, cgroup.conf, the prolog and epilog, and the accounts "
+        "(accounts.cfg for sacctmgr load, accounts.sh)");
+    export_slurm_cmd
+        ->add_option("-o,--output", export_args.output,
+                     "The folder to write them in (made if missing; default slurm-export)")
+        ->type_name("DIR");
+    export_slurm_cmd
+        ->add_option("--nodes", export_args.nodes,
+                     "The new machines' names, one per declared node in order, as a hostlist "
+                     "(node[01-04]); default: the declared names")
+        ->type_name("HOSTLIST");
+    export_slurm_cmd
+        ->add_option("--controller", export_args.controller,
+                     "SlurmctldHost (default: the first node)")
+        ->type_name("HOST");
+    export_slurm_cmd
+        ->add_option("--conf-dir", export_args.conf_dir,
+                     "Where the files will be on the cluster, for Prolog= and Epilog= "
+                     "(default /etc/slurm)")
+        ->type_name("DIR");
+    export_slurm_cmd->add_flag("-f,--force", export_args.force,
+                               "Replace files of the same names in the folder");
+
     CLI::App* version_cmd = app.add_subcommand("version", "Print the version");
 
     if (int rc = cli::parse_args(app, "stint", argc, argv); rc >= 0) return rc;
     if (app.get_subcommands().empty()) {
       fmt::print(stderr,
-                 "stint: a command is required: init, config, daemon, db, report or version\n"
+                 "stint: a command is required: init, config, daemon, db, report, export or "
+                 "version\n"
                  "Try \"stint --help\" for more information\n");
       return 255;
     }
@@ -332,6 +363,7 @@ int stint(int argc, char** argv) {
     if (*stop_cmd) return daemon_stop(paths);
     if (*compact_cmd) return db_compact(paths);
     if (*report_cmd) return cli::stint_report(paths, report_args);
+    if (*export_slurm_cmd) return cli::stint_export_slurm(paths, export_args);
     if (*version_cmd) {
       fmt::print("{}\n", stint::version_line());
       return 0;

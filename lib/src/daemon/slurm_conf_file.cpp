@@ -18,16 +18,16 @@ std::string time_text(Seconds s) {
   return s == k_infinite ? std::string("UNLIMITED") : parse::format_duration_fixed(s);
 }
 
-std::string hostlist(const std::vector<NodeDef>& nodes) {
-  std::vector<std::string> names;
-  names.reserve(nodes.size());
-  for (const NodeDef& n : nodes) names.push_back(n.name);
-  return parse::compress_hostlist(names);
-}
+}  // namespace
 
-std::string node_line(const NodePool& pool, const std::vector<NodeDef>& nodes) {
-  std::string line =
-      fmt::format("NodeName={} CPUs={} RealMemory={}", hostlist(nodes), pool.cpus, pool.memory_mb);
+std::string node_conf_line(const NodePool& pool, const std::vector<std::string>& names) {
+  std::string line = fmt::format("NodeName={} CPUs={}", parse::compress_hostlist(names), pool.cpus);
+  if (pool.sockets > 1 || pool.threads_per_core > 1) {
+    const std::uint32_t per_core = std::max<std::uint32_t>(1, pool.sockets * pool.threads_per_core);
+    line += fmt::format(" Sockets={} CoresPerSocket={} ThreadsPerCore={}", pool.sockets,
+                        pool.cpus / per_core, pool.threads_per_core);
+  }
+  line += fmt::format(" RealMemory={}", pool.memory_mb);
   if (pool.gpus > 0) {
     line += pool.gpu_type.empty() ? fmt::format(" Gres=gpu:{}", pool.gpus)
                                   : fmt::format(" Gres=gpu:{}:{}", pool.gpu_type, pool.gpus);
@@ -37,9 +37,10 @@ std::string node_line(const NodePool& pool, const std::vector<NodeDef>& nodes) {
   return line + " State=UNKNOWN\n";
 }
 
-std::string partition_line(const Config& config, const PartitionConfig& p, bool is_default) {
+std::string partition_conf_line(const PartitionConfig& p, const std::vector<std::string>& nodes,
+                                bool is_default) {
   std::string line =
-      fmt::format("PartitionName={} Nodes={}", p.id, hostlist(config.partition_nodes(p)));
+      fmt::format("PartitionName={} Nodes={}", p.id, parse::compress_hostlist(nodes));
   if (is_default) line += " Default=YES";
   line += fmt::format(" MaxTime={}", time_text(p.max_time));
   if (p.default_time) line += fmt::format(" DefaultTime={}", time_text(*p.default_time));
@@ -55,8 +56,6 @@ std::string partition_line(const Config& config, const PartitionConfig& p, bool 
   }
   return line + fmt::format(" State={}\n", partition_state_name(p.state));
 }
-
-}  // namespace
 
 std::string slurm_conf_path(const std::string& state_dir) { return state_dir + "/slurm.conf"; }
 
@@ -83,10 +82,17 @@ std::string slurm_conf_text(const Config& config, const std::string& host) {
     std::vector<NodeDef> of_pool;
     std::copy_if(nodes.begin(), nodes.end(), std::back_inserter(of_pool),
                  [&](const NodeDef& n) { return n.pool_id == pool.id; });
-    if (!of_pool.empty()) out += node_line(pool, of_pool);
+    if (of_pool.empty()) continue;
+    std::vector<std::string> names;
+    for (const NodeDef& n : of_pool) names.push_back(n.name);
+    out += node_conf_line(pool, names);
   }
   const PartitionConfig* def = config.default_partition();
-  for (const PartitionConfig& p : config.partitions) out += partition_line(config, p, &p == def);
+  for (const PartitionConfig& p : config.partitions) {
+    std::vector<std::string> names;
+    for (const NodeDef& n : config.partition_nodes(p)) names.push_back(n.name);
+    out += partition_conf_line(p, names, &p == def);
+  }
   return out;
 }
 

@@ -7,6 +7,7 @@
 // cluster's. stint itself reads stint.yaml, never this file.
 
 #include <string>
+#include <vector>
 
 #include <stint/config.hpp>
 
@@ -25,6 +26,17 @@ std::string slurm_conf_path(const std::string& state_dir);
 /// then one NodeName line per node pool and one PartitionName line per
 /// partition.
 std::string slurm_conf_text(const Config& config, const std::string& host);
+
+/// A NodeName line (its newline included) for a pool's nodes named `names`:
+/// CPUs (with their layout when it is not one socket of single-thread
+/// cores), RealMemory, Gres, Features, TmpDisk.
+std::string node_conf_line(const NodePool& pool, const std::vector<std::string>& names);
+
+/// A PartitionName line (its newline included) whose nodes are `nodes`: the
+/// partition's limits, tiers, preemption and access lists as slurm.conf
+/// spells them.
+std::string partition_conf_line(const PartitionConfig& p, const std::vector<std::string>& nodes,
+                                bool is_default);
 
 /// Writes it (0644, atomically) when its text differs from what is there.
 /// Throws Errc::io when it cannot.

@@ -375,8 +375,63 @@ int state_rank(NodeState s) {
   return 5;
 }
 
+/// What nodes of a partition must share to share a line: sinfo's match
+/// flags, set by the fields the format prints (a field that would print
+/// differently for them splits them; sizes split only with -e).
+struct Matching {
+  bool state = false;      ///< %t, %T, StateComplete
+  bool features = false;   ///< %f, %b
+  bool gres = false;       ///< %G
+  bool gres_used = false;  ///< GresUsed
+  bool reason = false;     ///< %E, %u, %U, %H
+};
+
+bool matches(const NodeInfo& a, const NodeInfo& b, const Matching& m) {
+  if (m.state && !same_state(a, b)) return false;
+  if (m.features && a.features != b.features) return false;
+  if (m.gres && (a.gpus != b.gpus || a.gpu_type != b.gpu_type)) return false;
+  if (m.gres_used && a.gpu_ids_alloc != b.gpu_ids_alloc) return false;
+  if (m.reason &&
+      (a.reason != b.reason || a.reason_user != b.reason_user || a.reason_time != b.reason_time))
+    return false;
+  return true;
+}
+
+Matching matching_of(const Layout& layout) {
+  Matching m;
+  for (const Field& f : layout.fields) {
+    switch (k_columns[f.column].letter) {
+      case 't':
+      case 'T':
+      case '#':
+        m.state = true;
+        break;
+      case 'f':
+      case 'b':
+        m.features = true;
+        break;
+      case 'G':
+        m.gres = true;
+        break;
+      case '+':
+        m.gres_used = true;
+        break;
+      case 'E':
+      case 'u':
+      case 'U':
+      case 'H':
+        m.reason = true;
+        break;
+      default:
+        break;
+    }
+  }
+  return m;
+}
+
 std::vector<Row> build_rows(const std::vector<PartitionInfo>& parts,
-                            const std::vector<NodeInfo>& nodes, const SinfoOptions& o) {
+                            const std::vector<NodeInfo>& nodes, const SinfoOptions& o,
+                            const Matching& matching) {
   std::vector<const PartitionInfo*> shown;
   for (const PartitionInfo& p : parts) {
     if (o.partitions.empty() ||
@@ -441,14 +496,26 @@ std::vector<Row> build_rows(const std::vector<PartitionInfo>& parts,
         return state_rank(a->state) < state_rank(b->state);
       return o.exact && a->pool_id < b->pool_id;
     });
+    // A node joins the partition's first line it matches, as sinfo's.
+    const std::size_t first_of_partition = rows.size();
     for (const NodeInfo* n : members) {
-      const NodeInfo* last = rows.empty() ? nullptr : rows.back().nodes.front();
-      if (last != nullptr && rows.back().part == p && same_state(*last, *n) &&
-          (!o.exact || last->pool_id == n->pool_id))
-        rows.back().nodes.push_back(n);
+      auto joined = std::find_if(rows.begin() + static_cast<std::ptrdiff_t>(first_of_partition),
+                                 rows.end(), [&](const Row& r) {
+                                   const NodeInfo& first = *r.nodes.front();
+                                   return matches(first, *n, matching) &&
+                                          (!o.exact || first.pool_id == n->pool_id);
+                                 });
+      if (joined != rows.end())
+        joined->nodes.push_back(n);
       else
         rows.push_back(Row{p, {n}});
     }
+    // Each line's nodes in the cluster's order (the pointers are into `nodes`, which
+    // is in that order), as sinfo sorts its host lists.
+    for (auto r = rows.begin() + static_cast<std::ptrdiff_t>(first_of_partition); r != rows.end();
+         ++r)
+      std::sort(r->nodes.begin(), r->nodes.end(),
+                [](const NodeInfo* a, const NodeInfo* b) { return a < b; });
   }
   return rows;
 }
@@ -516,7 +583,7 @@ std::string render_sinfo(const std::vector<PartitionInfo>& partitions,
                          const Context& ctx) {
   Layout layout = parse_sinfo_format(options.format.empty() ? default_format(options)
                                                             : std::string_view(options.format));
-  std::vector<Row> rows = build_rows(partitions, nodes, options);
+  std::vector<Row> rows = build_rows(partitions, nodes, options, matching_of(layout));
   sort_rows(rows, options.sort, ctx);
 
   // "%#X": as wide as the widest value, and never narrower than 9, as Slurm

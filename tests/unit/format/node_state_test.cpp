@@ -99,3 +99,26 @@ TEST_CASE("sinfo --json: a drained node keeps its base state with the DRAIN flag
   CHECK_THAT(json, Catch::Matchers::Contains("\"reason\": \"maintenance test\""));
   CHECK_THAT(json, Catch::Matchers::Contains("\"reason_set_by_user\": \"root\""));
 }
+
+TEST_CASE("sinfo: nodes share a line unless a field the format prints tells them apart") {
+  use_utc();
+  auto nodes = four_nodes();
+  for (std::size_t i = 0; i < nodes.size(); ++i) nodes[i].features = {i % 2 == 0 ? "a" : "b"};
+  nodes[1].state = stint::query::NodeState::allocated;  // as n3 is
+  auto sinfo_with = [&](const std::string& format) {
+    stint::format::SinfoOptions o;
+    o.format = format;
+    o.no_header = true;
+    return stint::format::render_sinfo(four_partitions(), nodes, o, context(at(18, 3, 22)));
+  };
+  // Features printed: n1 and n3 share "a" though n2 lies between them.
+  const std::string by_features = sinfo_with("%P %D %N %f");
+  CHECK_THAT(by_features, Catch::Matchers::Contains(" 2 n[1,3] a\n"));
+  CHECK_THAT(by_features, Catch::Matchers::Contains(" 2 n[2,4] b\n"));
+  // Neither features nor the state printed: one line, as sinfo's.
+  CHECK_THAT(sinfo_with("%P %D %N"), Catch::Matchers::Contains(" 4 n[1-4]\n"));
+  // The state printed: the allocated nodes apart.
+  const std::string by_state = sinfo_with("%P %D %t %N");
+  CHECK_THAT(by_state, Catch::Matchers::Contains(" 2 alloc n[2-3]\n"));
+  CHECK_THAT(by_state, Catch::Matchers::Contains(" 2 idle n[1,4]\n"));
+}
