@@ -73,6 +73,10 @@ Account - 'vision':Description='vision':Organization='lab':Fairshare=2:GrpTRES=c
 Parent - 'vision'
 User - 'nobody':DefaultAccount='vision':DefaultQOS='normal':Fairshare=2:MaxJobs=4:QOS='high,normal'" \
   "$(grep -v '^#' "$out/accounts.cfg")"
+# sacctmgr dump writes the same file, as Slurm's does.
+sacctmgr dump expo file="$TEST_ROOT/dump.cfg" || fail "sacctmgr dump failed"
+cmp -s "$TEST_ROOT/dump.cfg" "$out/accounts.cfg" || fail "sacctmgr dump differs from accounts.cfg"
+command_refused_with 1 "dump of another cluster" " Cluster other doesn't exist." sacctmgr dump other
 expect_eq "accounts.sh makes the QOS, then loads" "sacctmgr -i add qos high
 sacctmgr -i add qos low
 sacctmgr -i modify qos where name=high set Description='high' Priority=100 Preempt=low MaxWall=120

@@ -250,9 +250,11 @@ int run(int argc, char** argv) {
                "show associations with the entity (withassoc)");
   app.add_flag("-v,--verbose", a.verbose, "print more information");
   app.add_option("command", a.words,
-                 "add|modify|delete|show ENTITY [NAME...] [where KEY=VALUE...] [set KEY=VALUE...]");
+                 "add|modify|delete|show ENTITY [NAME...] [where KEY=VALUE...] [set KEY=VALUE...], "
+                 "or dump CLUSTER [File=PATH]");
   if (int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
 
+  if (auto rc = cli::sacctmgr_dump(a.words, default_paths())) return *rc;
   cli::SacctmgrCommand cmd;
   try {
     cmd = cli::parse_sacctmgr(a.words);

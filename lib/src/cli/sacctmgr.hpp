@@ -21,6 +21,7 @@
 #include <stint/accounts.hpp>
 #include <stint/config_show.hpp>
 #include <stint/error.hpp>
+#include <stint/paths.hpp>
 
 #include "sched/limits.hpp"
 
@@ -59,6 +60,11 @@ class SacctmgrError : public Error {
 /// ...", " Unknown option: X" (a word in add that is neither a name nor a known
 /// Key=value), " You didn't give me anything to set" (modify without set).
 SacctmgrCommand parse_sacctmgr(const std::vector<std::string>& words);
+
+/// `sacctmgr dump CLUSTER [File=PATH]` (sacctmgr_dump.cpp): the association
+/// tree written in the format `sacctmgr load` reads (stint export slurm's
+/// accounts.cfg). Returns the exit status; nullopt when `words` is not a dump.
+std::optional<int> sacctmgr_dump(const std::vector<std::string>& words, const Paths& paths);
 
 /// The acct_add / acct_modify / acct_delete request for a command
 /// (docs/protocol.md). Cluster modifications go to the root account's

@@ -39,6 +39,11 @@ Accounting starting_accounting() {
 
 }  // namespace
 
+Accounting read_accounting(const Paths& paths) {
+  return Store::exists(paths.db()) ? Store::reader(paths.db())->accounting()
+                                   : starting_accounting();
+}
+
 int stint_export_slurm(const Paths& paths, const ExportArgs& args) {
   daemon::SlurmExportOptions options;
   if (!args.nodes.empty()) {
@@ -49,8 +54,7 @@ int stint_export_slurm(const Paths& paths, const ExportArgs& args) {
   options.controller = args.controller;
   options.conf_dir = args.conf_dir;
   const Config config = query::read_config(paths);
-  const Accounting accounting =
-      Store::exists(paths.db()) ? Store::reader(paths.db())->accounting() : starting_accounting();
+  const Accounting accounting = read_accounting(paths);
   // Everything is made before anything is written: a refusal leaves no file.
   const std::vector<daemon::ExportedFile> files = daemon::export_slurm(config, accounting, options);
   if (!args.force) {

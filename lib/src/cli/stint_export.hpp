@@ -4,6 +4,7 @@
 
 #include <string>
 
+#include <stint/accounts.hpp>
 #include <stint/paths.hpp>
 
 namespace stint::cli {
@@ -15,6 +16,10 @@ struct ExportArgs {
   std::string conf_dir = "/etc/slurm";  ///< --conf-dir: where the files go on the cluster
   bool force = false;                   ///< -f: replace files already in the folder
 };
+
+/// The accounts of the state directory's database; without one yet, those
+/// every cluster starts with (the root account and user, QOS normal).
+Accounting read_accounting(const Paths& paths);
 
 /// Writes the files from the configuration stintd runs with (stint.yaml when
 /// it has not run) and the accounts, and says what it wrote and what comes
