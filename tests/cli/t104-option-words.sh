@@ -16,7 +16,7 @@ command_refused_with 255 "no command" "run-storage: a command is required: creat
 Try \"run-storage --help\" for more information" run-storage
 command_refused_with 255 "an unknown command" "run-storage: unknown command 'bogus': the commands are create, list or delete
 Try \"run-storage --help\" for more information" run-storage bogus
-command_refused_with 255 "an unknown command of stint" "stint: unknown command 'bogus': the commands are init, config, daemon, db, report or version
+command_refused_with 255 "an unknown command of stint" "stint: unknown command 'bogus': the commands are init, config, daemon, db, report, export or version
 Try \"stint --help\" for more information" stint bogus
 command_refused_with 255 "extra words, in their order" "run-storage: unexpected arguments: x y
 Try \"run-storage --help\" for more information" run-storage list x y
