@@ -55,7 +55,7 @@ expect_contains "stint-stepd --fork-server by hand" "$err" "stint-stepd: error: 
 out=$(squeue --usage)
 expect_contains "squeue --usage" "$out" "[-A account]"
 out=$(stint --usage)
-expect_contains "stint --usage" "$out" "{init|config|daemon|db|report|version}"
+expect_contains "stint --usage" "$out" "{init|config|daemon|db|report|export|version}"
 expect_eq "stint version" "$version" "$(stint version)"
 expect_eq "scontrol version" "$version" "$(scontrol version)"
 # A subcommand answers --usage with its own options.

@@ -95,7 +95,7 @@ TEST_CASE("slurm.conf: DefMemPerCPU set leaves the partitions alone; Stint keys 
   CHECK(conf.find("#   StintIdleExit=60: ") != std::string::npos);
 }
 
-TEST_CASE("--nodes renames the declared nodes in order, one machine each") {
+TEST_CASE("the new machines (--nodes) rename the declared nodes in order, one machine each") {
   daemon::SlurmExportOptions o;
   o.hosts = {"a1", "a2", "b1", "b2"};
   o.controller = "head";
