@@ -350,8 +350,10 @@ std::string left_out_comments(const Config& config) {
   };
   for (const auto& [key, value, origin] : config.all_conf()) {
     if (key.rfind("Stint", 0) != 0 || origin == ConfigOrigin::built_in_default) continue;
+    // A copy: clang before 16 (clang-tidy's here) cannot capture a structured binding.
+    const std::string& name = key;
     auto it = std::find_if(std::begin(k_stint_keys), std::end(k_stint_keys),
-                           [&](const auto& k) { return k.first == key; });
+                           [&name](const auto& k) { return k.first == name; });
     note(fmt::format("{}={}", key, value),
          it == std::end(k_stint_keys) ? std::string_view("stint's own; Slurm has no such key")
                                       : it->second);
