@@ -69,8 +69,11 @@ prober=$!
 wait_for 10 sh -c "! flock -n -x '$lock' true"
 stintd --state-dir "$STINT_STATE_DIR"
 wait "$prober"
-wait_for 20 sh -c "! flock -n -s '$lock' true"
-expect_eq "stintd after a probe" stintd "$(ps -o comm= -p "$(cat "$lock")")"
+# The new stintd holds the lock a moment before its pid is in the file.
+lock_holder() { ps -o comm= -p "$(cat "$lock")" 2>/dev/null || true; }
+stintd_holds_lock() { ! flock -n -s "$lock" true && [ "$(lock_holder)" = stintd ]; }
+wait_for 20 stintd_holds_lock
+expect_eq "stintd after a probe" stintd "$(lock_holder)"
 
 # A job's script is kept in scripts.db; the spool holds the copy a task runs,
 # written without a sync and checked before each launch: a copy a power cut
