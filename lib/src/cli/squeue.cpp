@@ -243,12 +243,10 @@ int report(const SqueueArgs& a, const Paths& paths, const Config& config, JobFil
     o.layout = format::parse_squeue_format(env_format);
   else if (a.start)
     o.layout = format::parse_squeue_format(std::string(format::k_squeue_start_format));
-  else
+  else {
     o.layout = format::squeue_default_layout(a.long_list);
-  const bool default_layout = a.format_long.empty() && a.format.empty() && !a.start &&
-                              (env_format_long == nullptr || *env_format_long == '\0') &&
-                              (env_format == nullptr || *env_format == '\0');
-  if (default_layout) widen_for_runs(o.layout, paths, filter.ended_after);
+    widen_for_runs(o.layout, paths, filter.ended_after);
+  }
 
   const bool filtered = selection.needs_spec() || a.priority;
   if (refs.empty()) {
