@@ -20,6 +20,13 @@ std::string time_text(Seconds s) {
 
 }  // namespace
 
+std::vector<NodeDef> pool_nodes(const std::vector<NodeDef>& nodes, const std::string& pool) {
+  std::vector<NodeDef> out;
+  std::copy_if(nodes.begin(), nodes.end(), std::back_inserter(out),
+               [&](const NodeDef& n) { return n.pool_id == pool; });
+  return out;
+}
+
 std::string node_conf_line(const NodePool& pool, const std::vector<std::string>& names) {
   std::string line = fmt::format("NodeName={} CPUs={}", parse::compress_hostlist(names), pool.cpus);
   if (pool.sockets > 1 || pool.threads_per_core > 1) {
@@ -79,9 +86,7 @@ std::string slurm_conf_text(const Config& config, const std::string& host) {
   if (gpus && !gres_types) out += "GresTypes=gpu\n";
   const std::vector<NodeDef> nodes = config.nodes();
   for (const NodePool& pool : config.node_pools) {
-    std::vector<NodeDef> of_pool;
-    std::copy_if(nodes.begin(), nodes.end(), std::back_inserter(of_pool),
-                 [&](const NodeDef& n) { return n.pool_id == pool.id; });
+    const std::vector<NodeDef> of_pool = pool_nodes(nodes, pool.id);
     if (of_pool.empty()) continue;
     std::vector<std::string> names;
     for (const NodeDef& n : of_pool) names.push_back(n.name);

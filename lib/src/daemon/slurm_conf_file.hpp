@@ -27,6 +27,9 @@ std::string slurm_conf_path(const std::string& state_dir);
 /// partition.
 std::string slurm_conf_text(const Config& config, const std::string& host);
 
+/// The nodes of `pool` among `nodes` (Config::nodes()), in their order.
+std::vector<NodeDef> pool_nodes(const std::vector<NodeDef>& nodes, const std::string& pool);
+
 /// A NodeName line (its newline included) for a pool's nodes named `names`:
 /// CPUs (with their layout when it is not one socket of single-thread
 /// cores), RealMemory, Gres, Features, TmpDisk.

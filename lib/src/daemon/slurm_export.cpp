@@ -285,13 +285,6 @@ SiteScript site_script(const Config& config, bool prolog, const std::string& con
   return s;
 }
 
-std::vector<NodeDef> pool_nodes(const std::vector<NodeDef>& nodes, const std::string& pool) {
-  std::vector<NodeDef> out;
-  std::copy_if(nodes.begin(), nodes.end(), std::back_inserter(out),
-               [&](const NodeDef& n) { return n.pool_id == pool; });
-  return out;
-}
-
 std::string slurm_conf(const Config& config, const Hosts& hosts, const std::string& controller,
                        const std::vector<SiteScript>& scripts) {
   const std::vector<NodeDef> nodes = config.nodes();
