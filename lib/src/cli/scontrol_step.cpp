@@ -135,9 +135,14 @@ std::vector<StepProcess> job_processes(const Job& job) {
   for (const NodeAlloc& a : job.alloc) {
     if (a.stepd_pid <= 0 || !proc::alive(a.stepd_pid, a.stepd_start_ticks)) continue;
     for (std::int64_t pid : proc::descendants(a.stepd_pid)) {
+      const auto ticks = proc::start_ticks(pid);
+      if (!ticks) continue;
       StepProcess p;
       p.pid = static_cast<pid_t>(pid);
       const std::string step = proc::environment_value(pid, "SLURM_STEP_ID");
+      // A process that ended since the scan reads an empty environment and
+      // would pass for one of the batch step's; it is not listed at all.
+      if (step.empty() && !proc::alive(pid, *ticks)) continue;
       p.step = step.empty() ? "batch" : step;
       const std::string node = proc::environment_value(pid, "SLURMD_NODENAME");
       p.node = step.empty() || node.empty() ? a.node : node;
