@@ -30,6 +30,9 @@ struct NodePool {
   std::uint32_t gpus = 0;
   std::string gpu_type;                 ///< optional, e.g. "a100"
   std::vector<std::string> node_names;  ///< optional; default "<id>-<n>" (n from 1)
+  /// Optional: each node's address (NodeAddr), pinned; default: the
+  /// cluster's node_addr_base counted on by the node's place in the cluster.
+  std::vector<std::string> node_addrs;
   /// Features (slurm.conf Features=) its nodes offer, for -C/--constraint and --prefer.
   std::vector<std::string> features;
   std::uint64_t tmp_disk_mb = 0;  ///< TmpDisk, for --tmp
@@ -77,8 +80,22 @@ struct PartitionConfig {
 };
 
 /// One node of the cluster, expanded from its pool.
+/// Where node addresses start unless stint.yaml's node_addr_base says
+/// otherwise: 127.0.1.1 is what Debian's /etc/hosts gives the machine's own
+/// name, so a cluster of one node named after the machine keeps it.
+inline constexpr std::string_view k_default_node_addr_base = "127.0.1.1";
+
+/// An IPv4 address in dotted-quad form as a number; nullopt when `text` is
+/// not one.
+std::optional<std::uint32_t> parse_ipv4(std::string_view text);
+/// A number as a dotted-quad IPv4 address.
+std::string format_ipv4(std::uint32_t addr);
+
 struct NodeDef {
   std::string name;
+  /// Its address (NodeAddr): a loopback address of its own unless its pool
+  /// pins one, so that a job on it can listen and be reached by the name.
+  std::string addr;
   std::string pool_id;
   std::uint32_t cpus = 1;
   std::uint64_t memory_mb = 1024;
@@ -152,6 +169,9 @@ struct Config {
   std::string default_partition_id;  ///< empty: the first partition
   std::string login_node_pool_id;
   std::string home_directory_storage;
+  /// The first node's address; node k of the cluster (pool order, from 0)
+  /// gets this plus k, unless its pool pins its own (NodePool::node_addrs).
+  std::string node_addr_base = std::string(k_default_node_addr_base);
   /// slurm.conf keys as written in the file's `config` map (key case as written).
   std::map<std::string, std::string> slurm_conf;
   std::vector<std::string> prolog_bash_scripts;
@@ -165,6 +185,11 @@ struct Config {
 
   /// Every node of every pool, in pool order.
   std::vector<NodeDef> nodes() const;
+  /// Whether its nodes are other than this machine as it is: not for a
+  /// cluster of one node named after the machine `machine` (stint init's
+  /// default), whose tasks see the machine's name and /etc/hosts and whose
+  /// NodeAddr is its name, as on a cluster of one real node.
+  bool has_virtual_nodes(std::string_view machine) const;
   /// The nodes of one partition.
   std::vector<NodeDef> partition_nodes(const PartitionConfig& p) const;
   const PartitionConfig* find_partition(std::string_view id) const;

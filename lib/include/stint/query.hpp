@@ -36,6 +36,7 @@ enum class NodeState : std::uint8_t {
 /// One node of the cluster with what the active jobs hold on it.
 struct NodeInfo {
   std::string name;
+  std::string addr;  ///< NodeAddr: its own address (config.hpp's NodeDef)
   std::string pool_id;
   std::uint32_t cpus = 0;
   std::uint32_t cpus_alloc = 0;

@@ -37,6 +37,7 @@
 #include "cli/srun_multi_prog.hpp"
 #include "cli/srun_pmi.hpp"
 #include "cli/srun_tasks.hpp"
+#include "daemon/node_hosts.hpp"
 #include "process/run.hpp"
 #include "rpc/client.hpp"
 #include "sched/step.hpp"
@@ -507,6 +508,16 @@ int run_step(const SrunOptions& options, JobId job_id) {
     std::vector<char> buf(4096);
     if (::getcwd(buf.data(), buf.size()) != nullptr) cwd = buf.data();
   }
+  // srun in a task of a declared node launches from that node's address.
+  std::string launch_addr;
+  if (const char* here = std::getenv("SLURMD_NODENAME"); here && *here) {
+    try {
+      launch_addr =
+          daemon::address_of(fs::read_file(daemon::node_hosts_path(paths.state_dir)), here);
+    } catch (const Error&) {
+      // No hosts file: the machine itself is the node.
+    }
+  }
   std::vector<StepTask> tasks;
   for (std::size_t k = 0; k < layout.nodes.size(); ++k) {
     const sched::StepNode& node = layout.nodes[k];
@@ -518,6 +529,10 @@ int run_step(const SrunOptions& options, JobId job_id) {
       if (o.multi_prog) t.argv = task_argv[t.task_id];
       if (o.bcast) t.argv = broadcast(o, node.name, job.id, step_id, cwd);
       t.env = task_environment(base, job, layout, k, l, step_id, o);
+      if (!launch_addr.empty()) {
+        set(t.env, "SLURM_LAUNCH_NODE_IPADDR", launch_addr);
+        set(t.env, "SLURM_SRUN_COMM_HOST", launch_addr);
+      }
       if (pmi) {
         for (auto& [key, value] : pmi->task_environment(t.task_id)) set(t.env, key, value);
         t.inherited_fd = pmi->task_fd(t.task_id);
@@ -560,6 +575,7 @@ int run_step(const SrunOptions& options, JobId job_id) {
   so.step_label = fmt::format("{}.{}", job.id, step_id);
   so.io_socket = step_io_socket_name(paths.state_dir, job.id, step_id);
   so.voice = o.voice;
+  so.hosts_file = daemon::node_hosts_path(paths.state_dir);
   so.work_dir = o.chdir.value_or("");
   so.label = o.label;
   so.kill_on_bad_exit =

@@ -23,6 +23,7 @@
 #include "cli/srun_pty.hpp"
 #include "process/run.hpp"
 #include "util/fs.hpp"
+#include "util/node_view.hpp"
 
 extern char** environ;
 
@@ -156,6 +157,8 @@ void print_step_cancelled(const std::vector<StepTask>& tasks, const std::string&
   sigemptyset(&none);
   ::sigprocmask(SIG_SETMASK, &none, nullptr);
   if (::dup2(in_fd, 0) < 0 || ::dup2(out_fd, 1) < 0 || ::dup2(err_fd, 2) < 0) ::_exit(127);
+  // A refusal leaves the machine's name and hosts (node_view.hpp).
+  if (!o.hosts_file.empty()) (void)node_view::enter(node_view::plan(t.node, o.hosts_file));
   if (t.inherited_fd > 2) ::fcntl(t.inherited_fd, F_SETFD, 0);
   if (!o.work_dir.empty() && ::chdir(o.work_dir.c_str()) != 0) {
     const std::string msg = fmt::format("slurmstepd: error: couldn't chdir to `{}': {}\n",

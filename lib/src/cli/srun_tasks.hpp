@@ -70,6 +70,10 @@ struct StepOptions {
   /// SrunOptions::voice: an exec failure is the shell's 127 (126 when it is
   /// not executable) with "<voice>: <program>: command not found".
   std::string voice;
+  /// The cluster's hosts file (daemon/node_hosts.hpp): each task sees its
+  /// node's name and this file as /etc/hosts (util/node_view.hpp). Empty, or
+  /// no such file: the tasks see the machine as it is.
+  std::string hosts_file;
 };
 
 struct TaskOutcome {

@@ -25,6 +25,8 @@
 #include "config/warnings.hpp"
 #include "rpc/client.hpp"
 #include "util/fs.hpp"
+#include "util/node_view.hpp"
+#include "util/proc.hpp"
 
 namespace stint::tools {
 namespace {
@@ -57,6 +59,15 @@ void print_autodetected_pools(const Config& c, std::string_view what) {
   }
 }
 
+// Declared nodes are seen by their tasks through namespaces (node_view.hpp);
+// where this kernel gives none, the user hears it now, not from a hung
+// rendezvous later.
+void warn_without_node_view(const Config& c) {
+  if (!c.has_virtual_nodes(proc::short_hostname())) return;
+  if (const std::string why = node_view::unavailable_reason(); !why.empty())
+    fmt::print(stderr, "stint init: warning: {}\n", why);
+}
+
 int init(const Paths& paths, bool force, const std::string& from) {
   std::string target = paths.config();
   if (fs::exists(target) && !force)
@@ -71,6 +82,7 @@ int init(const Paths& paths, bool force, const std::string& from) {
   ensure_state_dir(paths);
   fs::write_file_atomic(target, text, 0644);
   fmt::print("Wrote {} ({})\n", target, summary(c));
+  warn_without_node_view(c);
   if (from.empty()) {
     const NodePool& pool = c.node_pools.front();
     fmt::print("This machine, {}: {} CPUs, {} MiB of memory, {} GPUs{}\n", c.nodes().front().name,
@@ -122,6 +134,7 @@ int init_from_slurm_conf(const Paths& paths, bool force, const SlurmConfImport& 
   ensure_state_dir(paths);
   fs::write_file_atomic(target, text, 0644);
   fmt::print("Wrote {} ({})\n", target, summary(c));
+  warn_without_node_view(c);
   fmt::print("Node shapes {}\n",
              args.scale ? fmt::format("scaled to this machine ({} CPUs, {} MiB, {} GPUs)",
                                       machine.cpus, machine.memory_mb, machine.gpus)

@@ -258,7 +258,8 @@ class Builder {
         fields(spec, path,
                {"cluster_name", "node_pools", "partitions", "default_partition_id",
                 "login_node_pool_id", "home_directory_storage", "config", "prolog_bash_scripts",
-                "epilog_bash_scripts", "run_backend", "slurm", "projects", "aliases"});
+                "epilog_bash_scripts", "run_backend", "slurm", "projects", "aliases",
+                "node_addr_base"});
     Config c;
     c.source_path = m_name;
     bool cluster_name_given = false;
@@ -266,7 +267,14 @@ class Builder {
       c.cluster_name = name(it->second, "cluster name");
       cluster_name_given = true;
     }
+    if (auto it = f.find("node_addr_base"); it != f.end()) {
+      c.node_addr_base = text(it->second);
+      if (!parse_ipv4(c.node_addr_base))
+        fail(it->second.line(), it->second.path,
+             fmt::format("\"{}\" is not an IPv4 address (e.g. 127.0.1.1)", c.node_addr_base));
+    }
     if (auto it = f.find("node_pools"); it != f.end()) build_pools(it->second, c);
+    check_node_addrs(f, spec, path, c);
     auto parts = f.find("partitions");
     if (parts == f.end())
       fail(spec.line, child(path, "partitions"), "missing; at least one partition is needed");
@@ -369,7 +377,7 @@ class Builder {
       if (node.kind != RawNode::Kind::map) fail(node.line, path, "expected a map (a node pool)");
       auto f = fields(node, path,
                       {"id", "count", "cpus", "memory", "gpus", "gpu_type", "node_names",
-                       "features", "tmp_disk", "sockets", "threads_per_core"});
+                       "features", "tmp_disk", "sockets", "threads_per_core", "node_addrs"});
       NodePool pool;
       pool.id = required_name(f, node, path, "id", "node pool id");
       for (const NodePool& other : c.node_pools) {
@@ -418,6 +426,17 @@ class Builder {
                fmt::format("{} names for count {}", pool.node_names.size(), pool.count));
         }
       }
+      if (auto it = f.find("node_addrs"); it != f.end()) {
+        for (const std::string& addr : strings(it->second, true)) {
+          if (!parse_ipv4(addr))
+            fail(it->second.line(), it->second.path,
+                 fmt::format("\"{}\" is not an IPv4 address (e.g. 127.0.1.1)", addr));
+          pool.node_addrs.push_back(addr);
+        }
+        if (pool.node_addrs.size() != pool.count)
+          fail(it->second.line(), it->second.path,
+               fmt::format("{} addresses for {} nodes", pool.node_addrs.size(), pool.count));
+      }
       int line = f.at("id").line();
       c.node_pools.push_back(pool);
       // Default names ("<id>-<n>") may collide with another pool's given names.
@@ -427,6 +446,35 @@ class Builder {
         if (auto [it, fresh] = node_lines.emplace(node_name, line); !fresh)
           fail(line, path,
                fmt::format("node name \"{}\" is also used at line {}", node_name, it->second));
+      }
+    }
+  }
+
+  // Every node's address is its own: two nodes at one address could not
+  // both listen on a port, and a name would resolve to the other node.
+  void check_node_addrs(const std::map<std::string, Field>& f, const RawNode& spec,
+                        std::string_view path, const Config& c) const {
+    const std::uint32_t base = *parse_ipv4(c.node_addr_base);
+    std::uint64_t total = 0;
+    for (const NodePool& pool : c.node_pools) total += pool.count;
+    auto where = [&]() {
+      auto it = f.find("node_addr_base");
+      return it != f.end() ? std::pair{it->second.line(), it->second.path}
+                           : std::pair{spec.line, child(path, "node_pools")};
+    };
+    if (total > 0 && std::uint64_t{base} + total - 1 > 0xffffffffULL) {
+      const auto [line, at] = where();
+      fail(line, at,
+           fmt::format("{} nodes do not fit after node_addr_base {}", total, c.node_addr_base));
+    }
+    std::map<std::string, std::string> seen;  // address -> node
+    for (const NodeDef& n : c.nodes()) {
+      if (auto [it, fresh] = seen.emplace(n.addr, n.name); !fresh) {
+        const auto [line, at] = where();
+        fail(line, at,
+             fmt::format("nodes {} and {} would share the address {}; give node_addrs "
+                         "or another node_addr_base",
+                         it->second, n.name, n.addr));
       }
     }
   }

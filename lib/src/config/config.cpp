@@ -45,13 +45,43 @@ std::string_view config_origin_name(ConfigOrigin o) {
   return "unknown";
 }
 
+std::optional<std::uint32_t> parse_ipv4(std::string_view text) {
+  std::uint32_t addr = 0;
+  int parts = 0;
+  std::size_t i = 0;
+  while (parts < 4) {
+    std::size_t start = i;
+    std::uint32_t part = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && i - start < 3)
+      part = part * 10 + static_cast<std::uint32_t>(text[i++] - '0');
+    if (i == start || part > 255) return std::nullopt;
+    addr = addr << 8 | part;
+    ++parts;
+    if (parts < 4) {
+      if (i >= text.size() || text[i] != '.') return std::nullopt;
+      ++i;
+    }
+  }
+  if (i != text.size()) return std::nullopt;
+  return addr;
+}
+
+std::string format_ipv4(std::uint32_t addr) {
+  return fmt::format("{}.{}.{}.{}", addr >> 24, (addr >> 16) & 0xff, (addr >> 8) & 0xff,
+                     addr & 0xff);
+}
+
 std::vector<NodeDef> Config::nodes() const {
   std::vector<NodeDef> out;
+  const std::uint32_t base =
+      parse_ipv4(node_addr_base).value_or(*parse_ipv4(k_default_node_addr_base));
+  std::uint32_t place = 0;
   for (const NodePool& pool : node_pools) {
-    for (std::uint32_t n = 0; n < pool.count; ++n) {
+    for (std::uint32_t n = 0; n < pool.count; ++n, ++place) {
       NodeDef node;
       node.name =
           n < pool.node_names.size() ? pool.node_names[n] : fmt::format("{}-{}", pool.id, n + 1);
+      node.addr = n < pool.node_addrs.size() ? pool.node_addrs[n] : format_ipv4(base + place);
       node.pool_id = pool.id;
       node.cpus = pool.cpus;
       node.memory_mb = pool.memory_mb;
@@ -67,6 +97,15 @@ std::vector<NodeDef> Config::nodes() const {
     }
   }
   return out;
+}
+
+bool Config::has_virtual_nodes(std::string_view machine) const {
+  std::uint32_t count = 0;
+  for (const NodePool& pool : node_pools) count += pool.count;
+  if (count != 1) return true;
+  const std::vector<NodeDef> all = nodes();
+  return all.front().name != machine || !node_pools.front().node_addrs.empty() ||
+         node_addr_base != k_default_node_addr_base;
 }
 
 std::vector<NodeDef> Config::partition_nodes(const PartitionConfig& p) const {

@@ -206,12 +206,16 @@ std::vector<std::string> config_changes(const Config& from, const Config& to) {
   std::vector<std::string> out;
   if (from.cluster_name != to.cluster_name)
     out.push_back(fmt::format("ClusterName: {} -> {}", from.cluster_name, to.cluster_name));
+  if (from.node_addr_base != to.node_addr_base)
+    out.push_back(
+        fmt::format("node_addr_base: {} -> {}", from.node_addr_base, to.node_addr_base));
   for (const NodePool& p : from.node_pools) {
     auto it = std::find_if(to.node_pools.begin(), to.node_pools.end(),
                            [&](const NodePool& q) { return q.id == p.id; });
     if (it == to.node_pools.end())
       out.push_back(fmt::format("node pool {} removed", p.id));
-    else if (pool_text(p) != pool_text(*it) || p.node_names != it->node_names)
+    else if (pool_text(p) != pool_text(*it) || p.node_names != it->node_names ||
+             p.node_addrs != it->node_addrs)
       out.push_back(fmt::format("node pool {}: {} -> {}", p.id, pool_text(p), pool_text(*it)));
   }
   for (const NodePool& q : to.node_pools) {

@@ -97,6 +97,8 @@ std::string config_to_yaml(const Config& c) {
   YAML::Emitter e;
   e << YAML::BeginMap;
   e << YAML::Key << "cluster_name" << YAML::Value << c.cluster_name;
+  if (c.node_addr_base != k_default_node_addr_base)
+    e << YAML::Key << "node_addr_base" << YAML::Value << c.node_addr_base;
   e << YAML::Key << "node_pools" << YAML::Value << YAML::BeginSeq;
   for (const NodePool& pool : c.node_pools) {
     e << YAML::BeginMap;
@@ -119,6 +121,11 @@ std::string config_to_yaml(const Config& c) {
     if (!pool.node_names.empty() && !default_names(pool)) {
       e << YAML::Key << "node_names" << YAML::Value << YAML::Flow << YAML::BeginSeq;
       for (const std::string& n : pool.node_names) e << n;
+      e << YAML::EndSeq;
+    }
+    if (!pool.node_addrs.empty()) {
+      e << YAML::Key << "node_addrs" << YAML::Value << YAML::Flow << YAML::BeginSeq;
+      for (const std::string& a : pool.node_addrs) e << a;
       e << YAML::EndSeq;
     }
     e << YAML::EndMap;

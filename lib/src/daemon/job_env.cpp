@@ -8,6 +8,7 @@
 #include <stint/run.hpp>
 
 #include "daemon/slurm_conf_file.hpp"
+#include "util/proc.hpp"
 
 namespace stint::daemon {
 namespace {
@@ -231,9 +232,17 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
     }
     std::vector<std::vector<std::uint16_t>> ports;
     for (const auto& a : job.alloc) ports.push_back(a.ports);
+    // The first node's address, where its name resolves to it too; the
+    // machine's loopback for the machine itself.
+    std::string master_addr = "127.0.0.1";
+    if (config.has_virtual_nodes(proc::short_hostname())) {
+      for (const NodeDef& n : config.nodes()) {
+        if (n.name == job.alloc.front().node) master_addr = n.addr;
+      }
+    }
     const auto node_env =
         run::rank_environment(RunName{r.project, r.number}, node_index,
-                              static_cast<std::uint32_t>(job.alloc.size()), "127.0.0.1", ports);
+                              static_cast<std::uint32_t>(job.alloc.size()), master_addr, ports);
     for (const auto& [k, v] : node_env) set(env, k, v);
     set(env, "ENVIRONMENT", "STINT_RUN");
   }

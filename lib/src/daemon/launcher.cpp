@@ -20,6 +20,7 @@
 #include "daemon/job_env.hpp"
 #include "daemon/launch_options.hpp"
 #include "daemon/log.hpp"
+#include "daemon/node_hosts.hpp"
 #include "daemon/node_ssh.hpp"
 #include "daemon/site_scripts.hpp"
 #include "daemon/spool.hpp"
@@ -297,6 +298,11 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
     l.gid = job.group_id;
     l.result_path = task_file(m_paths, job.id, i, "result");
     l.socket_path = m_paths.socket();
+    // A container has a host name and /etc/hosts of its own making.
+    if (container_tool.empty() && m_config.has_virtual_nodes(proc::short_hostname())) {
+      l.node_view = true;
+      l.hosts_file = node_hosts_path(m_paths.state_dir);
+    }
     l.prolog = site_scripts(m_config, true);
     l.epilog = site_scripts(m_config, false);
     if (!l.prolog.empty() || !l.epilog.empty()) {

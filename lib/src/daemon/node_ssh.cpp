@@ -27,9 +27,11 @@
 
 #include "config/warnings.hpp"
 #include "daemon/log.hpp"
+#include "daemon/node_hosts.hpp"
 #include "process/run.hpp"
 #include "stepd/spawn.hpp"
 #include "util/fs.hpp"
+#include "util/node_view.hpp"
 #include "util/proc.hpp"
 
 namespace stint::daemon {
@@ -208,6 +210,11 @@ std::int64_t start_node_sshd(const Paths& paths, const Job& job, std::uint32_t n
     ::close(log_fd);
     throw Error(Errc::io, fmt::format("pipe: {}", std::strerror(errno)));
   }
+  // A session on the node sees the node, as its tasks do (node_view.hpp).
+  // Nothing to enter for the machine itself as its one node: stintd writes
+  // no hosts file then, and the node's name is the machine's.
+  node_view::Plan view = node_view::plan(a.node, node_hosts_path(paths.state_dir));
+  view.user_ns_allowed = !switch_user;
   const pid_t pid = ::fork();
   if (pid == 0) {
     // The child: async-signal-safe calls only. A failure writes errno to the
@@ -229,6 +236,7 @@ std::int64_t start_node_sshd(const Paths& paths, const Job& job, std::uint32_t n
     const int null_fd = ::open("/dev/null", O_RDONLY);
     if (null_fd < 0 || ::dup2(null_fd, 0) < 0 || ::dup2(log_fd, 1) < 0 || ::dup2(log_fd, 2) < 0)
       fail();
+    if (view.needed()) (void)node_view::enter(view);
     if (switch_user) {
       if (::setgroups(groups.size(), groups.data()) != 0 ||
           ::setresgid(job.group_id, job.group_id, job.group_id) != 0 ||

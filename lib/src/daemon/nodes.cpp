@@ -12,6 +12,7 @@
 
 #include "daemon/controller.hpp"
 #include "daemon/log.hpp"
+#include "daemon/node_hosts.hpp"
 #include "daemon/slurm_conf_file.hpp"
 #include "daemon/spool.hpp"
 #include "model/json.hpp"
@@ -109,6 +110,11 @@ void Controller::apply_overrides() {
     write_slurm_conf(m_paths.state_dir, m_config, proc::short_hostname());
   } catch (const Error& e) {
     log_error("{}: {}", slurm_conf_path(m_paths.state_dir), e.what());
+  }
+  try {
+    write_node_hosts(m_paths.state_dir, m_config, proc::short_hostname());
+  } catch (const Error& e) {
+    log_error("{}: {}", node_hosts_path(m_paths.state_dir), e.what());
   }
   m_dirty = true;
 }

@@ -24,6 +24,7 @@
 #include "daemon/connections.hpp"
 #include "daemon/controller.hpp"
 #include "daemon/log.hpp"
+#include "util/node_view.hpp"
 #include "util/proc.hpp"
 
 namespace stint::daemon {
@@ -165,6 +166,10 @@ int serve(const Paths& paths, const ServerOptions& options) {
   UniqueFd listener(listen_on(paths.socket()));
   log_info("stintd {} serving {}", ::getpid(), paths.state_dir);
   for (const std::string& w : config_warnings(controller.config())) log_error("{}", w);
+  if (controller.config().has_virtual_nodes(proc::short_hostname())) {
+    if (const std::string why = node_view::unavailable_reason(); !why.empty())
+      log_error("node names and hosts: {}", why);
+  }
   controller.schedule();
 
   using SteadyClock = std::chrono::steady_clock;

@@ -370,7 +370,7 @@ std::string sinfo_json(const std::vector<query::NodeInfo>& nodes, const Context&
     j["mcs_label"] = "";
     j["name"] = n.name;
     j["next_state_after_reboot"] = "invalid";
-    j["address"] = n.name;
+    j["address"] = n.addr.empty() ? n.name : n.addr;
     j["hostname"] = n.name;
     // Slurm's JSON keeps the base state and lists DRAIN as a flag.
     const bool drain = is_drain(n.admin);

@@ -270,7 +270,7 @@ std::string scontrol_node(const query::NodeInfo& n, const Context& ctx, bool one
   l.push_back({"AvailableFeatures=" + features});
   l.push_back({"ActiveFeatures=" + features});
   l.push_back({"Gres=" + (n.gpus > 0 ? gres_text(n.gpus, n.gpu_type) : std::string("(null)"))});
-  l.push_back({"NodeAddr=" + n.name, "NodeHostName=" + n.name,
+  l.push_back({"NodeAddr=" + (n.addr.empty() ? n.name : n.addr), "NodeHostName=" + n.name,
                "Version=" + std::string(stint::slurm_release())});
   l.push_back({"OS=" + ctx.os, ""});
   l.push_back({fmt::format("RealMemory={}", n.memory_mb),

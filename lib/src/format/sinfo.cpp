@@ -197,6 +197,13 @@ std::string nodelist(const Row& r, const Context&) {
   return parse::compress_hostlist(names);
 }
 
+std::string node_addrs(const Row& r, const Context&) {
+  if (r.nodes.empty()) return "";
+  std::vector<std::string> addrs;
+  for (const NodeInfo* n : r.nodes) addrs.push_back(n->addr.empty() ? n->name : n->addr);
+  return parse::compress_hostlist(addrs);
+}
+
 std::string state_of(const Row& r, bool long_form) {
   if (r.nodes.empty()) return "n/a";
   const NodeInfo& n = *r.nodes.front();
@@ -311,7 +318,7 @@ const std::array k_columns = {
   NodeColumn{'T', "STATE", true, [](const Row& r, const Context&) { return state_of(r, true); }},
   NodeColumn{'N', "NODELIST", false, nodelist},
   NodeColumn{'n', "HOSTNAMES", false, nodelist},
-  NodeColumn{'o', "NODE_ADDR", false, nodelist},
+  NodeColumn{'o', "NODE_ADDR", false, node_addrs},
   NodeColumn{'C', "CPUS(A/I/O/T)", true, cpus_aiot},
   NodeColumn{'A', "NODES(A/I)", true, [](const Row& r, const Context&) { return nodes_aiot(r, false); }},
   NodeColumn{'F', "NODES(A/I/O/T)", true, [](const Row& r, const Context&) { return nodes_aiot(r, true); }},

@@ -5,12 +5,17 @@
 
 #include <stint/query.hpp>
 
+#include "util/proc.hpp"
+
 namespace stint::query {
 
 std::vector<NodeInfo> nodes(const Config& config, const std::vector<Job>& jobs,
                             const std::vector<NodeStatus>& states) {
   std::vector<NodeInfo> out;
   std::map<std::string, std::size_t> by_name;
+  // The machine itself as its one node is reached by its name, as Slurm's
+  // NodeAddr defaults to the node's name.
+  const bool virtual_nodes = config.has_virtual_nodes(proc::short_hostname());
   for (const NodeDef& def : config.nodes()) {
     NodeInfo n;
     n.name = def.name;
@@ -23,6 +28,7 @@ std::vector<NodeInfo> nodes(const Config& config, const std::vector<Job>& jobs,
     n.tmp_disk_mb = def.tmp_disk_mb;
     n.sockets = def.sockets;
     n.threads_per_core = def.threads_per_core;
+    n.addr = virtual_nodes ? def.addr : def.name;
     by_name.emplace(n.name, out.size());
     out.push_back(std::move(n));
   }

@@ -81,6 +81,10 @@ std::string to_json_text(const TaskLaunch& l) {
                      {"batch_only", l.signal.batch_only}};
   j["result_path"] = l.result_path;
   j["socket_path"] = l.socket_path;
+  if (l.node_view) {
+    j["node_view"] = true;
+    j["hosts_file"] = l.hosts_file;
+  }
   if (!l.prolog.empty() || !l.epilog.empty()) {
     j["prolog"] = l.prolog;
     j["epilog"] = l.epilog;
@@ -140,6 +144,8 @@ TaskLaunch task_launch_from_json_text(const std::string& text) {
     }
     get_or(j, "result_path", l.result_path);
     get_or(j, "socket_path", l.socket_path);
+    get_or(j, "node_view", l.node_view);
+    get_or(j, "hosts_file", l.hosts_file);
     get_or(j, "prolog", l.prolog);
     get_or(j, "epilog", l.epilog);
     if (auto it = j.find("script_env"); it != j.end() && it->is_array()) {

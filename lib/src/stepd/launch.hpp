@@ -50,6 +50,10 @@ struct TaskLaunch {
   SignalSpec signal;
   std::string result_path;  ///< where to write the TaskResult
   std::string socket_path;  ///< stintd's socket, to report the end (best effort)
+  /// Whether the task sees its node (util/node_view): node_name as its host
+  /// name, and `hosts_file` (the cluster's, "" for none) as /etc/hosts.
+  bool node_view = false;
+  std::string hosts_file;
   /// The site's prolog and epilog (slurm.conf Prolog=/Epilog=, the seed's
   /// *_bash_scripts): each an argv, run in order with script_env, before the
   /// task once per node of `script_nodes` (SLURMD_NODENAME) and after it.

@@ -19,6 +19,7 @@
 #include <stint/error.hpp>
 
 #include "stepd/stepd.hpp"
+#include "util/node_view.hpp"
 #include "util/proc.hpp"
 
 namespace stint::stepd::detail {
@@ -159,6 +160,7 @@ struct ChildPlan {
   char* task_pid = nullptr;
   RlimitPlan limits;  ///< the submitting shell's limits (stepd/rlimits.hpp)
   int umask = -1;     ///< the submitter's (SLURM_UMASK), or -1: stepd's
+  node_view::Plan view;
 };
 
 constexpr std::string_view k_task_pid_prefix = "SLURM_TASK_PID=";
@@ -223,6 +225,10 @@ void mark_fds_cloexec(int report_fd) {
 
   if (::dup2(p.stdin_fd, 0) < 0 || ::dup2(p.out_fd, 1) < 0 || ::dup2(p.err_fd, 2) < 0)
     child_fail(p, LaunchStage::stdio, errno);
+
+  // The node's name and hosts, while still stepd's user: root needs no user
+  // namespace for them. A refusal leaves the machine's (node_view.hpp).
+  if (p.view.needed()) (void)node_view::enter(p.view);
 
   // The system calls themselves, not libc's wrappers: in a process with
   // threads those would ask every thread of the memory the child shares with
@@ -419,6 +425,10 @@ Spawned spawn_task(const TaskLaunch& l, const OutputFiles& files, int cgroup_pro
   const std::size_t task_pid_entry = p.env_strings.size() - 1;
   // Before envp takes pointers into env_strings.
   p.creds = credentials_for(l);
+  if (l.node_view) {
+    p.view = node_view::plan(l.node_name, l.hosts_file);
+    p.view.user_ns_allowed = !p.creds.change;
+  }
   add_login_variables(l, p.creds, p.env_strings);
   std::vector<std::string> args = l.argv;
   for (auto& a : args) p.argv.push_back(a.data());

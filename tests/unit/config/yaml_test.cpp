@@ -432,3 +432,78 @@ partitions: [{id: a, node_pool_ids: [p], oversubscribe: exclusive}]
                           "partitions: [{id: a, node_pool_ids: [p], oversubscribe: FORCE}]\n"),
              Contains("\"FORCE\" is not supported"));
 }
+
+TEST_CASE("node addresses: counted on from node_addr_base, or pinned by a pool", "[config]") {
+  stint::Config c = parse(R"(
+node_pools:
+  - {id: g, count: 2, cpus: 1, memory: 1G}
+  - {id: h, count: 2, cpus: 1, memory: 1G, node_addrs: [10.0.0.7, 10.0.0.9]}
+  - {id: k, cpus: 1, memory: 1G}
+partitions: [{id: a, node_pool_ids: [g, h, k]}]
+)");
+  const auto nodes = c.nodes();
+  REQUIRE(nodes.size() == 5);
+  CHECK(nodes[0].addr == "127.0.1.1");
+  CHECK(nodes[1].addr == "127.0.1.2");
+  CHECK(nodes[2].addr == "10.0.0.7");
+  CHECK(nodes[3].addr == "10.0.0.9");
+  // Its place in the cluster, pinned nodes counted.
+  CHECK(nodes[4].addr == "127.0.1.5");
+  const stint::Config based = parse(R"(
+node_addr_base: 127.0.2.254
+node_pools: [{id: g, count: 3, cpus: 1, memory: 1G}]
+partitions: [{id: a, node_pool_ids: [g]}]
+)");
+  CHECK(based.nodes()[2].addr == "127.0.3.0");
+  // stint init's text keeps them.
+  const stint::Config again = parse(stint::config_to_yaml(based));
+  CHECK(again.node_addr_base == "127.0.2.254");
+  CHECK(parse(stint::config_to_yaml(c)).node_pools[1].node_addrs == c.node_pools[1].node_addrs);
+}
+
+TEST_CASE("node address rules", "[config][errors]") {
+  const std::string parts = "partitions: [{id: a, node_pool_ids: [p]}]\n";
+  CHECK_THAT(config_error("node_addr_base: 127.0.1\nnode_pools: [{id: p, cpus: 1, memory: 1}]\n" +
+                          parts),
+             Equals("stint.yaml:1: node_addr_base: \"127.0.1\" is not an IPv4 address (e.g. "
+                    "127.0.1.1)"));
+  CHECK_THAT(config_error("node_pools: [{id: p, count: 2, cpus: 1, memory: 1, node_addrs: "
+                          "[127.0.0.300, 1.2.3.4]}]\n" +
+                          parts),
+             Contains("node_pools[0].node_addrs: \"127.0.0.300\" is not an IPv4 address"));
+  CHECK_THAT(config_error("node_pools: [{id: p, count: 2, cpus: 1, memory: 1, node_addrs: "
+                          "[1.2.3.4]}]\n" +
+                          parts),
+             Contains("node_pools[0].node_addrs: 1 addresses for 2 nodes"));
+  CHECK_THAT(config_error("node_pools:\n  - {id: p, count: 2, cpus: 1, memory: 1}\n"
+                          "  - {id: q, cpus: 1, memory: 1, node_addrs: [127.0.1.2]}\n" +
+                          parts),
+             Contains("nodes p-2 and q-1 would share the address 127.0.1.2"));
+  CHECK_THAT(config_error("node_addr_base: 255.255.255.255\n"
+                          "node_pools: [{id: p, count: 2, cpus: 1, memory: 1}]\n" +
+                          parts),
+             Contains("2 nodes do not fit after node_addr_base 255.255.255.255"));
+}
+
+TEST_CASE("IPv4 text", "[config][parse]") {
+  CHECK(stint::parse_ipv4("127.0.1.1") == 0x7f000101U);
+  CHECK(stint::parse_ipv4("0.0.0.0") == 0U);
+  CHECK(stint::parse_ipv4("255.255.255.255") == 0xffffffffU);
+  for (const char* bad : {"", "1.2.3", "1.2.3.4.5", "1.2.3.256", "1..2.3", "a.b.c.d", "1.2.3.4 ",
+                          " 1.2.3.4", "1.2.3.0004", "-1.2.3.4"})
+    CHECK_FALSE(stint::parse_ipv4(bad));
+  CHECK(stint::format_ipv4(0x7f000101U) == "127.0.1.1");
+}
+
+TEST_CASE("the machine itself as its one node has no virtual nodes", "[config]") {
+  const auto one = [](const std::string& extra) {
+    return parse("node_pools: [{id: p, cpus: 1, memory: 1, node_names: [box]" + extra +
+                 "}]\npartitions: [{id: a, node_pool_ids: [p]}]\n");
+  };
+  CHECK_FALSE(one("").has_virtual_nodes("box"));
+  CHECK(one("").has_virtual_nodes("other"));
+  CHECK(one(", node_addrs: [10.1.1.1]").has_virtual_nodes("box"));
+  CHECK(parse("node_pools: [{id: p, count: 2, cpus: 1, memory: 1}]\n"
+              "partitions: [{id: a, node_pool_ids: [p]}]\n")
+            .has_virtual_nodes("p-1"));
+}
