@@ -25,8 +25,10 @@
 #include "cli/read_common.hpp"
 #include "cli/run_common.hpp"
 #include "daemon/job_env.hpp"
+#include "daemon/node_hosts.hpp"
 #include "model/json.hpp"
 #include "util/clock.hpp"
+#include "util/fs.hpp"
 
 namespace stint::cli {
 
@@ -151,9 +153,27 @@ std::string rank_state(const Job& job, const NodeAlloc& a) {
   return state;
 }
 
+// The cluster's hosts file (daemon/node_hosts.hpp); "" for a cluster
+// without one (the machine itself as its one node).
+std::string cluster_hosts() {
+  try {
+    return fs::read_file(daemon::node_hosts_path(default_paths().state_dir));
+  } catch (const Error&) {
+    return {};
+  }
+}
+
+// Where a rank's node is reached from this machine (ssh -p, its TCP ports):
+// a declared node's own address, else the node's name.
+std::string host_of(const std::string& hosts, const std::string& node) {
+  std::string addr = daemon::address_of(hosts, node);
+  return addr.empty() ? node : addr;
+}
+
 // A run as run-list --json and run-show --json print it. The keys sort "run"
 // just before "state", which scripts grep for ("run":"p/3","state":"RUNNING").
-nlohmann::json run_json(const Job& job, const RunSettings& s, Seconds now) {
+nlohmann::json run_json(const Job& job, const RunSettings& s, Seconds now,
+                        const std::string& hosts) {
   const RunInfo& r = *job.spec.run;
   const RunTimes t = run_times(job, now);
   const auto or_null = [](const std::string& text) {
@@ -167,6 +187,7 @@ nlohmann::json run_json(const Job& job, const RunSettings& s, Seconds now) {
     ranks.push_back(
         {{"rank", i},
          {"node", a.node},
+         {"host", host_of(hosts, a.node)},
          {"state", rank_state(job, a)},
          {"exit_code", a.task_ended || is_terminal(job.state)
                            ? nlohmann::json(fmt::format("{}:{}", a.exit_status, a.exit_signal))
@@ -232,9 +253,10 @@ int run_list(int argc, char** argv) {
     const Seconds now = SystemClock().now();
     if (json) {
       nlohmann::json out = nlohmann::json::array();
+      const std::string hosts = cluster_hosts();
       for (std::size_t i = 0; i < jobs.size(); ++i) {
         const Job& j = jobs[i];
-        nlohmann::json run = run_json(j, owned[i], now);
+        nlohmann::json run = run_json(j, owned[i], now, hosts);
         // One column per variable of the runs listed, as the table's: "" where
         // a run has none.
         nlohmann::json env = nlohmann::json::object();
@@ -296,7 +318,7 @@ int run_show(int argc, char** argv) {
     const RunInfo& r = *job.spec.run;
     const Seconds now = SystemClock().now();
     if (json) {
-      fmt::print("{}\n", run_json(job, s, now).dump());
+      fmt::print("{}\n", run_json(job, s, now, cluster_hosts()).dump());
       return 0;
     }
     const RunTimes times = run_times(job, now);
@@ -329,7 +351,8 @@ int run_show(int argc, char** argv) {
     if (!r.cloned_from.empty()) fmt::print("Cloned from:  {}\n", r.cloned_from);
     fmt::print("Environment:\n");
     for (const auto& [k, v] : s.env) fmt::print("  {}={}\n", k, v);
-    fmt::print("\n{:>4}  {:<12}  {:<10}  {:>9}  {:<10}  {:<8}  {}\n", "Rank", "Node ID", "State",
+    const std::string hosts = cluster_hosts();
+    fmt::print("\n{:>4}  {:<12}  {:<10}  {:>9}  {:<15}  {:<8}  {}\n", "Rank", "Node ID", "State",
                "Exit Code", "Host", "SSH Port", "TCP Ports");
     for (std::size_t i = 0; i < job.alloc.size(); ++i) {
       const NodeAlloc& a = job.alloc[i];
@@ -337,8 +360,8 @@ int run_show(int argc, char** argv) {
       std::string exit = a.task_ended || is_terminal(job.state)
                              ? fmt::format("{}:{}", a.exit_status, a.exit_signal)
                              : "-";
-      fmt::print("{:>4}  {:<12}  {:<10}  {:>9}  {:<10}  {:<8}  {}\n", i,
-                 fmt::format("{}-{}", job.id, i), state, exit, a.node,
+      fmt::print("{:>4}  {:<12}  {:<10}  {:>9}  {:<15}  {:<8}  {}\n", i,
+                 fmt::format("{}-{}", job.id, i), state, exit, host_of(hosts, a.node),
                  a.ssh_port != 0 && is_active(job.state) ? std::to_string(a.ssh_port) : "-",
                  ports_text(a));
     }
