@@ -578,6 +578,7 @@ int run_step(const SrunOptions& options, JobId job_id) {
   so.hosts_file = daemon::node_hosts_path(paths.state_dir);
   so.work_dir = o.chdir.value_or("");
   so.label = o.label;
+  so.unbuffered = o.unbuffered;
   so.kill_on_bad_exit =
       o.kill_on_bad_exit.value_or(config && config->conf_int("KillOnBadExit") != 0);
   so.open_append = o.open_append;

@@ -143,7 +143,8 @@ int connect_step_io(const std::string& name) {
   return fd;
 }
 
-StepIo::StepIo(bool label) : m_label(label) {}
+StepIo::StepIo(bool label, bool line_buffered)
+    : m_label(label), m_line_buffered(line_buffered) {}
 
 StepIo::~StepIo() {
   for (Output& o : m_outputs) {
@@ -288,8 +289,19 @@ bool StepIo::read_output(Output& o) {
 
 void StepIo::pass_on(Output& o, std::string_view bytes) {
   bool written = true;
-  if (!m_label) {
+  if (!m_label && !m_line_buffered) {
     written = fs::write_fully(o.dest, bytes);
+  } else if (!m_label) {
+    // Up to the last newline; a line longer than a read (a progress bar
+    // redrawn with \r) goes as it is, rather than waiting without end.
+    o.partial.append(bytes);
+    std::size_t end = o.partial.rfind('\n');
+    end = end == std::string::npos ? 0 : end + 1;
+    if (o.partial.size() >= k_chunk) end = o.partial.size();
+    if (end > 0) {
+      written = fs::write_fully(o.dest, std::string_view(o.partial).substr(0, end));
+      o.partial.erase(0, end);
+    }
   } else {
     o.partial.append(bytes);
     std::string out;
@@ -308,7 +320,8 @@ void StepIo::pass_on(Output& o, std::string_view bytes) {
 }
 
 void StepIo::close_output(Output& o) {
-  if (!o.partial.empty()) fs::write_fully(o.dest, fmt::format("{}: {}\n", o.task, o.partial));
+  if (!o.partial.empty())
+    fs::write_fully(o.dest, m_label ? fmt::format("{}: {}\n", o.task, o.partial) : o.partial);
   o.partial.clear();
   ::close(o.fd);
   o.fd = -1;

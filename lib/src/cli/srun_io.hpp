@@ -85,8 +85,11 @@ int connect_step_io(const std::string& name);
 /// driven from srun's poll loop.
 class StepIo {
  public:
-  /// `label`: -l, output passed on as "T: line" lines.
-  explicit StepIo(bool label);
+  /// `label`: -l, output passed on as "T: line" lines. `line_buffered`
+  /// (all but -u): each task's output passed on in whole lines, as
+  /// slurmstepd buffers it, so that tasks writing to one file never split
+  /// each other's lines.
+  explicit StepIo(bool label, bool line_buffered = true);
   ~StepIo();
   StepIo(const StepIo&) = delete;
   StepIo& operator=(const StepIo&) = delete;
@@ -155,6 +158,7 @@ class StepIo {
   bool any_input_open() const;
 
   bool m_label = false;
+  bool m_line_buffered = true;
   int m_listener = -1;
   std::string m_layout_frame;
   bool m_own_stdin_open = true;

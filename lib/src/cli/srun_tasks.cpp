@@ -245,7 +245,7 @@ std::vector<TaskOutcome> run_step_tasks(const std::vector<StepTask>& tasks, cons
   };
 
   // The tasks' I/O through srun (cli/srun_io.hpp), which sattach attaches to.
-  StepIo io(o.label);
+  StepIo io(o.label, !o.unbuffered);
   if (!o.io_socket.empty()) {
     AttachLayout layout;
     layout.task_count = static_cast<std::uint32_t>(tasks.size());

@@ -35,6 +35,7 @@ struct StepOptions {
   std::vector<std::string> argv;
   std::string work_dir;           ///< empty: srun's own
   bool label = false;             ///< -l: "T: " before each line
+  bool unbuffered = false;        ///< -u: output passed on as read, not by lines
   bool kill_on_bad_exit = false;  ///< -K: a task that fails ends the others
   bool open_append = false;
   /// Signals from this pid reached the tasks already (stepd signals the
