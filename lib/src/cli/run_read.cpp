@@ -27,6 +27,7 @@
 #include "daemon/job_env.hpp"
 #include "daemon/node_hosts.hpp"
 #include "model/json.hpp"
+#include "run/metrics.hpp"
 #include "util/clock.hpp"
 #include "util/fs.hpp"
 
@@ -228,6 +229,39 @@ nlohmann::json run_json(const Job& job, const RunSettings& s, Seconds now,
   return out;
 }
 
+// Rank 0's metric records (its STINT_METRICS file); none for a run of a
+// real cluster, or one whose file this user may not read.
+run::RunMetrics run_metrics(const Job& job) {
+  run::RunMetrics m;
+  if (!job.spec.run || !job.spec.run->backend.empty()) return m;
+  try {
+    run::add_json_lines(m, fs::read_file(run::metrics_file(daemon::work_dir(job), job.id, 0)));
+  } catch (const Error&) {
+    // No records yet.
+  }
+  return m;
+}
+
+// A metric run-list was asked for: its name and pick, and each run's point.
+struct MetricColumn {
+  std::string spec;  ///< as given: "val_acc:max"
+  std::string name;
+  run::MetricPick pick = run::MetricPick::max;
+  std::vector<std::optional<run::MetricPoint>> points;  ///< one per run listed
+};
+
+std::string_view pick_name(run::MetricPick p) {
+  switch (p) {
+    case run::MetricPick::max:
+      return "max";
+    case run::MetricPick::min:
+      return "min";
+    case run::MetricPick::last:
+      return "last";
+  }
+  return "max";
+}
+
 }  // namespace
 
 int run_list(int argc, char** argv) {
@@ -239,11 +273,52 @@ int run_list(int argc, char** argv) {
     bool json = false;
     app.add_option("--project", project, "the project (default: every project)");
     app.add_flag("--json", json, "print JSON");
+    std::vector<std::string> metric_specs;
+    bool sort = false;
+    app.add_option("--metric", metric_specs,
+                   "a metric's best or last value as a column: NAME[:max|min|last] "
+                   "(default max; repeatable)");
+    app.add_flag("--sort", sort, "best first by the first --metric (runs without it last)");
     if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
+    std::vector<MetricColumn> metrics;
+    for (const std::string& spec : metric_specs) {
+      auto [name, pick] = run::parse_metric_spec(spec);
+      metrics.push_back({spec, std::move(name), pick, {}});
+    }
+    if (sort && metrics.empty())
+      throw Error(Errc::invalid_argument,
+                  "--sort orders by a metric: give one with --metric NAME[:max|min|last]");
     auto store = open_store(k_tool);
     if (store) cli::refresh_cluster_runs(*store, project, k_tool);
     std::vector<Job> jobs = store ? cli::all_run_jobs(*store, project) : std::vector<Job>{};
     if (store) cli::reveal_run_env(*store, jobs, k_tool);
+    if (!metrics.empty()) {
+      for (const Job& j : jobs) {
+        const run::RunMetrics m = run_metrics(j);
+        for (MetricColumn& c : metrics) c.points.push_back(run::pick_metric(m, c.name, c.pick));
+      }
+    }
+    if (sort) {
+      // The best first: highest for max and last, lowest for min; ties and
+      // runs without the metric keep their order.
+      const MetricColumn& by = metrics.front();
+      std::vector<std::size_t> order(jobs.size());
+      for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+      std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+        const auto& pa = by.points[a];
+        const auto& pb = by.points[b];
+        if (!pa || !pb) return pa.has_value() && !pb.has_value();
+        return by.pick == run::MetricPick::min ? pa->value < pb->value : pa->value > pb->value;
+      });
+      std::vector<Job> sorted;
+      for (std::size_t i : order) sorted.push_back(std::move(jobs[i]));
+      jobs = std::move(sorted);
+      for (MetricColumn& c : metrics) {
+        std::vector<std::optional<run::MetricPoint>> points;
+        for (std::size_t i : order) points.push_back(c.points[i]);
+        c.points = std::move(points);
+      }
+    }
     std::vector<const RunSettings*> settings;
     std::vector<RunSettings> owned;
     owned.reserve(jobs.size());
@@ -262,6 +337,18 @@ int run_list(int argc, char** argv) {
         nlohmann::json env = nlohmann::json::object();
         for (const auto& v : vars) env[v] = run::env_value(owned[i].env, v);
         run["env"] = std::move(env);
+        if (!metrics.empty()) {
+          nlohmann::json values = nlohmann::json::object();
+          for (const MetricColumn& c : metrics) {
+            const auto& p = c.points[i];
+            values[c.spec] = p ? nlohmann::json{{"name", c.name},
+                                                {"pick", pick_name(c.pick)},
+                                                {"value", p->value},
+                                                {"step", p->step}}
+                               : nlohmann::json(nullptr);
+          }
+          run["metrics"] = std::move(values);
+        }
         out.push_back(std::move(run));
       }
       fmt::print("{}\n", out.dump());
@@ -270,6 +357,7 @@ int run_list(int argc, char** argv) {
     std::vector<std::vector<std::string>> rows;
     rows.push_back({"RUN", "STATE", "NODES", "AGE", "DURATION", "EXIT"});
     for (const auto& v : vars) rows.front().push_back(v);
+    for (const MetricColumn& c : metrics) rows.front().push_back(c.spec);
     for (std::size_t i = 0; i < jobs.size(); ++i) {
       const Job& j = jobs[i];
       const RunTimes times = run_times(j, now);
@@ -281,6 +369,8 @@ int run_list(int argc, char** argv) {
           times.duration ? parse::format_duration(*times.duration) : std::string("-"),
           command_exit(j)};
       for (const auto& v : vars) row.push_back(run::env_value(owned[i].env, v));
+      for (const MetricColumn& c : metrics)
+        row.push_back(c.points[i] ? run::format_metric(c.points[i]->value) : std::string("-"));
       rows.push_back(std::move(row));
     }
     std::vector<std::size_t> width(rows.front().size(), 0);
@@ -317,8 +407,14 @@ int run_show(int argc, char** argv) {
     const RunSettings s = cli::run_settings(job);
     const RunInfo& r = *job.spec.run;
     const Seconds now = SystemClock().now();
+    const run::RunMetrics metrics = run_metrics(job);
     if (json) {
-      fmt::print("{}\n", run_json(job, s, now, cluster_hosts()).dump());
+      nlohmann::json out = run_json(job, s, now, cluster_hosts());
+      nlohmann::json last = nlohmann::json::object();
+      for (const auto& [metric, points] : metrics.series)
+        last[metric] = {{"last", points.back().value}, {"step", points.back().step}};
+      out["metrics"] = std::move(last);
+      fmt::print("{}\n", out.dump());
       return 0;
     }
     const RunTimes times = run_times(job, now);
@@ -351,6 +447,16 @@ int run_show(int argc, char** argv) {
     if (!r.cloned_from.empty()) fmt::print("Cloned from:  {}\n", r.cloned_from);
     fmt::print("Environment:\n");
     for (const auto& [k, v] : s.env) fmt::print("  {}={}\n", k, v);
+    if (!metrics.empty()) {
+      // Each metric's last value, as rank 0 wrote it (STINT_METRICS).
+      fmt::print("Metrics:\n");
+      std::size_t width = 0;
+      for (const auto& [metric, points] : metrics.series) width = std::max(width, metric.size());
+      for (const auto& [metric, points] : metrics.series)
+        fmt::print("  {:<{}}  {} (step {})\n", metric, width,
+                   run::format_metric(points.back().value),
+                   run::format_metric(points.back().step));
+    }
     const std::string hosts = cluster_hosts();
     fmt::print("\n{:>4}  {:<12}  {:<10}  {:>9}  {:<15}  {:<8}  {}\n", "Rank", "Node ID", "State",
                "Exit Code", "Host", "SSH Port", "TCP Ports");

@@ -8,6 +8,7 @@
 #include <stint/run.hpp>
 
 #include "daemon/slurm_conf_file.hpp"
+#include "run/metrics.hpp"
 #include "util/proc.hpp"
 
 namespace stint::daemon {
@@ -244,6 +245,7 @@ Environment job_environment(const Job& job, const Config& config, std::uint32_t 
         run::rank_environment(RunName{r.project, r.number}, node_index,
                               static_cast<std::uint32_t>(job.alloc.size()), master_addr, ports);
     for (const auto& [k, v] : node_env) set(env, k, v);
+    set(env, "STINT_METRICS", run::metrics_file(work_dir(job), job.id, node_index));
     set(env, "ENVIRONMENT", "STINT_RUN");
   }
   return env;

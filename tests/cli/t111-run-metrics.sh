@@ -1,0 +1,67 @@
+#!/usr/bin/env bash
+# Runs you can compare: a command appends JSON lines to $STINT_METRICS, and
+# run-list's --metric puts each run's best or last value beside its
+# variables (--sort: best first; --json too), run-show the last value of
+# every metric with its step.
+source "$(dirname "$0")/lib.sh"
+write_config <<'YAML'
+node_pools:
+  - {id: n, count: 2, cpus: 2, memory: 2G}
+partitions:
+  - {id: debug, node_pool_ids: [n]}
+YAML
+
+# A three-run sweep over LR; each writes three records, its accuracy ending
+# higher the larger its LR, its loss lowest at its second step.
+cat >train.sh <<'SH'
+#!/bin/sh
+for step in 100 200 300; do
+  awk -v lr="$LR" -v s="$step" 'BEGIN {
+    loss = (s == 200) ? 0.1 : 0.5; acc = lr * s / 300;
+    printf "{\"step\": %d, \"loss\": %g, \"val_acc\": %g, \"phase\": \"train\"}\n", s, loss, acc }' \
+    >>"$STINT_METRICS"
+done
+echo "rank $RANK wrote $(wc -l <"$STINT_METRICS") records"
+SH
+chmod +x train.sh
+for lr in 0.2 0.9 0.5; do
+  run-create --project sweep --env LR=$lr -- ./train.sh >/dev/null
+done
+completed() { [ "$(run-list --project sweep | awk 'NR > 1 && $2 == "COMPLETED"' | wc -l)" = "$1" ]; }
+wait_for 60 completed 3
+expect_eq "the file is beside the run's output" 3 \
+  "$(cat run-*.0.metrics.jsonl | grep -c '"step": 300')"
+
+expect_eq "leaderboard" "RUN      STATE      LR   val_acc
+sweep/1  COMPLETED  0.2  0.2
+sweep/2  COMPLETED  0.9  0.9
+sweep/3  COMPLETED  0.5  0.5" \
+  "$(run-list --project sweep --metric val_acc | awk '{print $1, $2, $(NF-1), $NF}' | column -t)"
+expect_eq "sorted, best first" "sweep/2 sweep/3 sweep/1" \
+  "$(run-list --project sweep --metric val_acc:max --sort | awk 'NR > 1 {print $1}' | lines)"
+expect_eq "min and last" "loss:min val_acc:last|0.1 0.9" \
+  "$(run-list --project sweep --metric loss:min --metric val_acc:last --sort |
+    awk 'NR == 1 || $1 == "sweep/2" {print $(NF-1), $NF}' | paste -sd'|')"
+expect_contains "json" "$(run-list --project sweep --metric val_acc --json)" \
+  '"metrics":{"val_acc":{"name":"val_acc","pick":"max","step":300.0,"value":0.9}}'
+
+# A run without records shows "-", and sorts last.
+run-create --project sweep --env LR=1 -- true >/dev/null
+wait_for 30 completed 4
+expect_eq "no records" "sweep/4 -" \
+  "$(run-list --project sweep --metric val_acc --sort | awk 'END {print $1, $NF}')"
+
+# run-show: the last value of each metric, and its step.
+expect_eq "run-show" "Metrics:
+  loss     0.5 (step 300)
+  val_acc  0.9 (step 300)" "$(run-show sweep/2 | sed -n '/^Metrics:/,/^$/p' | sed '/^$/d')"
+expect_contains "run-show --json" "$(run-show sweep/2 --json)" \
+  '"metrics":{"loss":{"last":0.5,"step":300.0},"val_acc":{"last":0.9,"step":300.0}}'
+
+# Refusals say what exists.
+command_refused "an unknown pick" "run-list: error: --metric loss:best: \"best\" is not max, min or last" \
+  run-list --project sweep --metric loss:best
+command_refused "--sort needs a metric" \
+  "run-list: error: --sort orders by a metric: give one with --metric NAME[:max|min|last]" \
+  run-list --project sweep --sort
+echo ok
