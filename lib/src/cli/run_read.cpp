@@ -24,10 +24,10 @@
 #include "cli/cli11.hpp"
 #include "cli/read_common.hpp"
 #include "cli/run_common.hpp"
+#include "cli/run_metrics.hpp"
 #include "daemon/job_env.hpp"
 #include "daemon/node_hosts.hpp"
 #include "model/json.hpp"
-#include "run/metrics.hpp"
 #include "util/clock.hpp"
 #include "util/fs.hpp"
 
@@ -229,19 +229,6 @@ nlohmann::json run_json(const Job& job, const RunSettings& s, Seconds now,
   return out;
 }
 
-// Rank 0's metric records (its STINT_METRICS file); none for a run of a
-// real cluster, or one whose file this user may not read.
-run::RunMetrics run_metrics(const Job& job) {
-  run::RunMetrics m;
-  if (!job.spec.run || !job.spec.run->backend.empty()) return m;
-  try {
-    run::add_json_lines(m, fs::read_file(run::metrics_file(daemon::work_dir(job), job.id, 0)));
-  } catch (const Error&) {
-    // No records yet.
-  }
-  return m;
-}
-
 // A metric run-list was asked for: its name and pick, and each run's point.
 struct MetricColumn {
   std::string spec;  ///< as given: "val_acc:max"
@@ -294,7 +281,7 @@ int run_list(int argc, char** argv) {
     if (store) cli::reveal_run_env(*store, jobs, k_tool);
     if (!metrics.empty()) {
       for (const Job& j : jobs) {
-        const run::RunMetrics m = run_metrics(j);
+        const run::RunMetrics m = cli::read_run_metrics(j);
         for (MetricColumn& c : metrics) c.points.push_back(run::pick_metric(m, c.name, c.pick));
       }
     }
@@ -407,7 +394,7 @@ int run_show(int argc, char** argv) {
     const RunSettings s = cli::run_settings(job);
     const RunInfo& r = *job.spec.run;
     const Seconds now = SystemClock().now();
-    const run::RunMetrics metrics = run_metrics(job);
+    const run::RunMetrics metrics = cli::read_run_metrics(job);
     if (json) {
       nlohmann::json out = run_json(job, s, now, cluster_hosts());
       nlohmann::json last = nlohmann::json::object();
