@@ -58,6 +58,38 @@ expect_eq "run-show" "Metrics:
 expect_contains "run-show --json" "$(run-show sweep/2 --json)" \
   '"metrics":{"loss":{"last":0.5,"step":300.0},"val_acc":{"last":0.9,"step":300.0}}'
 
+# --- What training libraries already write, in the run's working directory.
+# PyTorch Lightning's CSVLogger: a version folder per run; the one made
+# before this run started is another run's.
+mkdir -p lit/lightning_logs/version_0 hf
+printf 'epoch,step,train_loss\n0,1,9\n' >lit/lightning_logs/version_0/metrics.csv
+touch -d '-1 hour' lit/lightning_logs/version_0/metrics.csv
+(cd lit && run-create --project libs -- sh -c '
+  mkdir -p lightning_logs/version_1
+  printf "epoch,step,train_loss,val_loss,val_acc\n0,49,0.9,,\n0,49,,0.8,0.6\n1,99,0.5,,\n1,99,,0.4,0.75\n" \
+    >lightning_logs/version_1/metrics.csv' >/dev/null)
+# Hugging Face Trainer's trainer_state.json in its output folder.
+(cd hf && run-create --project libs -- sh -c '
+  mkdir -p out/checkpoint-10
+  echo "{\"log_history\": [{\"loss\": 1.5, \"step\": 10}]}" >out/checkpoint-10/trainer_state.json
+  echo "{\"global_step\": 20, \"log_history\": [{\"loss\": 1.5, \"step\": 10},
+    {\"eval_accuracy\": 0.61, \"eval_loss\": 0.9, \"step\": 20}]}" >out/trainer_state.json' >/dev/null)
+# Files the run names, and every rank's records.
+run-create --project libs --nodes 2 --metrics-rank all --metrics-file 'logs/*.csv' -- sh -c '
+  echo "{\"step\": $RANK, \"rank_loss\": $RANK}" >>"$STINT_METRICS"
+  if [ "$RANK" = 0 ]; then mkdir -p logs; printf "step,custom\n5,42\n" >logs/a.csv; fi' >/dev/null
+libs_done() { [ "$(run-list --project libs | awk 'NR > 1 && $2 == "COMPLETED"' | wc -l)" = 3 ]; }
+wait_for 60 libs_done
+expect_eq "Lightning's metrics.csv" "libs/1 0.75 0.4 0.5" \
+  "$(run-list --project libs --metric val_acc --metric val_loss:min --metric train_loss:last |
+    awk '$1 == "libs/1" {print $1, $(NF-2), $(NF-1), $NF}')"
+expect_eq "Trainer's log history" "libs/2 0.61 1.5" \
+  "$(run-list --project libs --metric eval_accuracy --metric loss |
+    awk '$1 == "libs/2" {print $1, $(NF-1), $NF}')"
+expect_eq "--metrics-file and --metrics-rank all" "libs/3 42 1" \
+  "$(run-list --project libs --metric custom --metric rank_loss:max |
+    awk '$1 == "libs/3" {print $1, $(NF-1), $NF}')"
+
 # Refusals say what exists.
 command_refused "an unknown pick" "run-list: error: --metric loss:best: \"best\" is not max, min or last" \
   run-list --project sweep --metric loss:best

@@ -262,6 +262,8 @@ struct RunInfo {
   std::string description;
   std::string cloned_from;  ///< "project/n" of the source run, if a clone
   bool stopped = false;     ///< run-stop has ended it
+  std::vector<std::string> metrics_files;  ///< run-create --metrics-file, globs
+  bool metrics_all_ranks = false;          ///< --metrics-rank all
   /// Where it executes: "" stintd's own nodes; "slurm" a real cluster (the
   /// run is then in the cluster_runs registry, not a job of stintd).
   std::string backend;

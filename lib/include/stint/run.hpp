@@ -55,6 +55,11 @@ struct RunSettings {
   std::string name;
   std::string description;
   std::vector<std::string> command;  ///< after "--"
+  /// --metrics-file: more files of metric records (globs, relative to the
+  /// working directory), besides STINT_METRICS and what the common
+  /// training libraries write.
+  std::vector<std::string> metrics_files;
+  bool metrics_all_ranks = false;  ///< --metrics-rank all: every rank's records
   bool operator==(const RunSettings&) const = default;
 };
 

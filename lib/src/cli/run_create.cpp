@@ -60,6 +60,8 @@ JobSpec run_job_spec(const RunSettings& s, const std::string& cloned_from) {
   r.command = s.command;
   r.description = s.description;
   r.cloned_from = cloned_from;
+  r.metrics_files = s.metrics_files;
+  r.metrics_all_ranks = s.metrics_all_ranks;
   spec.run = std::move(r);
   return spec;
 }
@@ -184,8 +186,22 @@ int run_create(int argc, char** argv) {
     app.add_option("--ports", s.ports_per_node, "TCP ports reserved per node (default 2)");
     app.add_option("--name", s.name, "a name for the run");
     app.add_option("--description", s.description, "a description of the run");
+    app.add_option("--metrics-file", s.metrics_files,
+                   "more files of metric records: a glob in the working directory, of JSON "
+                   "lines (.jsonl), CSV with a header (.csv) or trainer_state.json (repeatable)")
+        ->allow_extra_args(false);
+    std::string metrics_rank = "0";
+    app.add_option("--metrics-rank", metrics_rank,
+                   "whose metric records are the run's: 0 (rank 0's, the default) or all")
+        ->check(CLI::IsMember({"0", "all"}, CLI::ignore_case));
     app.add_option("command", s.command, "the command, after --");
     if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
+    s.metrics_all_ranks = metrics_rank != "0";
+    for (const std::string& pattern : s.metrics_files) {
+      if (pattern.empty())
+        throw Error(Errc::invalid_argument,
+                    "--metrics-file: an empty pattern (give a file or a glob, e.g. logs/*.csv)");
+    }
     s.keep_alive = keep_alive == "on" || keep_alive == "ON";
     if (!mem.empty()) s.mem_mb = parse::memory_mb(mem);
     if (!time.empty()) s.time_limit = parse::time_limit(time);

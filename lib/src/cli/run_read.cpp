@@ -66,6 +66,8 @@ RunSettings run_settings(const Job& job) {
   s.name = job.spec.name == RunName{r.project, r.number}.text() ? std::string() : job.spec.name;
   s.description = r.description;
   s.command = r.command;
+  s.metrics_files = r.metrics_files;
+  s.metrics_all_ranks = r.metrics_all_ranks;
   return s;
 }
 

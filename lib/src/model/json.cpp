@@ -199,6 +199,8 @@ json to_json(const JobSpec& s) {
                     {"description", r.description},
                     {"cloned_from", r.cloned_from},
                     {"stopped", r.stopped}};
+    if (!r.metrics_files.empty()) j["run"]["metrics_files"] = r.metrics_files;
+    if (r.metrics_all_ranks) j["run"]["metrics_all_ranks"] = true;
     if (!r.backend.empty()) j["run"]["backend"] = r.backend;
     if (!r.lost.empty()) j["run"]["lost"] = r.lost;
   }
@@ -273,6 +275,8 @@ JobSpec job_spec_from_json(const json& j) {
       get_or(rj, "stopped", r.stopped);
       get_or(rj, "backend", r.backend);
       get_or(rj, "lost", r.lost);
+      get_or(rj, "metrics_files", r.metrics_files);
+      get_or(rj, "metrics_all_ranks", r.metrics_all_ranks);
       auto pairs = [&](const char* key, std::vector<std::pair<std::string, std::string>>& out) {
         if (auto p = rj.find(key); p != rj.end() && p->is_array()) {
           for (const auto& e : *p) {
