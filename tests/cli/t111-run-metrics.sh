@@ -90,6 +90,17 @@ expect_eq "--metrics-file and --metrics-rank all" "libs/3 42 1" \
   "$(run-list --project libs --metric custom --metric rank_loss:max |
     awk '$1 == "libs/3" {print $1, $(NF-1), $NF}')"
 
+# --- Checkpoints: the files the run wrote that StintCheckpointGlob names.
+mkdir -p ck/sub
+(cd ck && touch -d '-1 hour' old.pt && run-create --project ckpt -- sh -c '
+  head -c 1000 /dev/zero >sub/epoch1.ckpt; head -c 5 /dev/zero >model.safetensors
+  echo notes >notes.txt; mkdir -p .hidden; touch .hidden/skip.pt' >/dev/null)
+wait_for 30 sh -c 'run-show ckpt/1 | grep -q "^State: *COMPLETED"'
+expect_eq "run-show --files" "SIZE MODIFIED FILE|5 $WORK/ck/model.safetensors|1000 $WORK/ck/sub/epoch1.ckpt" \
+  "$(run-show ckpt/1 --files | awk 'NR == 1 {print $1, $2, $3; next} {print $1, $NF | "sort -k2"}' | paste -sd'|' | tr -s ' ')"
+expect_contains "--files --json" "$(run-show ckpt/1 --files --json)" \
+  "{\"bytes\":5,\"modified\":"
+
 # Refusals say what exists.
 command_refused "an unknown pick" "run-list: error: --metric loss:best: \"best\" is not max, min or last" \
   run-list --project sweep --metric loss:best

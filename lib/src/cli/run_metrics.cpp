@@ -1,14 +1,19 @@
 #include "cli/run_metrics.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
+#include <fnmatch.h>
 #include <glob.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <optional>
+#include <tuple>
 #include <string>
 #include <vector>
 
 #include <stint/error.hpp>
+#include <stint/run.hpp>
 
 #include "daemon/job_env.hpp"
 #include "util/fs.hpp"
@@ -92,7 +97,52 @@ std::optional<std::string> pick_written(const Job& job, const std::vector<std::s
   return best->first;
 }
 
+// Walks `dir` up to `depth` folders down, adding the matching files the
+// run wrote. Hidden folders (.git, .venv) are not entered; links are not
+// followed.
+void find_checkpoints(const Job& job, const std::string& dir, int depth,
+                      const std::vector<std::string>& patterns, std::vector<RunFile>& out) {
+  DIR* d = ::opendir(dir.c_str());
+  if (!d) return;
+  while (const dirent* e = ::readdir(d)) {
+    const std::string name = e->d_name;
+    if (name == "." || name == "..") continue;
+    const std::string path = dir + "/" + name;
+    struct stat st {};
+    if (::lstat(path.c_str(), &st) != 0) continue;
+    if (S_ISDIR(st.st_mode)) {
+      if (depth > 0 && name.front() != '.') find_checkpoints(job, path, depth - 1, patterns, out);
+      continue;
+    }
+    if (!S_ISREG(st.st_mode)) continue;
+    bool matches = false;
+    for (const std::string& p : patterns) matches = matches || ::fnmatch(p.c_str(), name.c_str(), 0) == 0;
+    if (!matches) continue;
+    const auto t = times_of(path);
+    if (!t || !written_by(job, *t)) continue;
+    out.push_back({path, static_cast<std::uint64_t>(st.st_size), t->modified});
+  }
+  ::closedir(d);
+}
+
 }  // namespace
+
+std::vector<RunFile> run_checkpoints(const Job& job, const std::vector<std::string>& patterns,
+                                     const std::string& state_dir) {
+  std::vector<RunFile> out;
+  if (!job.spec.run || !job.spec.run->backend.empty() || patterns.empty()) return out;
+  constexpr int k_depth = 4;
+  find_checkpoints(job, daemon::work_dir(job), k_depth, patterns, out);
+  for (const auto& [name, mount] : job.spec.run->storages)
+    find_checkpoints(job, run::storage_path(state_dir, name), k_depth, patterns, out);
+  std::sort(out.begin(), out.end(), [](const RunFile& a, const RunFile& b) {
+    return std::tie(a.modified, a.path) < std::tie(b.modified, b.path);
+  });
+  out.erase(std::unique(out.begin(), out.end(),
+                        [](const RunFile& a, const RunFile& b) { return a.path == b.path; }),
+            out.end());
+  return out;
+}
 
 run::RunMetrics read_run_metrics(const Job& job) {
   run::RunMetrics m;

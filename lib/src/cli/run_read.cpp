@@ -385,6 +385,9 @@ int run_show(int argc, char** argv) {
     bool json = false;
     app.add_option("run", name, "the run (PROJECT/N)")->required();
     app.add_flag("--json", json, "print JSON: settings, state, times, each rank's exit code");
+    bool files = false;
+    app.add_flag("--files", files,
+                 "list the checkpoints the run wrote (StintCheckpointGlob), size and time");
     if (const int rc = cli::parse_args(app, k_tool, argc, argv); rc >= 0) return rc;
     auto store = open_store(k_tool);
     if (!store) throw Error(Errc::invalid_argument, fmt::format("No run {}", name));
@@ -396,6 +399,28 @@ int run_show(int argc, char** argv) {
     const RunSettings s = cli::run_settings(job);
     const RunInfo& r = *job.spec.run;
     const Seconds now = SystemClock().now();
+    if (files) {
+      const Paths paths = default_paths();
+      const std::vector<std::string> patterns = cli::split_list(
+          query::read_config(paths).conf("StintCheckpointGlob").value_or(""));
+      const std::vector<cli::RunFile> found_files =
+          cli::run_checkpoints(job, patterns, paths.state_dir);
+      if (json) {
+        nlohmann::json list = nlohmann::json::array();
+        for (const cli::RunFile& f : found_files)
+          list.push_back({{"path", f.path},
+                          {"bytes", f.bytes},
+                          {"modified", parse::format_timestamp(f.modified)}});
+        fmt::print("{}\n", nlohmann::json{{"run", RunName{r.project, r.number}.text()},
+                                          {"files", std::move(list)}}
+                                .dump());
+        return 0;
+      }
+      fmt::print("{:>12}  {:<19}  {}\n", "SIZE", "MODIFIED", "FILE");
+      for (const cli::RunFile& f : found_files)
+        fmt::print("{:>12}  {:<19}  {}\n", f.bytes, parse::format_timestamp(f.modified), f.path);
+      return 0;
+    }
     const run::RunMetrics metrics = cli::read_run_metrics(job);
     if (json) {
       nlohmann::json out = run_json(job, s, now, cluster_hosts());

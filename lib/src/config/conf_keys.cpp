@@ -118,6 +118,9 @@ constexpr std::array k_keys = {
     // type this machine lacks gets, when stint.yaml's aliases do not map it:
     // Slurm's refusal, or the default with a warning (a cluster's scripts
     // rehearsed here unchanged).
+    // The files run-show --files lists as a run's checkpoints: patterns of
+    // file names, comma separated.
+    ConfKey{"StintCheckpointGlob", "*.pt,*.ckpt,*.safetensors", K::text, 0, 0, ""},
     ConfKey{"StintForeignNames", "refuse", K::word, 0, 0, "refuse|map"},
     ConfKey{"StintIdleExit", "300", K::seconds, 0, k_i32_max, ""},
     // How long a kept-alive run's nodes stay its own with nobody using them

@@ -35,6 +35,7 @@ constexpr std::pair<std::string_view, std::string_view> k_cluster_keys[] = {
 
 // What to do about each of stint's own keys on a cluster.
 constexpr std::pair<std::string_view, std::string_view> k_stint_keys[] = {
+    {"StintCheckpointGlob", "which files run-show --files lists; not needed on a cluster"},
     {"StintForeignNames",
      "stint's handling of names this machine lacks; a cluster has its own names: nothing to do"},
     {"StintIdleExit", "how long a personal stintd waits idle; slurmctld runs as a service"},
