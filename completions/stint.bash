@@ -161,6 +161,19 @@ _stint_values() {
         [[ $count =~ ^[0-9]+$ ]] && ((count > 0)) && _stint_reply "$(seq 0 $((count - 1)))"
       fi
       ;;
+    --metric)
+      # run-plot --metric: the metrics of the runs named before it (the
+      # names in run-show's Metrics section); run-list's takes a pick too.
+      _stint_no_files
+      if [[ $_stint_tool == run-plot ]]; then
+        local run names=""
+        for run in "${operands[@]}"; do
+          names+=" $(_stint_run run-show "$run" |
+            awk '/^Metrics:/ { on = 1; next } on && /^  [^ ]/ { print $1; next } on { on = 0 }')"
+        done
+        _stint_reply "$names"
+      fi
+      ;;
     --env)
       # run-clone --env: the source run's own variables, to change ("LR=").
       _stint_no_files
@@ -488,7 +501,7 @@ _stint_complete() {
         _stint_reply "$(_stint_run squeue -s -h -o %i --me | grep -v -e '\.batch$' -e '\.extern$')"
       fi
       ;;
-    run-stop | run-show | run-logs | run-clone | run-exec | run-delete)
+    run-stop | run-show | run-logs | run-clone | run-exec | run-delete | run-plot)
       _stint_no_files
       _stint_reply "$(_stint_run run-list | awk 'NR > 1 { print $1 }')"
       ;;
@@ -532,4 +545,4 @@ _stint_complete() {
 }
 
 complete -o bashdefault -o default -F _stint_complete sbatch srun salloc sstat sattach squeue scancel sinfo scontrol sacct sacctmgr sprio sshare stint stintd \
-  run-create run-clone run-stop run-list run-show run-logs run-exec run-storage run-project run-delete
+  run-create run-clone run-stop run-list run-show run-logs run-plot run-exec run-storage run-project run-delete

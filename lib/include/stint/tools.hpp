@@ -45,6 +45,7 @@ int run_stop(int argc, char** argv);
 int run_list(int argc, char** argv);
 int run_show(int argc, char** argv);
 int run_logs(int argc, char** argv);
+int run_plot(int argc, char** argv);     ///< learning curves of runs (SVG and HTML)
 int run_storage(int argc, char** argv);  ///< create|list|delete named folders kept across runs
 int run_exec(int argc, char** argv);     ///< a command inside a run's node
 int run_project(int argc, char** argv);  ///< create|list the projects runs belong to
