@@ -260,8 +260,8 @@ struct RunInfo {
   std::vector<std::pair<std::string, std::string>> env;
   std::vector<std::string> command;
   std::string description;
-  std::string cloned_from;  ///< "project/n" of the source run, if a clone
-  bool stopped = false;     ///< run-stop has ended it
+  std::string cloned_from;                 ///< "project/n" of the source run, if a clone
+  bool stopped = false;                    ///< run-stop has ended it
   std::vector<std::string> metrics_files;  ///< run-create --metrics-file, globs
   bool metrics_all_ranks = false;          ///< --metrics-rank all
   /// Where it executes: "" stintd's own nodes; "slurm" a real cluster (the

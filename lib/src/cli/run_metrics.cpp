@@ -1,16 +1,16 @@
 #include "cli/run_metrics.hpp"
 
+#include <algorithm>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <fnmatch.h>
 #include <glob.h>
 #include <sys/stat.h>
-
-#include <algorithm>
-#include <optional>
-#include <tuple>
-#include <string>
-#include <vector>
 
 #include <stint/error.hpp>
 #include <stint/run.hpp>
@@ -116,7 +116,8 @@ void find_checkpoints(const Job& job, const std::string& dir, int depth,
     }
     if (!S_ISREG(st.st_mode)) continue;
     bool matches = false;
-    for (const std::string& p : patterns) matches = matches || ::fnmatch(p.c_str(), name.c_str(), 0) == 0;
+    for (const std::string& p : patterns)
+      matches = matches || ::fnmatch(p.c_str(), name.c_str(), 0) == 0;
     if (!matches) continue;
     const auto t = times_of(path);
     if (!t || !written_by(job, *t)) continue;
@@ -149,12 +150,12 @@ run::RunMetrics read_run_metrics(const Job& job) {
   if (!job.spec.run || !job.spec.run->backend.empty()) return m;
   const RunInfo& r = *job.spec.run;
   const std::string dir = daemon::work_dir(job);
-  const std::uint32_t ranks =
-      r.metrics_all_ranks ? std::max<std::uint32_t>(1, job.req.nodes) : 1;
+  const std::uint32_t ranks = r.metrics_all_ranks ? std::max<std::uint32_t>(1, job.req.nodes) : 1;
   for (std::uint32_t rank = 0; rank < ranks; ++rank)
     add_file(m, run::metrics_file(dir, job.id, rank));
   for (const std::string& pattern : r.metrics_files) {
-    for (const std::string& path : glob_paths(pattern.front() == '/' ? pattern : dir + "/" + pattern))
+    for (const std::string& path :
+         glob_paths(pattern.front() == '/' ? pattern : dir + "/" + pattern))
       add_file(m, path);
   }
   // PyTorch Lightning's CSVLogger: a version_N folder per run, the first

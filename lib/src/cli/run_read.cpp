@@ -401,8 +401,8 @@ int run_show(int argc, char** argv) {
     const Seconds now = SystemClock().now();
     if (files) {
       const Paths paths = default_paths();
-      const std::vector<std::string> patterns = cli::split_list(
-          query::read_config(paths).conf("StintCheckpointGlob").value_or(""));
+      const std::vector<std::string> patterns =
+          cli::split_list(query::read_config(paths).conf("StintCheckpointGlob").value_or(""));
       const std::vector<cli::RunFile> found_files =
           cli::run_checkpoints(job, patterns, paths.state_dir);
       if (json) {
@@ -413,7 +413,7 @@ int run_show(int argc, char** argv) {
                           {"modified", parse::format_timestamp(f.modified)}});
         fmt::print("{}\n", nlohmann::json{{"run", RunName{r.project, r.number}.text()},
                                           {"files", std::move(list)}}
-                                .dump());
+                               .dump());
         return 0;
       }
       fmt::print("{:>12}  {:<19}  {}\n", "SIZE", "MODIFIED", "FILE");
@@ -468,8 +468,7 @@ int run_show(int argc, char** argv) {
       for (const auto& [metric, points] : metrics.series) width = std::max(width, metric.size());
       for (const auto& [metric, points] : metrics.series)
         fmt::print("  {:<{}}  {} (step {})\n", metric, width,
-                   run::format_metric(points.back().value),
-                   run::format_metric(points.back().step));
+                   run::format_metric(points.back().value), run::format_metric(points.back().step));
     }
     const std::string hosts = cluster_hosts();
     fmt::print("\n{:>4}  {:<12}  {:<10}  {:>9}  {:<15}  {:<8}  {}\n", "Rank", "Node ID", "State",

@@ -143,8 +143,7 @@ int connect_step_io(const std::string& name) {
   return fd;
 }
 
-StepIo::StepIo(bool label, bool line_buffered)
-    : m_label(label), m_line_buffered(line_buffered) {}
+StepIo::StepIo(bool label, bool line_buffered) : m_label(label), m_line_buffered(line_buffered) {}
 
 StepIo::~StepIo() {
   for (Output& o : m_outputs) {

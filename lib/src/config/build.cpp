@@ -254,12 +254,11 @@ class Builder {
   }
 
   Config build_spec(const RawNode& spec, const std::string& path) {
-    auto f =
-        fields(spec, path,
-               {"cluster_name", "node_pools", "partitions", "default_partition_id",
-                "login_node_pool_id", "home_directory_storage", "config", "prolog_bash_scripts",
-                "epilog_bash_scripts", "run_backend", "slurm", "projects", "aliases",
-                "node_addr_base"});
+    auto f = fields(
+        spec, path,
+        {"cluster_name", "node_pools", "partitions", "default_partition_id", "login_node_pool_id",
+         "home_directory_storage", "config", "prolog_bash_scripts", "epilog_bash_scripts",
+         "run_backend", "slurm", "projects", "aliases", "node_addr_base"});
     Config c;
     c.source_path = m_name;
     bool cluster_name_given = false;

@@ -207,8 +207,7 @@ std::vector<std::string> config_changes(const Config& from, const Config& to) {
   if (from.cluster_name != to.cluster_name)
     out.push_back(fmt::format("ClusterName: {} -> {}", from.cluster_name, to.cluster_name));
   if (from.node_addr_base != to.node_addr_base)
-    out.push_back(
-        fmt::format("node_addr_base: {} -> {}", from.node_addr_base, to.node_addr_base));
+    out.push_back(fmt::format("node_addr_base: {} -> {}", from.node_addr_base, to.node_addr_base));
   for (const NodePool& p : from.node_pools) {
     auto it = std::find_if(to.node_pools.begin(), to.node_pools.end(),
                            [&](const NodePool& q) { return q.id == p.id; });

@@ -15,8 +15,7 @@ namespace {
 // The step of a record: its "step", else "global_step", else `place`.
 double step_of(const nlohmann::json& record, double place) {
   for (const char* key : {"step", "global_step"}) {
-    if (auto it = record.find(key); it != record.end() && it->is_number())
-      return it->get<double>();
+    if (auto it = record.find(key); it != record.end() && it->is_number()) return it->get<double>();
   }
   return place;
 }

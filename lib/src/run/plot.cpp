@@ -375,8 +375,10 @@ std::string render_plot_svg(const std::vector<PlotCurve>& curves, const PlotOpti
   }
 
   for (std::size_t i = 0; i < panels.size(); ++i) {
-    const double px = k_margin + static_cast<double>(i % columns) * (panel_w + k_gap);
-    const double py = k_top + static_cast<double>(i / columns) * (panel_h + k_gap);
+    const std::size_t column = i % columns;
+    const std::size_t row = i / columns;  // whole rows above this panel
+    const double px = k_margin + static_cast<double>(column) * (panel_w + k_gap);
+    const double py = k_top + static_cast<double>(row) * (panel_h + k_gap);
     draw_panel(out, panels[i], px, py, panel_w, panel_h, run_index);
   }
 

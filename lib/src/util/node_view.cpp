@@ -83,8 +83,7 @@ int enter(const Plan& p) noexcept {
     // type is ignored for both; "none", since memory checkers take a null
     // one for a bad pointer.
     if (::mount("none", "/", "none", MS_REC | MS_SLAVE, nullptr) != 0) return errno;
-    if (::mount(p.hosts_file.c_str(), "/etc/hosts", "none", MS_BIND, nullptr) != 0)
-      return errno;
+    if (::mount(p.hosts_file.c_str(), "/etc/hosts", "none", MS_BIND, nullptr) != 0) return errno;
   }
   if (p.set_hostname && ::sethostname(p.hostname.data(), p.hostname.size()) != 0) return errno;
   return 0;

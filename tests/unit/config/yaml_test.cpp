@@ -463,10 +463,10 @@ partitions: [{id: a, node_pool_ids: [g]}]
 
 TEST_CASE("node address rules", "[config][errors]") {
   const std::string parts = "partitions: [{id: a, node_pool_ids: [p]}]\n";
-  CHECK_THAT(config_error("node_addr_base: 127.0.1\nnode_pools: [{id: p, cpus: 1, memory: 1}]\n" +
-                          parts),
-             Equals("stint.yaml:1: node_addr_base: \"127.0.1\" is not an IPv4 address (e.g. "
-                    "127.0.1.1)"));
+  CHECK_THAT(
+      config_error("node_addr_base: 127.0.1\nnode_pools: [{id: p, cpus: 1, memory: 1}]\n" + parts),
+      Equals("stint.yaml:1: node_addr_base: \"127.0.1\" is not an IPv4 address (e.g. "
+             "127.0.1.1)"));
   CHECK_THAT(config_error("node_pools: [{id: p, count: 2, cpus: 1, memory: 1, node_addrs: "
                           "[127.0.0.300, 1.2.3.4]}]\n" +
                           parts),

@@ -22,7 +22,8 @@ TEST_CASE("metrics: JSON lines, their step or their place", "[run][metrics]") {
                              "not json\n"
                              "[1, 2]\n"
                              "{\"step\": 400, \"loss\": 0.0");  // cut off by a kill
-  CHECK(m.series.at("loss") == std::vector<MetricPoint>{{100, 0.5}, {200, 0.25}, {300, 0.3}, {3, 0.1}});
+  CHECK(m.series.at("loss") ==
+        std::vector<MetricPoint>{{100, 0.5}, {200, 0.25}, {300, 0.3}, {3, 0.1}});
   CHECK(m.series.at("val_acc") == std::vector<MetricPoint>{{100, 0.7}});
   // Strings and booleans are not metrics; the step is not one either.
   CHECK(m.series.count("note") == 0);
@@ -73,8 +74,9 @@ TEST_CASE("metrics: Hugging Face Trainer's log_history", "[run][metrics]") {
 
 TEST_CASE("metrics: picks and their spelling", "[run][metrics]") {
   RunMetrics m;
-  stint::run::add_json_lines(m, "{\"step\":1,\"acc\":0.5}\n{\"step\":2,\"acc\":0.9}\n"
-                                "{\"step\":3,\"acc\":0.9}\n{\"step\":4,\"acc\":0.7}\n");
+  stint::run::add_json_lines(m,
+                             "{\"step\":1,\"acc\":0.5}\n{\"step\":2,\"acc\":0.9}\n"
+                             "{\"step\":3,\"acc\":0.9}\n{\"step\":4,\"acc\":0.7}\n");
   CHECK(stint::run::pick_metric(m, "acc", MetricPick::max) == MetricPoint{2, 0.9});
   CHECK(stint::run::pick_metric(m, "acc", MetricPick::min) == MetricPoint{1, 0.5});
   CHECK(stint::run::pick_metric(m, "acc", MetricPick::last) == MetricPoint{4, 0.7});

@@ -59,8 +59,7 @@ TEST_CASE("node view: nothing to enter for this machine's own name", "[util][nod
   CHECK(stint::node_view::enter(p) == 0);
 }
 
-TEST_CASE("node view: a task sees its node's name and the cluster's hosts",
-          "[util][node_view]") {
+TEST_CASE("node view: a task sees its node's name and the cluster's hosts", "[util][node_view]") {
   const std::string hosts = "127.0.1.1\tg-1\n127.0.1.2\tg-2\n";
   const std::string file = temp_file(hosts);
   const auto p = stint::node_view::plan("g-2", file);
