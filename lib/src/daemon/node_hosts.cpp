@@ -105,17 +105,9 @@ void write_node_hosts(const std::string& state_dir, const Config& config,
   } catch (const Error&) {
     // None, or unreadable: the nodes alone.
   }
-  const std::string text = node_hosts_text(config, etc_hosts, machine);
-  if (fs::exists(path)) {
-    try {
-      if (fs::read_file(path) == text) return;
-    } catch (const Error&) {
-      // Unreadable: written again below.
-    }
-  }
   // A new file, not the old one rewritten: a task's bind mount keeps the
-  // text it started with, whole.
-  fs::write_file_atomic(path, text, 0644, fs::Sync::no);
+  // text it started with, whole. Not synced: written again at every start.
+  fs::write_file_if_changed(path, node_hosts_text(config, etc_hosts, machine), 0644, fs::Sync::no);
 }
 
 }  // namespace stint::daemon

@@ -103,16 +103,8 @@ std::string slurm_conf_text(const Config& config, const std::string& host) {
 
 void write_slurm_conf(const std::string& state_dir, const Config& config, const std::string& host) {
   const std::string path = slurm_conf_path(state_dir);
-  const std::string text = slurm_conf_text(config, host);
-  if (fs::exists(path)) {
-    try {
-      if (fs::read_file(path) == text) return;
-    } catch (const Error&) {
-      // Unreadable: written again below.
-    }
-  }
   // Not synced: it is written again from the configuration at every start.
-  fs::write_file_atomic(path, text, 0644, fs::Sync::no);
+  fs::write_file_if_changed(path, slurm_conf_text(config, host), 0644, fs::Sync::no);
 }
 
 }  // namespace stint::daemon

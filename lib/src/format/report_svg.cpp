@@ -14,6 +14,8 @@
 #include <stint/parse.hpp>
 #include <stint/report.hpp>
 
+#include "util/xml.hpp"
+
 namespace stint::report {
 namespace {
 
@@ -198,37 +200,7 @@ std::string step_path(const std::vector<std::pair<Seconds, double>>& steps, doub
 
 }  // namespace
 
-std::string xml_escape(std::string_view text) {
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // Control characters other than tab and newline are not allowed in
-        // XML 1.0 at all, even as references: show them as '?'.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n')
-          out += '?';
-        else
-          out += c;
-    }
-  }
-  return out;
-}
+std::string xml_escape(std::string_view text) { return xml::escape(text); }
 
 std::string_view state_colour(JobState state) {
   switch (state) {

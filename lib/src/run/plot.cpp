@@ -13,6 +13,8 @@
 
 #include <fmt/core.h>
 
+#include "util/xml.hpp"
+
 namespace stint::run {
 namespace {
 
@@ -165,7 +167,7 @@ void draw_frame(std::string& out, const Panel& panel, double x0, double y0, doub
   out += fmt::format(
       "<rect class=\"panel-bg\" x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\"/>\n"
       "<text class=\"panel-title\" x=\"{}\" y=\"{}\">{}</text>\n",
-      num(x0), num(y0), num(w), num(h), num(left), num(y0 + 16), plot_xml_escape(panel.metric));
+      num(x0), num(y0), num(w), num(h), num(left), num(y0 + 16), xml::escape(panel.metric));
   for (double t : ys.ticks()) {
     const double y = bottom - (bottom - top) * ys.fraction(t);
     out += fmt::format(
@@ -210,7 +212,7 @@ void draw_panel(std::string& out, const Panel& panel, double x0, double y0, doub
   const double top = y0 + k_pad_top;
   const double bottom = y0 + h - k_pad_bottom;
 
-  out += fmt::format("<g class=\"panel\" data-metric=\"{}\">\n", plot_xml_escape(panel.metric));
+  out += fmt::format("<g class=\"panel\" data-metric=\"{}\">\n", xml::escape(panel.metric));
   draw_frame(out, panel, x0, y0, w, h, xs, ys);
   for (const PlotCurve* c : panel.curves) {
     const std::vector<MetricPoint> pts = drawn_points(c->points, xs, right - left);
@@ -239,12 +241,12 @@ void draw_panel(std::string& out, const Panel& panel, double x0, double y0, doub
         break;
       }
     }
-    const std::string run = plot_xml_escape(c->run);
-    const std::string metric = plot_xml_escape(c->metric);
+    const std::string run = xml::escape(c->run);
+    const std::string metric = xml::escape(c->metric);
     out += fmt::format(
         "<path class=\"curve\" data-run=\"{}\" data-metric=\"{}\" stroke=\"{}\"{} d=\"{}\">"
         "<title>{}: {} {} at step {} ({} record{})</title></path>\n",
-        run, metric, colour_of(index), dash_attr(index), d, plot_xml_escape(c->legend), metric,
+        run, metric, colour_of(index), dash_attr(index), d, xml::escape(c->legend), metric,
         format_metric(last.value), format_metric(last.step), c->points.size(),
         c->points.size() == 1 ? "" : "s");
     if (pts.size() == 1)
@@ -257,40 +259,6 @@ void draw_panel(std::string& out, const Panel& panel, double x0, double y0, doub
 }
 
 }  // namespace
-
-std::string plot_xml_escape(std::string_view text) {
-  // The same as report::xml_escape (stint/report.hpp), which is the format
-  // module's: the run module sits below it and may not use it.
-  std::string out;
-  out.reserve(text.size());
-  for (char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      case '\'':
-        out += "&apos;";
-        break;
-      default:
-        // Control characters other than tab and newline are not allowed in
-        // XML 1.0 at all, even as references: show them as '?'.
-        if (static_cast<unsigned char>(c) < 0x20 && c != '\t' && c != '\n')
-          out += '?';
-        else
-          out += c;
-    }
-  }
-  return out;
-}
 
 std::vector<std::string> legend_texts(const std::vector<PlotRun>& runs) {
   std::vector<std::string> names;
@@ -364,10 +332,10 @@ std::string render_plot_svg(const std::vector<PlotCurve>& curves, const PlotOpti
       num(k_width), num(height));
   style(out);
   out += fmt::format("<text class=\"title\" x=\"{}\" y=\"20\">{}</text>\n", num(k_margin),
-                     plot_xml_escape(options.title));
+                     xml::escape(options.title));
   if (!options.subtitle.empty())
     out += fmt::format("<text class=\"small\" x=\"{}\" y=\"38\">{}</text>\n", num(k_margin),
-                       plot_xml_escape(options.subtitle));
+                       xml::escape(options.subtitle));
   if (runs.empty()) {
     out += fmt::format("<text x=\"{}\" y=\"{}\">No metric records yet.</text>\n</svg>\n",
                        num(k_margin), num(k_top + 14));
@@ -385,13 +353,13 @@ std::string render_plot_svg(const std::vector<PlotCurve>& curves, const PlotOpti
   out += "<g class=\"legend\">\n";
   for (const Entry& e : entries) {
     const std::size_t index = run_index.at(e.run->run);
-    const std::string run = plot_xml_escape(e.run->run);
+    const std::string run = xml::escape(e.run->run);
     out += fmt::format(
         "<line class=\"legend-swatch\" data-run=\"{0}\" x1=\"{1}\" y1=\"{3}\" x2=\"{2}\" "
         "y2=\"{3}\" stroke=\"{4}\"{5}/>\n"
         "<text class=\"legend-label\" data-run=\"{0}\" x=\"{6}\" y=\"{7}\">{8}</text>\n",
         run, num(e.x), num(e.x + 22), num(e.y), colour_of(index), dash_attr(index), num(e.x + 28),
-        num(e.y + 4), plot_xml_escape(e.run->legend));
+        num(e.y + 4), xml::escape(e.run->legend));
   }
   out += "</g>\n</svg>\n";
   return out;
@@ -416,7 +384,7 @@ std::string render_plot_html(std::string_view svg, const std::string& title,
       "svg{{max-width:100%;height:auto}}</style>\n"
       "</head>\n<body>\n<h1>{1}</h1>\n<p>One panel per metric, the step across; one colour per "
       "run in every panel. Hover a curve for its last value.{2}</p>\n{3}</body>\n</html>\n",
-      refresh, plot_xml_escape(title), follow, svg);
+      refresh, xml::escape(title), follow, svg);
 }
 
 }  // namespace stint::run

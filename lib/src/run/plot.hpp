@@ -51,7 +51,4 @@ std::string render_plot_svg(const std::vector<PlotCurve>& curves, const PlotOpti
 std::string render_plot_html(std::string_view svg, const std::string& title,
                              std::optional<unsigned> refresh_seconds);
 
-/// `text` fit for XML character data and attribute values.
-std::string plot_xml_escape(std::string_view text);
-
 }  // namespace stint::run

@@ -76,6 +76,18 @@ void sync_dir(const std::string& path) {
   }
 }
 
+void write_file_if_changed(const std::string& path, const std::string& content, unsigned mode,
+                           Sync sync) {
+  if (exists(path)) {
+    try {
+      if (read_file(path) == content) return;
+    } catch (const Error&) {
+      // Unreadable: written again below.
+    }
+  }
+  write_file_atomic(path, content, mode, sync);
+}
+
 std::string read_file(const std::string& path) {
   int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) throw_io("Unable to open file", path);

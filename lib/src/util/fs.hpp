@@ -26,6 +26,10 @@ struct Owner {
 /// mean nothing after one (what a running task needs: nothing runs after it).
 void write_file_atomic(const std::string& path, const std::string& content, unsigned mode = 0644,
                        Sync sync = Sync::yes, std::optional<Owner> owner = std::nullopt);
+/// write_file_atomic, unless the file holds `content` already (one that
+/// cannot be read is written): for files written again at every start.
+void write_file_if_changed(const std::string& path, const std::string& content,
+                           unsigned mode = 0644, Sync sync = Sync::yes);
 /// The whole file; throws Errc::io naming the path.
 std::string read_file(const std::string& path);
 bool exists(const std::string& path);

@@ -11,6 +11,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "util/xml.hpp"
+
 using stint::run::MetricPoint;
 using stint::run::PlotCurve;
 using stint::run::PlotRun;
@@ -117,8 +119,8 @@ TEST_CASE("plot: text is escaped", "[run][plot]") {
   CHECK(svg.find("curves &amp; &lt;more&gt;") != std::string::npos);
   CHECK(svg.find("<b>") == std::string::npos);
   CHECK(svg.find("a<b") == std::string::npos);
-  CHECK(stint::run::plot_xml_escape("a\x01"
-                                    "b\tc") == "a?b\tc");
+  CHECK(stint::xml::escape("a\x01"
+                           "b\tc") == "a?b\tc");
   const std::string html = stint::run::render_plot_html(svg, options.title, std::nullopt);
   CHECK(html.find("<title>curves &amp; &lt;more&gt;</title>") != std::string::npos);
 }
