@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
-#include <regex>
 
 #include <catch2/catch.hpp>
 
@@ -26,16 +25,19 @@ std::size_t count_of(const std::string& text, const std::string& what) {
   return n;
 }
 
-// The attribute `name` of each curve path, in order.
+// The attribute `name` of each curve path, in order. By hand, not with
+// std::regex: its matcher recurses once per character, and a thinned path of
+// thousands of points overflows the stack under AddressSanitizer.
 std::vector<std::string> curve_attributes(const std::string& svg, const std::string& name) {
   std::vector<std::string> out;
-  const std::regex path("<path class=\"curve\"[^>]*>");
-  const std::regex attr(" " + name + "=\"([^\"]*)\"");
-  for (auto it = std::sregex_iterator(svg.begin(), svg.end(), path); it != std::sregex_iterator();
-       ++it) {
-    const std::string tag = it->str();
-    std::smatch m;
-    if (std::regex_search(tag, m, attr)) out.push_back(m[1]);
+  const std::string open = "<path class=\"curve\"";
+  const std::string key = " " + name + "=\"";
+  for (std::size_t at = svg.find(open); at != std::string::npos; at = svg.find(open, at + 1)) {
+    const std::string tag = svg.substr(at, svg.find('>', at) - at);
+    const std::size_t value = tag.find(key);
+    if (value == std::string::npos) continue;
+    const std::size_t from = value + key.size();
+    out.push_back(tag.substr(from, tag.find('"', from) - from));
   }
   return out;
 }
@@ -43,10 +45,12 @@ std::vector<std::string> curve_attributes(const std::string& svg, const std::str
 // The y coordinates of a path's points ("M1.0,2.0 L3.0,4.0").
 std::vector<double> ys_of(const std::string& d) {
   std::vector<double> out;
-  const std::regex point("[ML]([-0-9.]+),([-0-9.]+)");
-  for (auto it = std::sregex_iterator(d.begin(), d.end(), point); it != std::sregex_iterator();
-       ++it)
-    out.push_back(std::stod((*it)[2]));
+  for (std::size_t i = 0; i < d.size(); ++i) {
+    if (d[i] != 'M' && d[i] != 'L') continue;
+    const std::size_t comma = d.find(',', i);
+    if (comma == std::string::npos) break;
+    out.push_back(std::stod(d.substr(comma + 1)));
+  }
   return out;
 }
 
