@@ -252,6 +252,9 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
     for (const Job* component : het_components(job.id)) components.push_back(component);
     for (Environment& env : node_envs) add_het_environment(env, components);
   }
+  // Once per job, not per node: a container has a host name and /etc/hosts
+  // of its own making.
+  const bool node_view = container_tool.empty() && m_config.has_virtual_nodes(host);
   std::vector<TaskLaunch> launches;
   for (std::uint32_t i = 0; i < task_count(job); ++i) {
     TaskLaunch& l = launches.emplace_back();
@@ -298,8 +301,7 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
     l.gid = job.group_id;
     l.result_path = task_file(m_paths, job.id, i, "result");
     l.socket_path = m_paths.socket();
-    // A container has a host name and /etc/hosts of its own making.
-    if (container_tool.empty() && m_config.has_virtual_nodes(proc::short_hostname())) {
+    if (node_view) {
       l.node_view = true;
       l.hosts_file = node_hosts_path(m_paths.state_dir);
     }
