@@ -63,8 +63,9 @@ run_output() {
   job=$(run-show "$1" | sed -n "s/^Job ID: *//p")
   cat "run-$job.0.out" 2>/dev/null
 }
-wait_for 30 test -n "$(run_output "$gpu_run")"
-wait_for 30 test -n "$(run_output "$none_run")"
+run_has_output() { test -n "$(run_output "$1")"; }
+wait_for 30 run_has_output "$gpu_run"
+wait_for 30 run_has_output "$none_run"
 expect_eq "a run's default GPU" "[0]" "$(run_output "$gpu_run")"
 expect_eq "a run with --gpus 0" "[unset]" "$(run_output "$none_run")"
 expect_contains "run-show's GPUs" "$(run-show "$gpu_run")" "gpus=1"
