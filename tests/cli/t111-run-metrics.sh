@@ -107,4 +107,14 @@ command_refused "an unknown pick" "run-list: error: --metric loss:best: \"best\"
 command_refused "--sort needs a metric" \
   "run-list: error: --sort orders by a metric: give one with --metric NAME[:max|min|last]" \
   run-list --project sweep --sort
+
+# The README's sweep (docs/runs-example.sh), in a state directory of its own:
+# its leaderboard as the README shows it, and its picture.
+board=$(STINT_STATE_DIR= bash "$STINT_SOURCE_DIR/docs/runs-example.sh" "$STINT_BIN" \
+  "$WORK/readme.svg" | awk 'NR == 1 || /^sweep/ {print $1, $(NF-2), $(NF-1), $NF}')
+expect_eq "the README's leaderboard" "RUN LR val_acc:max loss:last
+sweep/3 0.9 0.903 0.3843
+sweep/2 0.3 0.8807 0.2321
+sweep/1 0.1 0.6573 0.813" "$board"
+expect_eq "the README's curves" 6 "$(grep -c '<path class="curve"' "$WORK/readme.svg")"
 echo ok

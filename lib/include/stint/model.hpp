@@ -416,6 +416,11 @@ struct NodeAlloc {
   bool task_ended = false;
   std::int32_t exit_status = 0;
   std::int32_t exit_signal = 0;
+  /// A run's node whose task has used nothing for StintIdleRunAfter: since
+  /// when (k_no_time: in use), as its stepd measured it, and whether that was
+  /// its GPUs at 0 % (nvidia-smi) or, without them, its processes' CPU time.
+  Seconds idle_since = k_no_time;
+  bool idle_gpus = false;
 };
 
 /// The per-node shape a job needs, derived from its spec (see sched/request).

@@ -28,6 +28,7 @@
 #include "daemon/job_env.hpp"
 #include "daemon/node_hosts.hpp"
 #include "model/json.hpp"
+#include "run/idle.hpp"
 #include "util/clock.hpp"
 #include "util/fs.hpp"
 
@@ -42,7 +43,10 @@ std::string run_state(const Job& job) {
     if (stopped) return "STOPPING";
     const bool kept = !job.alloc.empty() && std::all_of(job.alloc.begin(), job.alloc.end(),
                                                         [](const auto& a) { return a.task_ended; });
-    return kept ? "KEPT_ALIVE" : std::string(state_name(job.state));
+    if (kept) return "KEPT_ALIVE";
+    // Its nodes have used nothing for StintIdleRunAfter (run/idle.hpp).
+    if (run::is_idle(job)) return "IDLE";
+    return std::string(state_name(job.state));
   }
   if (stopped || job.state == JobState::cancelled) return "STOPPED";
   return std::string(state_name(job.state));
@@ -150,6 +154,7 @@ std::string rank_state(const Job& job, const NodeAlloc& a) {
                           ? (a.exit_status == 0 && a.exit_signal == 0 ? "COMPLETED" : "FAILED")
                           : std::string(state_name(job.state));
   if (a.task_ended && is_active(job.state)) state = "KEPT_ALIVE";
+  if (!a.task_ended && job.state == JobState::running && a.idle_since != k_no_time) state = "IDLE";
   // Stopped by run-stop or by scancel of the run's job: the same to the run.
   const bool stopped = job.spec.run->stopped || job.state == JobState::cancelled;
   if (a.task_ended && stopped && (a.exit_status != 0 || a.exit_signal != 0)) state = "STOPPED";
@@ -228,6 +233,10 @@ nlohmann::json run_json(const Job& job, const RunSettings& s, Seconds now,
   // released after StintKeepAliveMax unused.
   if (!job.state_desc.empty()) out["reason"] = job.state_desc;
   if (!r.cloned_from.empty()) out["cloned_from"] = r.cloned_from;
+  if (const Seconds since = run::idle_since(job); since != k_no_time) {
+    out["idle"] = {{"since", parse::format_timestamp(since)},
+                   {"on", run::idle_on_gpus(job) ? "gpus" : "cpus"}};
+  }
   return out;
 }
 
@@ -445,6 +454,9 @@ int run_show(int argc, char** argv) {
     fmt::print("State:        {}\n", cli::run_state(job));
     if (job.state == JobState::pending) fmt::print("Reason:       {}\n", format::reason_text(job));
     if (!job.state_desc.empty()) fmt::print("Reason:       {}\n", job.state_desc);
+    if (const Seconds since = run::idle_since(job); since != k_no_time)
+      fmt::print("Idle:         since {} ({}, StintIdleRunAfter)\n", parse::format_timestamp(since),
+                 run::idle_on_gpus(job) ? "its GPUs at 0%" : "no CPU time used");
     fmt::print("Created:      {}\n", times.created);
     fmt::print("Started:      {}{}\n", times.started,
                times.expected && times.started != "-" ? " (expected)" : "");

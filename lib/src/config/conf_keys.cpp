@@ -123,6 +123,10 @@ constexpr std::array k_keys = {
     ConfKey{"StintCheckpointGlob", "*.pt,*.ckpt,*.safetensors", K::text, 0, 0, ""},
     ConfKey{"StintForeignNames", "refuse", K::word, 0, 0, "refuse|map"},
     ConfKey{"StintIdleExit", "300", K::seconds, 0, k_i32_max, ""},
+    // How long a run's nodes may leave their GPUs at 0 % (their CPUs unused,
+    // without GPUs) before the run is shown IDLE and its owner told.
+    // UNLIMITED: never watched.
+    ConfKey{"StintIdleRunAfter", "1:00:00", K::time, 0, 0, ""},
     // How long a kept-alive run's nodes stay its own with nobody using them
     // (no run-exec, no SSH session) after its command ended: a forgotten
     // notebook gives its GPUs back. UNLIMITED: until run-stop.

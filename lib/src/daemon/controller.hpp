@@ -143,6 +143,10 @@ class Controller {
   JobId job_ids(std::uint32_t count);
   /// Persists a changed live job.
   void save(const Job& job);
+  /// A run's node: its stepd wrote what it found of its task's use (idle
+  /// since, or in use again) into the spool; kept on the node's allocation,
+  /// and the owner told when that makes the whole run idle (run_activity.cpp).
+  void task_activity(JobId id, std::uint32_t node_index);
   /// Ends a job in `state` (pending or running): persists it and drops it from
   /// the live set.
   /// `ended_at`: when its tasks ended, as their stepds recorded it (a result

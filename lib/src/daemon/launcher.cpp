@@ -301,6 +301,15 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
     l.gid = job.group_id;
     l.result_path = task_file(m_paths, job.id, i, "result");
     l.socket_path = m_paths.socket();
+    // A run's node is watched for idle GPUs (CPUs without them).
+    if (job.spec.run) {
+      const Seconds idle_after = m_config.conf_time("StintIdleRunAfter");
+      if (idle_after != k_infinite && idle_after > 0) {
+        l.idle_after = idle_after;
+        l.activity_path = task_file(m_paths, job.id, i, "activity");
+        l.gpu_ids = job.alloc[i].gpu_ids;
+      }
+    }
     if (node_view) {
       l.node_view = true;
       l.hosts_file = node_hosts_path(m_paths.state_dir);

@@ -28,6 +28,9 @@ enum class MailType : std::uint16_t {
   stage_out = 1U << 8,
   array_tasks = 1U << 9,
   invalid_depend = 1U << 10,
+  /// stint's own: a run whose nodes have used nothing for StintIdleRunAfter
+  /// (run/idle.hpp). Always told to a run's owner, not asked with --mail-type.
+  idle = 1U << 11,
 };
 
 constexpr std::uint16_t bit(MailType t) { return static_cast<std::uint16_t>(t); }

@@ -10,8 +10,10 @@
 #include <grp.h>
 
 #include <stint/parse.hpp>
+#include <stint/run.hpp>
 
 #include "daemon/mail.hpp"
+#include "run/idle.hpp"
 
 namespace stint::daemon {
 namespace {
@@ -103,6 +105,8 @@ std::string_view mail_type_text(MailType t) {
   switch (t) {
     case MailType::invalid_depend:
       return "Invalid dependency";
+    case MailType::idle:
+      return "Idle";
     case MailType::begin:
       return "Began";
     case MailType::end:
@@ -214,7 +218,7 @@ Mail job_mail(const Job& job, MailType type, const Config& config, Seconds now,
       set("SLURM_JOB_RUN_TIME", ran);
     }
   } else if (type == MailType::time100 || type == MailType::time90 || type == MailType::time80 ||
-             type == MailType::time50) {
+             type == MailType::time50 || type == MailType::idle) {
     if (started) {
       const std::string ran = secs_text(now - job.start_time);
       job_time = ", Run time " + ran;
@@ -250,6 +254,17 @@ Mail job_mail(const Job& job, MailType type, const Config& config, Seconds now,
       set("SLURM_JOB_EXIT_CODE_MAX", "0");
     }
   }
+
+  // An idle run: how long, and measured on what.
+  if (type == MailType::idle && run::is_idle(job)) {
+    const Seconds since = run::idle_since(job);
+    const bool gpus = run::idle_on_gpus(job);
+    term = fmt::format(", {} for {}", gpus ? "GPUs at 0%" : "no CPU time used",
+                       secs_text(std::max<Seconds>(now - since, 0)));
+    set("STINT_IDLE_SINCE", parse::format_timestamp(since));
+    set("STINT_IDLE_ON", gpus ? "GPUs" : "CPUs");
+  }
+  if (job.spec.run) set("STINT_RUN", RunName{job.spec.run->project, job.spec.run->number}.text());
 
   const std::string_view what = mail_type_text(type);
   if (array) {

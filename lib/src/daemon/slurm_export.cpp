@@ -39,6 +39,9 @@ constexpr std::pair<std::string_view, std::string_view> k_stint_keys[] = {
     {"StintForeignNames",
      "stint's handling of names this machine lacks; a cluster has its own names: nothing to do"},
     {"StintIdleExit", "how long a personal stintd waits idle; slurmctld runs as a service"},
+    {"StintIdleRunAfter",
+     "stint's flag on runs whose GPUs sit at 0 %; on a cluster, sacct's TRESUsage or the "
+     "site's monitoring"},
     {"StintKeepAliveMax",
      "kept-alive runs' idle limit; on a cluster a run is a job: give it --time instead"},
     {"StintLogMaxSize", "stintd's log rotation; set SlurmctldLogFile and rotate it with logrotate"},

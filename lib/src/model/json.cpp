@@ -396,6 +396,10 @@ json to_json(const std::vector<NodeAlloc>& alloc) {
       arr.back()["exit_status"] = a.exit_status;
       arr.back()["exit_signal"] = a.exit_signal;
     }
+    if (a.idle_since != k_no_time) {
+      arr.back()["idle_since"] = a.idle_since;
+      arr.back()["idle_gpus"] = a.idle_gpus;
+    }
   }
   return arr;
 }
@@ -421,6 +425,8 @@ std::vector<NodeAlloc> alloc_from_json(const json& j) {
       get_or(e, "task_ended", a.task_ended);
       get_or(e, "exit_status", a.exit_status);
       get_or(e, "exit_signal", a.exit_signal);
+      get_or(e, "idle_since", a.idle_since);
+      get_or(e, "idle_gpus", a.idle_gpus);
       out.push_back(std::move(a));
     }
   } catch (const json::exception& e) {

@@ -1,4 +1,4 @@
-// JSON forms of the launch and result files (see launch.hpp). Keys are the
+// JSON forms of the launch, result and activity files (see launch.hpp). Keys are the
 // field names. Reading is lenient about absent fields (they keep their
 // defaults, so an older stintd's file still reads) and strict about types.
 
@@ -101,6 +101,11 @@ std::string to_json_text(const TaskLaunch& l) {
     j["user_env_timeout"] = l.user_env_timeout;
     if (l.user_env_mode != 0) j["user_env_mode"] = std::string(1, l.user_env_mode);
   }
+  if (l.idle_after > 0) {
+    j["idle_after"] = l.idle_after;
+    j["activity_path"] = l.activity_path;
+    j["gpu_ids"] = l.gpu_ids;
+  }
   return dump(j);
 }
 
@@ -165,6 +170,9 @@ TaskLaunch task_launch_from_json_text(const std::string& text) {
     if (mode.size() > 1 || (mode.size() == 1 && mode != "S" && mode != "L"))
       throw FieldError("user_env_mode is not S or L");
     l.user_env_mode = mode.empty() ? '\0' : mode.front();
+    get_or(j, "idle_after", l.idle_after);
+    get_or(j, "activity_path", l.activity_path);
+    get_or(j, "gpu_ids", l.gpu_ids);
   } catch (const json::exception& e) {
     throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
   } catch (const FieldError& e) {
@@ -229,6 +237,25 @@ TaskResult task_result_from_json_text(const std::string& text) {
     throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
   }
   return r;
+}
+
+std::string to_json_text(const TaskActivity& a) {
+  return dump(json{{"idle_since", a.idle_since}, {"gpus", a.gpus}});
+}
+
+TaskActivity task_activity_from_json_text(const std::string& text) {
+  constexpr const char* what = "activity file";
+  json j = parse_object(text, what);
+  require(j, "idle_since", what);
+  TaskActivity a;
+  try {
+    get_or(j, "idle_since", a.idle_since);
+    get_or(j, "gpus", a.gpus);
+  } catch (const json::exception& e) {
+    throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
+  }
+  if (a.idle_since < 0) throw Error(Errc::protocol, "malformed activity file: idle_since < 0");
+  return a;
 }
 
 }  // namespace stint

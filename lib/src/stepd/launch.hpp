@@ -71,6 +71,18 @@ struct TaskLaunch {
   /// "-"), 'L' (su -) or 0 (the default, L).
   Seconds user_env_timeout = 0;
   char user_env_mode = 0;
+  /// A run's node: how long its task may use nothing (its GPUs, `gpu_ids`,
+  /// at 0 %, or no CPU time without them) before stepd says so in
+  /// `activity_path` and tells stintd (StintIdleRunAfter); 0: not watched.
+  Seconds idle_after = 0;
+  std::string activity_path;
+  std::vector<std::uint32_t> gpu_ids;
+};
+
+/// What stepd last found of a watched task's use, in launch.activity_path.
+struct TaskActivity {
+  Seconds idle_since = k_no_time;  ///< k_no_time: in use
+  bool gpus = false;               ///< measured on its GPUs, not its CPU time
 };
 
 struct TaskResult {
@@ -101,5 +113,7 @@ std::string to_json_text(const TaskLaunch& l);
 TaskLaunch task_launch_from_json_text(const std::string& text);  ///< throws Errc::protocol
 std::string to_json_text(const TaskResult& r);
 TaskResult task_result_from_json_text(const std::string& text);  ///< throws Errc::protocol
+std::string to_json_text(const TaskActivity& a);
+TaskActivity task_activity_from_json_text(const std::string& text);  ///< throws Errc::protocol
 
 }  // namespace stint

@@ -158,7 +158,7 @@ enum class Told { yes, no_stintd, failed };
 // Told::no_stintd only for a socket that is there with nobody listening: a
 // stintd that stopped, on purpose or idle, removed its socket; one that was
 // killed left it.
-Told tell_task_done(const TaskLaunch& launch) noexcept {
+Told tell_stintd(const TaskLaunch& launch, const char* op) noexcept {
   if (launch.socket_path.empty()) return Told::failed;
   try {
     sockaddr_un addr{};
@@ -175,7 +175,7 @@ Told tell_task_done(const TaskLaunch& launch) noexcept {
     if (::connect(fd.get(), reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0)
       return errno == ECONNREFUSED ? Told::no_stintd : Told::failed;
     nlohmann::json request = {
-        {"op", "task_done"}, {"job_id", launch.job_id}, {"node_index", launch.node_index}};
+        {"op", op}, {"job_id", launch.job_id}, {"node_index", launch.node_index}};
     rpc::write_frame(fd.get(), request.dump());
     return rpc::read_frame(fd.get()).has_value() ? Told::yes : Told::failed;
   } catch (...) {
@@ -206,7 +206,7 @@ std::optional<Paths> personal_state_dir(const TaskLaunch& launch) {
 // RUNNING in squeue and sacct long after they ended, and reading tools never
 // start it. The stintd started collects the result file on its start.
 void report_end(const TaskLaunch& launch, const LogFn& log) noexcept {
-  if (tell_task_done(launch) != Told::no_stintd) return;
+  if (tell_stintd(launch, "task_done") != Told::no_stintd) return;
   try {
     const std::optional<Paths> paths = personal_state_dir(launch);
     if (!paths) return;
@@ -230,7 +230,11 @@ void report_end(const TaskLaunch& launch, const LogFn& log) noexcept {
 }  // namespace
 
 bool notify_task_done(const TaskLaunch& launch) noexcept {
-  return tell_task_done(launch) == Told::yes;
+  return tell_stintd(launch, "task_done") == Told::yes;
+}
+
+bool notify_task_activity(const TaskLaunch& launch) noexcept {
+  return tell_stintd(launch, "task_activity") == Told::yes;
 }
 
 namespace {

@@ -38,6 +38,11 @@
 //   process group, or with B: to the batch shell alone. Slurm without B
 //   signals the job's steps and not the batch shell; a stint task has no
 //   steps, so the whole group stands in for them.
+// - A run's node (launch.idle_after > 0) is sampled for use every quarter of
+//   idle_after, between 1 s and a minute (stepd/activity.hpp): its GPUs with
+//   nvidia-smi, else its processes' CPU time. A stretch of no use that long is
+//   written to launch.activity_path and told to stintd (task_activity), and
+//   so is use again; stintd shows the run IDLE and mails its owner.
 
 #include <functional>
 #include <string>
@@ -74,6 +79,10 @@ void write_result(const TaskLaunch& launch, const TaskResult& result);
 /// for the reply. Returns whether stintd answered; never throws (stintd may be
 /// down: it collects result files when it starts).
 bool notify_task_done(const TaskLaunch& launch) noexcept;
+
+/// Sends {"op":"task_activity"}: stintd reads launch.activity_path again.
+/// Returns whether stintd answered; never throws.
+bool notify_task_activity(const TaskLaunch& launch) noexcept;
 
 /// Slurm's line for the job's error file, e.g. `slurmstepd-vm: error: *** JOB 36
 /// ON vm CANCELLED AT 2026-11-29T18:02:30 DUE TO TIME LIMIT ***` (local time).

@@ -1,7 +1,8 @@
 // The supervision loop: one poll over a signalfd (SIGCHLD, stintd's SIGTERM
 // and SIGUSR1) and the launch report pipe, with the nearest deadline as poll's
 // timeout: the phase's (time limit, KillWait, the drain of leftovers), the
-// next memory sample, and --signal's. Nothing sleeps.
+// next memory sample, the next activity sample of a run's node, and
+// --signal's. Nothing sleeps.
 
 #include <algorithm>
 #include <cerrno>
@@ -14,7 +15,7 @@
 #include <memory>
 #include <optional>
 
-#include <fmt/core.h>
+#include <fmt/format.h>
 #include <poll.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
@@ -24,12 +25,14 @@
 
 #include <stint/error.hpp>
 
+#include "stepd/activity.hpp"
 #include "stepd/cgroup.hpp"
 #include "stepd/proc.hpp"
 #include "stepd/signal_target.hpp"
 #include "stepd/spawn.hpp"
 #include "stepd/stepd.hpp"
 #include "util/clock.hpp"
+#include "util/fs.hpp"
 
 namespace stint::stepd {
 namespace {
@@ -148,6 +151,11 @@ class Supervisor {
     if (limited && sig.signal > 0 && sig.signal < NSIG)
       m_signal_at = after(m_launch.time_limit - std::max<Seconds>(sig.before, 0));
     m_sample_at = after(sample_interval());
+    if (m_launch.idle_after > 0) {
+      m_idle.emplace(m_launch.idle_after, m_result.start_time);
+      m_activity_at = after(detail::activity_interval(m_launch.idle_after));
+      m_activity_sampled = SteadyClock::now();
+    }
     try {
       loop(signals.fd());
     } catch (...) {
@@ -219,6 +227,7 @@ class Supervisor {
       auto now = SteadyClock::now();
       if (!m_done && due(m_signal_at, now)) send_time_signal();
       if (!m_done && due(m_sample_at, now)) sample_memory();
+      if (!m_done && due(m_activity_at, now)) sample_activity();
       if (!m_done && due(m_deadline, now)) on_deadline();
     }
   }
@@ -226,6 +235,7 @@ class Supervisor {
   int timeout_ms() const {
     std::optional<SteadyClock::time_point> next = m_deadline;
     earliest(next, m_sample_at);
+    earliest(next, m_activity_at);
     earliest(next, m_signal_at);
     if (!next) return -1;
     auto left = std::chrono::ceil<std::chrono::milliseconds>(*next - SteadyClock::now());
@@ -404,6 +414,68 @@ class Supervisor {
     m_sample_at = after(sample_interval());
   }
 
+  // A run's node: is it in use (stepd/activity.hpp)? Its GPUs where it has
+  // them and nvidia-smi answers, else the CPU time of its processes, those
+  // running and those reaped. A suspended task is not idle by its owner's
+  // doing, so it counts as in use.
+  void sample_activity() {
+    if (m_task_reaped) {
+      m_activity_at.reset();
+      return;
+    }
+    const auto now = SteadyClock::now();
+    std::vector<pid_t> pids = m_cgroup ? m_cgroup->pids() : detail::descendants_of(::getpid());
+    static const long k_ticks_per_s = std::max(::sysconf(_SC_CLK_TCK), 1L);
+    const std::uint64_t reaped_us = m_result.user_cpu_us + m_result.sys_cpu_us;
+    const std::uint64_t ticks = detail::cpu_ticks_sum(pids) +
+                                reaped_us * static_cast<std::uint64_t>(k_ticks_per_s) / 1000000u;
+    const double elapsed_s = std::chrono::duration<double>(now - m_activity_sampled).count();
+    // At least 1 % of one CPU since the last sample; a total that went down
+    // (a process gone unreaped) is a change, so use too.
+    const bool cpu_used = ticks < m_cpu_ticks || static_cast<double>(ticks - m_cpu_ticks) * 100.0 >=
+                                                     elapsed_s * static_cast<double>(k_ticks_per_s);
+    m_cpu_ticks = ticks;
+    m_activity_sampled = now;
+    bool gpus = false;
+    bool in_use = cpu_used;
+    if (!m_launch.gpu_ids.empty()) {
+      if (const std::optional<bool> busy = detail::sample_gpus(m_launch.gpu_ids)) {
+        gpus = true;
+        in_use = *busy;
+      } else if (!m_said_no_gpu_sample) {
+        m_said_no_gpu_sample = true;
+        log("nvidia-smi gave no utilisation for GPUs {}: idle is measured on CPU time",
+            fmt::join(m_launch.gpu_ids, ","));
+      }
+    }
+    if (m_suspended_at) in_use = true;
+    if (const auto change = m_idle->sample(wall_now(), in_use, gpus)) {
+      m_activity = TaskActivity{change->idle_since, change->gpus};
+      m_activity_untold = true;
+      if (change->idle_since != k_no_time) {
+        log("idle for {} s ({}): telling stintd", wall_now() - change->idle_since,
+            change->gpus ? "its GPUs at 0 %" : "no CPU time used");
+      } else {
+        log("in use again");
+      }
+    }
+    if (m_activity_untold) tell_activity();
+    m_activity_at = after(detail::activity_interval(m_launch.idle_after));
+  }
+
+  // The file is what stintd reads (its spool, written only by stepd); the
+  // message says "look now". Told again at the next sample when stintd did
+  // not answer.
+  void tell_activity() {
+    try {
+      fs::write_file_atomic(m_launch.activity_path, to_json_text(m_activity), 0600, fs::Sync::no);
+    } catch (const Error& e) {
+      log("cannot write {}: {}", m_launch.activity_path, e.what());
+      return;
+    }
+    m_activity_untold = !notify_task_activity(m_launch);
+  }
+
   // Slurm's lines, as slurmstepd with JobAcctGatherParams=OverMemoryKill writes
   // them (08-sacct.txt, job 37): the excess in bytes, the cancel line; then
   // SIGKILL to everything, and "Exceeded job memory limit" once it ended.
@@ -471,6 +543,7 @@ class Supervisor {
     m_phase = Phase::draining;
     m_deadline = after(m_launch.unkillable_timeout);
     m_sample_at.reset();
+    m_activity_at.reset();
     m_signal_at.reset();
   }
 
@@ -531,6 +604,15 @@ class Supervisor {
   std::optional<SteadyClock::time_point> m_deadline;   ///< the phase's
   std::optional<SteadyClock::time_point> m_sample_at;  ///< the next memory sample
   std::optional<SteadyClock::time_point> m_signal_at;  ///< --signal's moment
+  /// A run's node watched for idleness (launch.idle_after): the next sample,
+  /// the last one's time and CPU ticks, and what stintd was (to be) told.
+  std::optional<SteadyClock::time_point> m_activity_at;
+  SteadyClock::time_point m_activity_sampled;
+  std::uint64_t m_cpu_ticks = 0;
+  std::optional<detail::IdleWatch> m_idle;
+  TaskActivity m_activity;
+  bool m_activity_untold = false;
+  bool m_said_no_gpu_sample = false;
   /// While suspended: since when, and the deadlines it had then.
   std::optional<SteadyClock::time_point> m_suspended_at;
   std::optional<SteadyClock::time_point> m_left_at_suspend;

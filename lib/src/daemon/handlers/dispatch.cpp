@@ -23,6 +23,7 @@ constexpr Route k_routes[] = {
     {"ping", handle_ping},
     {"shutdown", handle_shutdown},
     {"task_done", handle_task_done},
+    {"task_activity", handle_task_activity},
     {"submit", handle_submit},
     {"cancel", handle_cancel},
     {"hold", handle_hold},
@@ -181,6 +182,13 @@ Json handle_shutdown(Controller& c, const Json&, const Caller& caller) {
 Json handle_task_done(Controller& c, const Json&, const Caller&) {
   // The result file is what counts; this only says "look now".
   c.mark_dirty();
+  return Json::object();
+}
+
+Json handle_task_activity(Controller& c, const Json& req, const Caller&) {
+  // As task_done: the activity file in stintd's spool is what counts (stepd's
+  // alone to write); the request only says which to read.
+  c.task_activity(req.at("job_id").get<JobId>(), req.at("node_index").get<std::uint32_t>());
   return Json::object();
 }
 

@@ -18,6 +18,7 @@ using Json = nlohmann::json;
 Json handle_ping(Controller& c, const Json& req, const Caller& caller);
 Json handle_shutdown(Controller& c, const Json& req, const Caller& caller);
 Json handle_task_done(Controller& c, const Json& req, const Caller& caller);
+Json handle_task_activity(Controller& c, const Json& req, const Caller& caller);
 Json handle_submit(Controller& c, const Json& req, const Caller& caller);
 Json handle_cancel(Controller& c, const Json& req, const Caller& caller);
 Json handle_hold(Controller& c, const Json& req, const Caller& caller);
