@@ -303,8 +303,9 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
     l.socket_path = m_paths.socket();
     // A run's node is watched for idle GPUs (CPUs without them).
     if (job.spec.run) {
+      // UNLIMITED is k_infinite, below 0: not watched.
       const Seconds idle_after = m_config.conf_time("StintIdleRunAfter");
-      if (idle_after != k_infinite && idle_after > 0) {
+      if (idle_after > 0) {
         l.idle_after = idle_after;
         l.activity_path = task_file(m_paths, job.id, i, "activity");
         l.gpu_ids = job.alloc[i].gpu_ids;
