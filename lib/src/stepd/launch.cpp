@@ -53,6 +53,23 @@ void require(const json& j, const char* key, const char* what) {
   if (!j.contains(key)) throw Error(Errc::protocol, fmt::format("malformed {}: no {}", what, key));
 }
 
+// One of the files as an object with `key` in it, its fields read by
+// `fill(j, out)`; whatever does not fit is Errc::protocol naming `what`.
+template <typename T, typename Fill>
+T read_object(const std::string& text, const char* what, const char* key, Fill fill) {
+  const json j = parse_object(text, what);
+  require(j, key, what);
+  T out;
+  try {
+    fill(j, out);
+  } catch (const json::exception& e) {
+    throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
+  } catch (const FieldError& e) {
+    throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string to_json_text(const TaskLaunch& l) {
@@ -111,75 +128,70 @@ std::string to_json_text(const TaskLaunch& l) {
 
 TaskLaunch task_launch_from_json_text(const std::string& text) {
   constexpr const char* what = "launch file";
-  json j = parse_object(text, what);
-  require(j, "job_id", what);
-  require(j, "argv", what);
-  TaskLaunch l;
-  try {
-    get_or(j, "job_id", l.job_id);
-    get_or(j, "node_index", l.node_index);
-    get_or(j, "node_name", l.node_name);
-    get_or(j, "argv", l.argv);
-    if (auto it = j.find("env"); it != j.end() && !it->is_null()) {
-      if (!it->is_array()) throw Error(Errc::protocol, "malformed launch file: env is not a list");
-      for (const auto& pair : *it) {
-        if (!pair.is_array() || pair.size() != 2)
-          throw Error(Errc::protocol, "malformed launch file: env entry is not [name, value]");
-        l.env.emplace_back(pair[0].get<std::string>(), pair[1].get<std::string>());
-      }
-    }
-    get_or(j, "work_dir", l.work_dir);
-    get_or(j, "stdout_path", l.stdout_path);
-    get_or(j, "stdin_path", l.stdin_path);
-    get_or(j, "stderr_path", l.stderr_path);
-    get_or(j, "open_append", l.open_append);
-    get_or(j, "cpu_ids", l.cpu_ids);
-    get_or(j, "time_limit", l.time_limit);
-    get_or(j, "kill_wait", l.kill_wait);
-    get_or(j, "unkillable_timeout", l.unkillable_timeout);
-    get_or(j, "uid", l.uid);
-    get_or(j, "gid", l.gid);
-    get_or(j, "mem_limit_mb", l.mem_limit_mb);
-    if (auto it = j.find("signal"); it != j.end() && !it->is_null()) {
-      if (!it->is_object())
-        throw Error(Errc::protocol, "malformed launch file: signal is not an object");
-      get_or(*it, "signal", l.signal.signal);
-      get_or(*it, "before", l.signal.before);
-      get_or(*it, "batch_only", l.signal.batch_only);
-    }
-    get_or(j, "result_path", l.result_path);
-    get_or(j, "socket_path", l.socket_path);
-    get_or(j, "node_view", l.node_view);
-    get_or(j, "hosts_file", l.hosts_file);
-    get_or(j, "prolog", l.prolog);
-    get_or(j, "epilog", l.epilog);
-    if (auto it = j.find("script_env"); it != j.end() && it->is_array()) {
-      for (const auto& pair : *it) {
-        if (!pair.is_array() || pair.size() != 2)
-          throw Error(Errc::protocol,
-                      "malformed launch file: script_env entry is not [name, value]");
-        l.script_env.emplace_back(pair[0].get<std::string>(), pair[1].get<std::string>());
-      }
-    }
-    get_or(j, "script_nodes", l.script_nodes);
-    get_or(j, "script_timeout", l.script_timeout);
-    get_or(j, "propagate_rlimits", l.propagate_rlimits);
-    get_or(j, "user_env_timeout", l.user_env_timeout);
-    std::string mode;
-    get_or(j, "user_env_mode", mode);
-    if (mode.size() > 1 || (mode.size() == 1 && mode != "S" && mode != "L"))
-      throw FieldError("user_env_mode is not S or L");
-    l.user_env_mode = mode.empty() ? '\0' : mode.front();
-    get_or(j, "idle_after", l.idle_after);
-    get_or(j, "activity_path", l.activity_path);
-    get_or(j, "gpu_ids", l.gpu_ids);
-  } catch (const json::exception& e) {
-    throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
-  } catch (const FieldError& e) {
-    throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
-  }
-  if (l.argv.empty()) throw Error(Errc::protocol, "malformed launch file: argv is empty");
-  return l;
+  TaskLaunch launch =
+      read_object<TaskLaunch>(text, what, "job_id", [](const json& j, TaskLaunch& l) {
+        require(j, "argv", what);
+        get_or(j, "job_id", l.job_id);
+        get_or(j, "node_index", l.node_index);
+        get_or(j, "node_name", l.node_name);
+        get_or(j, "argv", l.argv);
+        if (auto it = j.find("env"); it != j.end() && !it->is_null()) {
+          if (!it->is_array())
+            throw Error(Errc::protocol, "malformed launch file: env is not a list");
+          for (const auto& pair : *it) {
+            if (!pair.is_array() || pair.size() != 2)
+              throw Error(Errc::protocol, "malformed launch file: env entry is not [name, value]");
+            l.env.emplace_back(pair[0].get<std::string>(), pair[1].get<std::string>());
+          }
+        }
+        get_or(j, "work_dir", l.work_dir);
+        get_or(j, "stdout_path", l.stdout_path);
+        get_or(j, "stdin_path", l.stdin_path);
+        get_or(j, "stderr_path", l.stderr_path);
+        get_or(j, "open_append", l.open_append);
+        get_or(j, "cpu_ids", l.cpu_ids);
+        get_or(j, "time_limit", l.time_limit);
+        get_or(j, "kill_wait", l.kill_wait);
+        get_or(j, "unkillable_timeout", l.unkillable_timeout);
+        get_or(j, "uid", l.uid);
+        get_or(j, "gid", l.gid);
+        get_or(j, "mem_limit_mb", l.mem_limit_mb);
+        if (auto it = j.find("signal"); it != j.end() && !it->is_null()) {
+          if (!it->is_object())
+            throw Error(Errc::protocol, "malformed launch file: signal is not an object");
+          get_or(*it, "signal", l.signal.signal);
+          get_or(*it, "before", l.signal.before);
+          get_or(*it, "batch_only", l.signal.batch_only);
+        }
+        get_or(j, "result_path", l.result_path);
+        get_or(j, "socket_path", l.socket_path);
+        get_or(j, "node_view", l.node_view);
+        get_or(j, "hosts_file", l.hosts_file);
+        get_or(j, "prolog", l.prolog);
+        get_or(j, "epilog", l.epilog);
+        if (auto it = j.find("script_env"); it != j.end() && it->is_array()) {
+          for (const auto& pair : *it) {
+            if (!pair.is_array() || pair.size() != 2)
+              throw Error(Errc::protocol,
+                          "malformed launch file: script_env entry is not [name, value]");
+            l.script_env.emplace_back(pair[0].get<std::string>(), pair[1].get<std::string>());
+          }
+        }
+        get_or(j, "script_nodes", l.script_nodes);
+        get_or(j, "script_timeout", l.script_timeout);
+        get_or(j, "propagate_rlimits", l.propagate_rlimits);
+        get_or(j, "user_env_timeout", l.user_env_timeout);
+        std::string mode;
+        get_or(j, "user_env_mode", mode);
+        if (mode.size() > 1 || (mode.size() == 1 && mode != "S" && mode != "L"))
+          throw FieldError("user_env_mode is not S or L");
+        l.user_env_mode = mode.empty() ? '\0' : mode.front();
+        get_or(j, "idle_after", l.idle_after);
+        get_or(j, "activity_path", l.activity_path);
+        get_or(j, "gpu_ids", l.gpu_ids);
+      });
+  if (launch.argv.empty()) throw Error(Errc::protocol, "malformed launch file: argv is empty");
+  return launch;
 }
 
 std::string to_json_text(const TaskResult& r) {
@@ -207,11 +219,7 @@ std::string to_json_text(const TaskResult& r) {
 }
 
 TaskResult task_result_from_json_text(const std::string& text) {
-  constexpr const char* what = "result file";
-  json j = parse_object(text, what);
-  require(j, "job_id", what);
-  TaskResult r;
-  try {
+  return read_object<TaskResult>(text, "result file", "job_id", [](const json& j, TaskResult& r) {
     get_or(j, "job_id", r.job_id);
     get_or(j, "node_index", r.node_index);
     get_or(j, "exit_status", r.exit_status);
@@ -231,12 +239,7 @@ TaskResult task_result_from_json_text(const std::string& text) {
     get_or(j, "epilog_failed", r.epilog_failed);
     get_or(j, "script_node", r.script_node);
     get_or(j, "script_output", r.script_output);
-  } catch (const json::exception& e) {
-    throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
-  } catch (const FieldError& e) {
-    throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
-  }
-  return r;
+  });
 }
 
 std::string to_json_text(const TaskActivity& a) {
@@ -244,18 +247,12 @@ std::string to_json_text(const TaskActivity& a) {
 }
 
 TaskActivity task_activity_from_json_text(const std::string& text) {
-  constexpr const char* what = "activity file";
-  json j = parse_object(text, what);
-  require(j, "idle_since", what);
-  TaskActivity a;
-  try {
-    get_or(j, "idle_since", a.idle_since);
-    get_or(j, "gpus", a.gpus);
-  } catch (const json::exception& e) {
-    throw Error(Errc::protocol, fmt::format("malformed {}: {}", what, e.what()));
-  }
-  if (a.idle_since < 0) throw Error(Errc::protocol, "malformed activity file: idle_since < 0");
-  return a;
+  return read_object<TaskActivity>(text, "activity file", "idle_since",
+                                   [](const json& j, TaskActivity& a) {
+                                     get_or(j, "idle_since", a.idle_since);
+                                     get_or(j, "gpus", a.gpus);
+                                     if (a.idle_since < 0) throw FieldError("idle_since < 0");
+                                   });
 }
 
 }  // namespace stint
