@@ -15,6 +15,10 @@
 // - A sample nvidia-smi cannot give (it failed, timed out, or left out a GPU
 //   of the node) is taken on the CPU instead, so that a broken driver does
 //   not hide an idle run.
+// - nvidia-smi runs inside stepd's loop, not beside it: it answers in tens of
+//   milliseconds; a wedged driver holds a cancel back at most its 10 s
+//   timeout, once a sample, and a second process to reap and account for
+//   would cost more than it saves.
 
 #include <cstdint>
 #include <optional>
