@@ -18,15 +18,12 @@
 #include "process/run.hpp"
 #include "util/fs.hpp"
 #include "util/path_search.hpp"
+#include "util/text.hpp"
 
 namespace stint {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
-  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
-  return s;
-}
+using text::trim;
 
 std::string short_hostname() {
   char buf[256] = {};

@@ -255,6 +255,9 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
   // Once per job, not per node: a container has a host name and /etc/hosts
   // of its own making.
   const bool node_view = container_tool.empty() && m_config.has_virtual_nodes(host);
+  // A run's nodes are watched for idle GPUs (CPUs without them); UNLIMITED
+  // is k_infinite, below 0: not watched.
+  const Seconds idle_after = job.spec.run ? m_config.conf_time("StintIdleRunAfter") : 0;
   std::vector<TaskLaunch> launches;
   for (std::uint32_t i = 0; i < task_count(job); ++i) {
     TaskLaunch& l = launches.emplace_back();
@@ -301,15 +304,10 @@ void Controller::launch(Job& job, std::vector<NodeAlloc> alloc, bool& recorded) 
     l.gid = job.group_id;
     l.result_path = task_file(m_paths, job.id, i, "result");
     l.socket_path = m_paths.socket();
-    // A run's node is watched for idle GPUs (CPUs without them).
-    if (job.spec.run) {
-      // UNLIMITED is k_infinite, below 0: not watched.
-      const Seconds idle_after = m_config.conf_time("StintIdleRunAfter");
-      if (idle_after > 0) {
-        l.idle_after = idle_after;
-        l.activity_path = task_file(m_paths, job.id, i, "activity");
-        l.gpu_ids = job.alloc[i].gpu_ids;
-      }
+    if (idle_after > 0) {
+      l.idle_after = idle_after;
+      l.activity_path = task_file(m_paths, job.id, i, "activity");
+      l.gpu_ids = job.alloc[i].gpu_ids;
     }
     if (node_view) {
       l.node_view = true;

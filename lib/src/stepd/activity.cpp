@@ -1,34 +1,22 @@
 #include "stepd/activity.hpp"
 
 #include <algorithm>
-#include <cerrno>
 #include <charconv>
 #include <chrono>
 #include <string>
-
-#include <fcntl.h>
-#include <fmt/core.h>
-#include <unistd.h>
 
 #include <stint/error.hpp>
 
 #include "process/run.hpp"
 #include "util/path_search.hpp"
+#include "util/text.hpp"
 
 namespace stint::stepd::detail {
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\r'))
-    s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r'))
-    s.remove_suffix(1);
-  return s;
-}
-
 template <typename T>
 bool parse_number(std::string_view text, T& out) {
-  text = trim(text);
+  text = text::trim(text);
   if (text.empty()) return false;
   auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), out);
   return ec == std::errc() && ptr == text.data() + text.size();
@@ -43,7 +31,7 @@ std::optional<bool> gpus_busy(std::string_view csv, const std::vector<std::uint3
   bool busy = false;
   while (!csv.empty()) {
     const std::size_t nl = csv.find('\n');
-    const std::string_view line = trim(csv.substr(0, nl));
+    const std::string_view line = text::trim(csv.substr(0, nl));
     csv = nl == std::string_view::npos ? std::string_view() : csv.substr(nl + 1);
     if (line.empty()) continue;
     const std::size_t comma = line.find(',');
@@ -77,44 +65,6 @@ std::optional<bool> sample_gpus(const std::vector<std::uint32_t>& gpu_ids) {
   } catch (const Error&) {
     return std::nullopt;
   }
-}
-
-std::uint64_t cpu_ticks_from_stat(std::string_view text) {
-  // "pid (comm) state ppid ..." with utime as field 14: the 12th after ')'.
-  const std::size_t close = text.rfind(')');
-  if (close == std::string_view::npos) return 0;
-  std::string_view rest = text.substr(close + 1);
-  std::uint64_t sum = 0;
-  for (int field = 3; field <= 17; ++field) {
-    rest = rest.substr(std::min(rest.find_first_not_of(' '), rest.size()));
-    const std::size_t end = std::min(rest.find(' '), rest.size());
-    if (end == 0) return 0;
-    if (field >= 14) {
-      // cutime and cstime are signed in the kernel's format; never below 0.
-      std::int64_t ticks = 0;
-      if (!parse_number(rest.substr(0, end), ticks)) return 0;
-      sum += static_cast<std::uint64_t>(std::max<std::int64_t>(ticks, 0));
-    }
-    rest = rest.substr(end);
-  }
-  return sum;
-}
-
-std::uint64_t cpu_ticks_sum(const std::vector<pid_t>& pids) {
-  std::uint64_t sum = 0;
-  std::string text;
-  for (pid_t pid : pids) {
-    const int fd = ::open(fmt::format("/proc/{}/stat", pid).c_str(), O_RDONLY | O_CLOEXEC);
-    if (fd < 0) continue;
-    char buf[1024];
-    ssize_t n;
-    do {
-      n = ::read(fd, buf, sizeof buf);
-    } while (n < 0 && errno == EINTR);
-    ::close(fd);
-    if (n > 0) sum += cpu_ticks_from_stat(std::string_view(buf, static_cast<std::size_t>(n)));
-  }
-  return sum;
 }
 
 std::optional<ActivityChange> IdleWatch::sample(Seconds at, bool in_use, bool gpus) {

@@ -25,8 +25,6 @@
 #include <string_view>
 #include <vector>
 
-#include <sys/types.h>
-
 #include <stint/model.hpp>
 
 namespace stint::stepd::detail {
@@ -44,14 +42,6 @@ std::optional<bool> gpus_busy(std::string_view csv, const std::vector<std::uint3
 /// Runs nvidia-smi (found on PATH) for the utilisation of `gpu_ids`, within
 /// 10 s; nullopt when there is no nvidia-smi or it gave no answer.
 std::optional<bool> sample_gpus(const std::vector<std::uint32_t>& gpu_ids);
-
-/// utime + stime + cutime + cstime, in clock ticks, from the text of
-/// /proc/<pid>/stat (fields 14 to 17, after the parenthesised command); 0
-/// when it does not parse.
-std::uint64_t cpu_ticks_from_stat(std::string_view stat_text);
-
-/// The sum of cpu_ticks_from_stat over `pids` (gone ones count 0).
-std::uint64_t cpu_ticks_sum(const std::vector<pid_t>& pids);
 
 /// What IdleWatch says to tell stintd.
 struct ActivityChange {

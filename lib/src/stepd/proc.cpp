@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <charconv>
 #include <cstdlib>
 #include <cstring>
 #include <unordered_map>
@@ -167,6 +168,37 @@ std::string command_name(pid_t pid) {
 std::uint64_t rss_kb_sum(const std::vector<pid_t>& pids) {
   std::uint64_t sum = 0;
   for (pid_t pid : pids) sum += rss_kb(pid);
+  return sum;
+}
+
+std::uint64_t cpu_ticks_from_stat(std::string_view text) {
+  // "pid (comm) state ppid ..." with utime as field 14: the 12th after ')'.
+  const std::size_t close = text.rfind(')');
+  if (close == std::string_view::npos) return 0;
+  std::string_view rest = text.substr(close + 1);
+  std::uint64_t sum = 0;
+  for (int field = 3; field <= 17; ++field) {
+    rest = rest.substr(std::min(rest.find_first_not_of(' '), rest.size()));
+    const std::size_t end = std::min(rest.find(' '), rest.size());
+    if (end == 0) return 0;
+    if (field >= 14) {
+      // cutime and cstime are signed in the kernel's format; never below 0.
+      std::int64_t ticks = 0;
+      const auto [ptr, ec] = std::from_chars(rest.data(), rest.data() + end, ticks);
+      if (ec != std::errc() || ptr != rest.data() + end) return 0;
+      sum += static_cast<std::uint64_t>(std::max<std::int64_t>(ticks, 0));
+    }
+    rest = rest.substr(end);
+  }
+  return sum;
+}
+
+std::uint64_t cpu_ticks_sum(const std::vector<pid_t>& pids) {
+  std::uint64_t sum = 0;
+  std::string text;
+  for (pid_t pid : pids) {
+    if (read_proc_file(fmt::format("/proc/{}/stat", pid), text)) sum += cpu_ticks_from_stat(text);
+  }
   return sum;
 }
 

@@ -1,9 +1,10 @@
 #pragma once
 // Reading the task's processes from /proc (internal to the stepd module): who
-// descends from the supervisor, and how much memory they hold.
+// descends from the supervisor, and how much memory and CPU time they hold.
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <sys/types.h>
@@ -29,6 +30,15 @@ std::string command_name(pid_t pid);
 
 /// The sum of rss_kb over `pids`.
 std::uint64_t rss_kb_sum(const std::vector<pid_t>& pids);
+
+/// utime + stime + cutime + cstime, in clock ticks, from the text of
+/// /proc/<pid>/stat (fields 14 to 17, after the parenthesised command); 0
+/// when it does not parse.
+std::uint64_t cpu_ticks_from_stat(std::string_view stat_text);
+
+/// The sum of cpu_ticks_from_stat over `pids` (gone ones count 0): the CPU
+/// time of the task's processes and of the children they reaped.
+std::uint64_t cpu_ticks_sum(const std::vector<pid_t>& pids);
 
 /// The parent pid in the text of /proc/<pid>/stat (the field after the
 /// parenthesised command, which may itself hold spaces and parentheses);

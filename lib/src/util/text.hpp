@@ -1,6 +1,6 @@
 #pragma once
 // Letter-case-blind comparisons of ASCII words (Slurm's option values,
-// slurm.conf keys), which Slurm reads without regard to case.
+// slurm.conf keys), which Slurm reads without regard to case, and trimming.
 
 #include <algorithm>
 #include <cctype>
@@ -13,6 +13,13 @@ inline bool iequals(std::string_view a, std::string_view b) {
            return std::tolower(static_cast<unsigned char>(x)) ==
                   std::tolower(static_cast<unsigned char>(y));
          });
+}
+
+/// `s` without the white space (isspace: blanks, tabs, line ends) around it.
+inline std::string_view trim(std::string_view s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.front()))) s.remove_prefix(1);
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.remove_suffix(1);
+  return s;
 }
 
 inline bool istarts_with(std::string_view text, std::string_view prefix) {

@@ -1,5 +1,5 @@
 // A run's node watched for idleness: nvidia-smi's answer, CPU ticks from
-// /proc/<pid>/stat, and the idle stretch (stepd/activity.hpp).
+// /proc/<pid>/stat (stepd/proc.hpp), and the idle stretch (stepd/activity.hpp).
 
 #include "stepd/activity.hpp"
 
@@ -12,6 +12,7 @@
 #include <stint/error.hpp>
 
 #include "stepd/launch.hpp"
+#include "stepd/proc.hpp"
 
 using namespace stint;
 using namespace stint::stepd::detail;
